@@ -1,0 +1,67 @@
+// SQL types and their physical representation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace tally {
+
+enum class TypeId : uint8_t {
+  Null,  // the type of a bare NULL literal before it is cast
+  Boolean,
+  SmallInt,
+  Integer,
+  BigInt,
+  Real,
+  Double,
+  Decimal,  // scaled integer: value = unscaled / 10^scale
+  Date,     // days since 1970-01-01
+  Varchar,  // dictionary-encoded; CHAR(n) is a Varchar with fixed_length set
+};
+
+struct Type {
+  TypeId id = TypeId::Null;
+  uint8_t precision = 0;  // DECIMAL only: 1..38
+  uint8_t scale = 0;      // DECIMAL only: 0..precision
+  uint32_t length = 0;    // CHAR/VARCHAR declared length, 0 = unbounded
+  bool fixed_length = false;  // CHAR(n)
+
+  static Type null() { return {TypeId::Null}; }
+  static Type boolean() { return {TypeId::Boolean}; }
+  static Type smallint() { return {TypeId::SmallInt}; }
+  static Type integer() { return {TypeId::Integer}; }
+  static Type bigint() { return {TypeId::BigInt}; }
+  static Type real() { return {TypeId::Real}; }
+  static Type double_() { return {TypeId::Double}; }
+  static Type date() { return {TypeId::Date}; }
+  static Type decimal(int precision, int scale) {
+    return {TypeId::Decimal, static_cast<uint8_t>(precision), static_cast<uint8_t>(scale)};
+  }
+  static Type varchar(uint32_t length = 0) { return {TypeId::Varchar, 0, 0, length, false}; }
+  static Type char_(uint32_t length) { return {TypeId::Varchar, 0, 0, length, true}; }
+
+  bool is_integer() const {
+    return id == TypeId::SmallInt || id == TypeId::Integer || id == TypeId::BigInt;
+  }
+  bool is_float() const { return id == TypeId::Real || id == TypeId::Double; }
+  bool is_decimal() const { return id == TypeId::Decimal; }
+  bool is_numeric() const { return is_integer() || is_float() || is_decimal(); }
+  bool is_string() const { return id == TypeId::Varchar; }
+  // DECIMAL wider than 18 digits needs 128-bit storage.
+  bool is_wide_decimal() const { return id == TypeId::Decimal && precision > 18; }
+
+  // SQL spelling: INTEGER, DECIMAL(15,2), CHAR(1), ...
+  std::string to_string() const;
+  // Same SQL type, ignoring declared string length.
+  bool same_as(const Type& other) const;
+  bool operator==(const Type& other) const = default;
+};
+
+// Bytes one value occupies in plain (uncompressed) storage.
+int physical_width(const Type& type);
+
+// Number of decimal digits an integer type can hold (SMALLINT 5, INTEGER 10, BIGINT 19),
+// as the precision of the DECIMAL it widens to.
+int integer_digits(TypeId id);
+
+}  // namespace tally

@@ -1,0 +1,4 @@
+grammar TallySQL;
+script : IDENT* EOF ;
+IDENT : [a-z]+ ;
+WS : [ \t\r\n]+ -> skip ;

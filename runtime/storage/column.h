@@ -1,0 +1,126 @@
+// A column of a table, immutable once built. Each column carries an encoding that both
+// the CPU engine and the GPU Scan decode in place:
+//   Plain       native-width values (int16/int32/int64/int128/float/double)
+//   BitPacked   frame of reference: value = base + packed[i], `bits` bits per value,
+//               little-endian within 64-bit words, values may straddle two words
+//   Dictionary  strings: a sorted dictionary, and codes stored BitPacked with base 0,
+//               so code order is string order
+// NULLs are a validity bitmap (bit set = valid); empty bitmap = no NULLs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/string_heap.h"
+#include "compiler/types.h"
+#include "compiler/value.h"
+
+namespace tally {
+
+enum class Encoding : uint8_t { Plain, BitPacked, Dictionary };
+const char* encoding_name(Encoding e);
+
+class Column {
+ public:
+  const Type& type() const { return type_; }
+  size_t size() const { return size_; }
+  Encoding encoding() const { return encoding_; }
+  size_t null_count() const { return null_count_; }
+  bool has_nulls() const { return null_count_ > 0; }
+  bool is_valid(size_t row) const {
+    return validity_.empty() || ((validity_[row >> 6] >> (row & 63)) & 1);
+  }
+
+  // Integer-like payload of a row (integers, DATE, BOOLEAN, DECIMAL p<=18, dictionary
+  // codes), decoded from Plain or BitPacked.
+  int64_t get_int(size_t row) const {
+    if (encoding_ == Encoding::Plain) return plain_int(row);
+    return base_ + static_cast<int64_t>(unpack(row));
+  }
+  int128 get_wide(size_t row) const;  // DECIMAL p>18 (Plain int128), or widened get_int
+  double get_double(size_t row) const;  // REAL, DOUBLE
+  // The engine Value of a row, without string interning (strings give their code).
+  Value get_value(size_t row) const;
+
+  // Dictionary columns.
+  const std::vector<std::string>& dictionary() const { return dictionary_; }
+
+  // Raw buffers, for the GPU upload and for tests of the encodings.
+  const std::vector<uint64_t>& validity_words() const { return validity_; }
+  const std::vector<uint8_t>& plain_bytes() const { return plain_; }
+  const std::vector<uint64_t>& packed_words() const { return packed_; }
+  int64_t base() const { return base_; }
+  int bits() const { return bits_; }
+  // Smallest and largest non-NULL integer payload (integer-like types; for dictionary
+  // columns the codes). Valid when size() > null_count().
+  int64_t min_int() const { return min_; }
+  int64_t max_int() const { return max_; }
+  size_t encoded_bytes() const;
+
+ private:
+  friend class ColumnBuilder;
+  int64_t plain_int(size_t row) const;
+  uint64_t unpack(size_t row) const {
+    if (bits_ == 0) return 0;
+    size_t bit = row * static_cast<size_t>(bits_);
+    size_t word = bit >> 6;
+    unsigned shift = bit & 63;
+    uint64_t v = packed_[word] >> shift;
+    if (shift + bits_ > 64) v |= packed_[word + 1] << (64 - shift);
+    return bits_ == 64 ? v : (v & ((uint64_t{1} << bits_) - 1));
+  }
+
+  Type type_;
+  size_t size_ = 0;
+  Encoding encoding_ = Encoding::Plain;
+  size_t null_count_ = 0;
+  std::vector<uint64_t> validity_;
+  std::vector<uint8_t> plain_;
+  std::vector<uint64_t> packed_;
+  int64_t base_ = 0;
+  int bits_ = 0;
+  int64_t min_ = 0;
+  int64_t max_ = 0;
+  std::vector<std::string> dictionary_;
+};
+
+using ColumnPtr = std::shared_ptr<const Column>;
+
+// Accumulates values of one type, then picks an encoding and builds the Column.
+class ColumnBuilder {
+ public:
+  explicit ColumnBuilder(Type type);
+
+  void reserve(size_t n);
+  void append_null();
+  void append_int(int64_t v);     // integer-like types and DECIMAL p<=18 (unscaled)
+  void append_wide(int128 v);     // DECIMAL (any precision), unscaled
+  void append_double(double v);   // REAL, DOUBLE
+  void append_string(std::string_view s);
+  // Appends an engine Value of this builder's type (strings: `strings` resolves ids).
+  void append_value(const Value& v, const StringHeap* strings);
+  size_t size() const { return size_; }
+
+  // Builds with the most compact encoding; `allow_compression` false forces Plain
+  // (strings are always Dictionary).
+  ColumnPtr finish(bool allow_compression = true);
+
+ private:
+  void mark(bool valid);
+  Type type_;
+  size_t size_ = 0;
+  size_t nulls_ = 0;
+  std::vector<uint64_t> validity_;
+  std::vector<int64_t> ints_;
+  std::vector<int128> wides_;
+  std::vector<double> doubles_;
+  std::vector<std::string> strings_;
+};
+
+// Appends every value of `column` to `builder` (same type), for appends to a table.
+void append_column(ColumnBuilder& builder, const Column& column);
+
+}  // namespace tally
