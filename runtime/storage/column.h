@@ -40,7 +40,7 @@ class Column {
     if (encoding_ == Encoding::Plain) return plain_int(row);
     return base_ + static_cast<int64_t>(unpack(row));
   }
-  int128 get_wide(size_t row) const;  // DECIMAL p>18 (Plain int128), or widened get_int
+  int128 get_wide(size_t row) const;    // DECIMAL p>18 (Plain int128), or widened get_int
   double get_double(size_t row) const;  // REAL, DOUBLE
   // The engine Value of a row, without string interning (strings give their code).
   Value get_value(size_t row) const;
@@ -96,9 +96,9 @@ class ColumnBuilder {
 
   void reserve(size_t n);
   void append_null();
-  void append_int(int64_t v);     // integer-like types and DECIMAL p<=18 (unscaled)
-  void append_wide(int128 v);     // DECIMAL (any precision), unscaled
-  void append_double(double v);   // REAL, DOUBLE
+  void append_int(int64_t v);    // integer-like types and DECIMAL p<=18 (unscaled)
+  void append_wide(int128 v);    // DECIMAL (any precision), unscaled
+  void append_double(double v);  // REAL, DOUBLE
   void append_string(std::string_view s);
   // Appends an engine Value of this builder's type (strings: `strings` resolves ids).
   void append_value(const Value& v, const StringHeap* strings);
