@@ -187,10 +187,8 @@ ExprPtr cast_string_literal(std::string_view text, const Type& target, SourceLoc
   ExprPtr value = string_literal_as(text, target, location);
   if (value->type.same_as(target)) return value;
   try {
-    ExprPtr folded = fold_constants(make_cast(value, target));
-    auto located = std::make_shared<Expr>(*folded);
-    located->location = location;
-    return located;
+    Value cast = cast_value(value->value, value->type, target, nullptr);
+    return constant_at(cast, target, text, location);
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::Execution) throw;
     throw Error(ErrorKind::Type,

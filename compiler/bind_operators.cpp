@@ -104,7 +104,9 @@ ExprPtr ExpressionBinder::bind_date_interval(const ast::Expr& site, int op) {
 
 ExprPtr ExpressionBinder::bind_compare(const ast::Expr& site, int op, const ast::Expr& left,
                                        const ast::Expr& right) {
-  return compare_operands(site, op, bind_operand(left), bind_operand(right));
+  Operand a = bind_operand(left);  // left first: scan columns in order of reference
+  Operand b = bind_operand(right);
+  return compare_operands(site, op, std::move(a), std::move(b));
 }
 
 ExprPtr ExpressionBinder::compare_operands(const ast::Expr& site, int op, Operand a, Operand b) {

@@ -129,18 +129,29 @@ ExprPtr bind_constant(const ast::Expr& expr, const Type& target) {
                   expr.location);
     }
   }
+  // Strings are converted unbounded first so that a value too long is an error, not cut.
+  const Type conversion = target.is_string() ? Type::varchar() : target;
+  ExprPtr converted = convert(value, conversion, ctx);
+  if (!is_constant_expr(*converted)) {
+    throw Error(ErrorKind::Type, fmt::format("\"{}\" is not a constant", expr.source_text),
+                expr.location);
+  }
+  StringHeap strings;
+  EvalContext eval;
+  eval.strings = &strings;
+  Value v;
   try {
-    value = fold_constants(convert(value, target, ctx));
+    v = evaluate(*converted, eval);
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::Execution) throw;
     throw Error(ErrorKind::Type, e.what(), expr.location);
   }
-  if (value->kind != ExprKind::Constant) {
-    throw Error(ErrorKind::Type, fmt::format("\"{}\" is not a constant", expr.source_text),
-                expr.location);
+  if (target.is_string() && !v.null) {
+    value = make_string_constant(strings.get(v.i), expr.source_text);
+  } else {
+    value = make_constant(v, target, expr.source_text);
   }
-  if (target.is_string() && target.length > 0 && !value->value.null &&
-      value->str.size() > target.length) {
+  if (target.is_string() && target.length > 0 && !v.null && value->str.size() > target.length) {
     throw Error(ErrorKind::Type, fmt::format("value too long for type {}", target.to_string()),
                 expr.location);
   }
