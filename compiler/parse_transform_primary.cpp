@@ -114,7 +114,7 @@ ast::ExprPtr Transformer::transform_interval_literal(P::IntervalLiteralContext& 
     }
   }
   std::optional<int64_t> count = parse_whole_number(count_text);
-  if (!count) {
+  if (!count || unit_text.empty()) {
     throw_syntax_error(value, fmt::format("invalid interval '{}': expected a whole number of "
                                           "days, months or years",
                                           text));
