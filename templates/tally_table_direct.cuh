@@ -5,8 +5,8 @@
 // each digit d_i in [0, r_i). No probing, no key array: slot i's key is decoded from i.
 // A digit outside its radix (statistics that were wrong, or a value appended since) sets
 // kStatusKeyOutOfRange; the row is dropped and the host replans with a hash table, so a
-// stale domain costs a rerun, never a wrong answer. A NULL key is one more digit value:
-// the planner gives a nullable column radix (max - min + 2) and passes digit radix-1.
+// stale domain costs a rerun, never a wrong answer. A nullable column has one more digit
+// value than its domain, the last, for NULL (add_nullable_key).
 #pragma once
 
 #include "tally_table_global.cuh"
@@ -28,6 +28,14 @@ struct MixedRadix {
   // Offset of `key` from `min` computed in u64, so keys below min wrap to huge digits and
   // fail the radix check instead of overflowing i64.
   TALLY_DEV void add_key(i64 key, i64 min, u64 radix) { add_digit((u64)key - (u64)min, radix); }
+  // A nullable column whose non-NULL keys span `values` digits: NULL is digit `values`, and
+  // the column's radix is values + 1, so no key can be taken for NULL or the reverse.
+  TALLY_DEV void add_nullable_key(bool valid, i64 key, i64 min, u64 values) {
+    const u64 digit = valid ? (u64)key - (u64)min : values;
+    in_range &= !valid || digit < values;
+    slot += digit * stride;
+    stride *= values + 1;
+  }
 };
 
 // The Finalizer's inverse: digit i of `slot`, where stride_i = r_0 * ... * r_{i-1}.

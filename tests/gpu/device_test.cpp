@@ -77,7 +77,8 @@ TEST_CASE("the device profile reads plausible hardware figures") {
   CHECK(p.max_threads_per_sm >= 1024);
   CHECK(p.warp_size == 32);
   const MemoryInfo memory = test_device().memory_info();
-  CHECK(memory.total_bytes == p.total_memory);
+  CHECK(memory.total_bytes > 0);
+  CHECK(memory.total_bytes <= p.total_memory);
   CHECK(memory.free_bytes <= memory.total_bytes);
   CHECK(describe_devices().find(p.name) != std::string::npos);
   CHECK(gpu_available());
@@ -128,7 +129,7 @@ TEST_CASE("an allocation the device cannot hold names the call, the size and the
       [] { DeviceBuffer huge(uint64_t{1} << 50, "a test of the out-of-memory message"); },
       ErrorKind::Device);
   CHECK(message.find("cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY") != std::string::npos);
-  CHECK(message.find("while allocating 1024.0 TiB for a test of the out-of-memory message") !=
+  CHECK(message.find("while allocating 1.0 PiB for a test of the out-of-memory message") !=
         std::string::npos);
   // The context survives: later work still runs.
   CHECK(to_device(std::vector<int>{1, 2}, "after").download_vector<int>(2) ==

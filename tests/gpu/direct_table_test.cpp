@@ -22,7 +22,7 @@ extern "C" __global__ void direct_aggregate(DirectTableRef table, const i64* a, 
   for (u64 i = global_thread_index(); i < n; i += grid_stride()) {
     MixedRadix key;
     key.add_key(a[i], a_min, a_radix);
-    if (b_valid[i]) key.add_key(b[i], b_min, b_radix - 1); else key.add_digit(b_radix - 1, b_radix);
+    key.add_nullable_key(b_valid[i] != 0, b[i], b_min, b_radix - 1);
     const i64 slot = table.slot(key);
     if (slot == DirectTableRef::kNoSlot) continue;
     atomicAdd(&counts[slot], 1ull);

@@ -76,6 +76,7 @@ extern "C" __global__ void all_templates(Sink* sink, GlobalTableRef global, Dire
     MixedRadix radix;
     radix.add_key(key, -5, 100);
     radix.add_digit(row & 1, 2);
+    radix.add_nullable_key(validity.valid(row + 1), key, 0, 7);
     const i64 d = direct.slot(radix) + direct.slot(key, 0);
     atomic_add(&sink->u32s[0], (u32)d);
     atomic_add(&sink->i32s[0], (i32)mixed_radix_digit((u64)d, 2, 100));
