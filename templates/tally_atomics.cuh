@@ -52,42 +52,27 @@ TALLY_DEV void atomic_max(u64* p, u64 v) { atomicMax(p, v); }
 // already beats v, so uncontended updates that change nothing cost a single load.
 // NaN never replaces a stored value and a stored NaN is never replaced (both comparisons
 // are false); the planner keeps NaN out of MIN/MAX inputs or accepts that rule.
-TALLY_DEV void atomic_min(f64* p, f64 v) {
-  u64* word = (u64*)p;
-  u64 seen = *(volatile u64*)word;
-  while (v < __longlong_as_double((long long)seen)) {
-    const u64 prev = atomicCAS(word, seen, (u64)__double_as_longlong(v));
+TALLY_DEV f64 from_bits(u64 w, f64) { return __longlong_as_double((long long)w); }
+TALLY_DEV f32 from_bits(u32 w, f32) { return __uint_as_float(w); }
+TALLY_DEV u64 to_bits(f64 v) { return (u64)__double_as_longlong(v); }
+TALLY_DEV u32 to_bits(f32 v) { return __float_as_uint(v); }
+
+// Stores v into *p while v beats the stored value: kMin ? v < stored : v > stored.
+// W is the same-size unsigned word that atomicCAS takes.
+template <bool kMin, typename T, typename W>
+TALLY_DEV void cas_extremum(T* p, T v) {
+  W* word = (W*)p;
+  W seen = *(volatile W*)word;
+  while (kMin ? v < from_bits(seen, v) : v > from_bits(seen, v)) {
+    const W prev = atomicCAS(word, seen, to_bits(v));
     if (prev == seen) return;
     seen = prev;
   }
 }
-TALLY_DEV void atomic_max(f64* p, f64 v) {
-  u64* word = (u64*)p;
-  u64 seen = *(volatile u64*)word;
-  while (v > __longlong_as_double((long long)seen)) {
-    const u64 prev = atomicCAS(word, seen, (u64)__double_as_longlong(v));
-    if (prev == seen) return;
-    seen = prev;
-  }
-}
-TALLY_DEV void atomic_min(f32* p, f32 v) {
-  u32* word = (u32*)p;
-  u32 seen = *(volatile u32*)word;
-  while (v < __uint_as_float(seen)) {
-    const u32 prev = atomicCAS(word, seen, __float_as_uint(v));
-    if (prev == seen) return;
-    seen = prev;
-  }
-}
-TALLY_DEV void atomic_max(f32* p, f32 v) {
-  u32* word = (u32*)p;
-  u32 seen = *(volatile u32*)word;
-  while (v > __uint_as_float(seen)) {
-    const u32 prev = atomicCAS(word, seen, __float_as_uint(v));
-    if (prev == seen) return;
-    seen = prev;
-  }
-}
+TALLY_DEV void atomic_min(f64* p, f64 v) { cas_extremum<true, f64, u64>(p, v); }
+TALLY_DEV void atomic_max(f64* p, f64 v) { cas_extremum<false, f64, u64>(p, v); }
+TALLY_DEV void atomic_min(f32* p, f32 v) { cas_extremum<true, f32, u32>(p, v); }
+TALLY_DEV void atomic_max(f32* p, f32 v) { cas_extremum<false, f32, u32>(p, v); }
 
 // 128-bit min/max (p 16-byte aligned): sm_90 has a 16-byte compare-and-swap, so both
 // halves change together.

@@ -33,10 +33,7 @@ MINMAX_KERNEL(u32) MINMAX_KERNEL(i32) MINMAX_KERNEL(u64) MINMAX_KERNEL(i64) MINM
 MINMAX_KERNEL(f64) MINMAX_KERNEL(i128)
 )cuda";
 
-Module& atomics_module() {
-  static Module module = compile_test_module(kAtomicKernels, "atomics_test.cu");
-  return module;
-}
+Module& atomics_module() { return test_module(kAtomicKernels, "atomics_test.cu"); }
 
 constexpr uint64_t kRows = 1 << 20;
 constexpr uint32_t kBlock = 256;

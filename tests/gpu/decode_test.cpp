@@ -30,10 +30,7 @@ COPY_PLAIN(u8) COPY_PLAIN(i16) COPY_PLAIN(i32) COPY_PLAIN(i64) COPY_PLAIN(i128)
 COPY_PLAIN(f32) COPY_PLAIN(f64)
 )cuda";
 
-Module& decode_module() {
-  static Module module = compile_test_module(kDecodeKernels, "decode_test.cu");
-  return module;
-}
+Module& decode_module() { return test_module(kDecodeKernels, "decode_test.cu"); }
 
 constexpr uint32_t kBlock = 256;
 constexpr int64_t kNullMarker = 0x5eed5eed5eed;

@@ -44,10 +44,7 @@ extern "C" __global__ void shared_sum(const u32* values, u32 count, u64* out) {
 }
 )cuda";
 
-Module& device_module() {
-  static Module module = compile_test_module(kDeviceKernels, "device_test.cu");
-  return module;
-}
+Module& device_module() { return test_module(kDeviceKernels, "device_test.cu"); }
 
 std::string error_message(const std::function<void()>& action, ErrorKind expected_kind) {
   try {

@@ -39,10 +39,7 @@ extern "C" __global__ void single_key(DirectTableRef table, const i64* keys, u64
 }
 )cuda";
 
-Module& direct_module() {
-  static Module module = compile_test_module(kDirectKernels, "direct_table_test.cu");
-  return module;
-}
+Module& direct_module() { return test_module(kDirectKernels, "direct_table_test.cu"); }
 
 constexpr uint32_t kBlock = 256;
 constexpr int64_t kAMin = -3, kAMax = 10;    // a in [-3, 10]

@@ -30,10 +30,7 @@ extern "C" __global__ void find_keys(GlobalTableRef table, const u64* keys, u64 
 }
 )cuda";
 
-Module& table_module() {
-  static Module module = compile_test_module(kGlobalTableKernels, "global_table_test.cu");
-  return module;
-}
+Module& table_module() { return test_module(kGlobalTableKernels, "global_table_test.cu"); }
 
 constexpr uint32_t kBlock = 256;
 
@@ -92,11 +89,8 @@ TableRun run_table(const std::vector<uint64_t>& rows, uint64_t capacity, uint64_
          n, counts.ptr());
   run.status = from_device<uint32_t>(run.status_word)[0];
   run.group_count = from_device<uint64_t>(run.group_counter)[0];
-  const std::vector<uint64_t> keys = from_device<uint64_t>(run.keys);
   const std::vector<uint64_t> slot_counts = from_device<uint64_t>(counts);
-  for (uint64_t slot = 0; slot <= capacity; ++slot) {
-    if (keys[slot] == kEmptyKey64) continue;
-    const uint64_t key = slot == capacity ? kEmptyKey64 : keys[slot];
+  for (const auto& [slot, key] : occupied_slots(run.keys)) {
     run.duplicate_key |= !run.counts.emplace(key, slot_counts[slot]).second;
   }
   return run;

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "runtime/cuda/device_refs.h"
 #include "runtime/cuda/nvrtc.h"
@@ -14,8 +15,9 @@ Device& test_device() {
   return device;
 }
 
+namespace {
+
 Module compile_test_module(const std::string& kernels, const std::string& name) {
-  test_device();  // the context must be current before the module loads
   const std::string source =
       "#include \"tally_types.cuh\"\n"
       "#include \"tally_hash.cuh\"\n"
@@ -31,6 +33,27 @@ Module compile_test_module(const std::string& kernels, const std::string& name) 
   const CompiledKernel compiled = compile_cuda(source, name, options);
   MESSAGE(name << ": NVRTC " << compiled.compile_ms << " ms");
   return Module(compiled);
+}
+
+}  // namespace
+
+Module& test_module(const std::string& kernels, const std::string& name) {
+  test_device();  // opened first, so it outlives the modules (statics die in reverse order)
+  static std::map<std::string, Module> modules;
+  auto it = modules.find(name);
+  if (it == modules.end()) it = modules.emplace(name, compile_test_module(kernels, name)).first;
+  return it->second;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> occupied_slots(const DeviceBuffer& table_keys) {
+  const std::vector<uint64_t> keys = from_device<uint64_t>(table_keys);
+  const uint64_t capacity = keys.size() - 1;
+  std::vector<std::pair<uint64_t, uint64_t>> slots;
+  for (uint64_t slot = 0; slot <= capacity; ++slot) {
+    if (keys[slot] == kEmptyKey64) continue;
+    slots.emplace_back(slot, slot == capacity ? kEmptyKey64 : keys[slot]);
+  }
+  return slots;
 }
 
 uint32_t grid_for(uint64_t rows, uint32_t block) {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/cuda/device.h"
@@ -16,8 +17,12 @@ namespace tally::cuda::test {
 Device& test_device();
 
 // Compiles `kernels` (extern "C" __global__ functions) after #includes of every template
-// header and `using namespace tally;`, and loads the module.
-Module compile_test_module(const std::string& kernels, const std::string& name);
+// header and `using namespace tally;`, and loads the module — once per name for the run.
+Module& test_module(const std::string& kernels, const std::string& name);
+
+// Every occupied slot of a global hash table read back from its key array (capacity + 1
+// words): (slot, key), the side slot's key being the EMPTY value.
+std::vector<std::pair<uint64_t, uint64_t>> occupied_slots(const DeviceBuffer& table_keys);
 
 // A grid that covers `rows` with `block` threads, capped so each thread loops a few times.
 uint32_t grid_for(uint64_t rows, uint32_t block = 256);

@@ -27,10 +27,7 @@ const char* const kReduceKernels = R"cuda(
 WARP_REDUCE(i32) WARP_REDUCE(i64) WARP_REDUCE(f64) WARP_REDUCE(i128)
 )cuda";
 
-Module& reduce_module() {
-  static Module module = compile_test_module(kReduceKernels, "reduce_test.cu");
-  return module;
-}
+Module& reduce_module() { return test_module(kReduceKernels, "reduce_test.cu"); }
 
 // n is a multiple of 32, so every warp is full of data.
 template <class T>

@@ -55,10 +55,7 @@ SHARED_THEN_GLOBAL(u64)
 extern "C" __global__ void clear_table(GlobalTableRef table) { global_table_clear(table); }
 )cuda";
 
-Module& shared_module() {
-  static Module module = compile_test_module(kSharedKernels, "shared_table_test.cu");
-  return module;
-}
+Module& shared_module() { return test_module(kSharedKernels, "shared_table_test.cu"); }
 
 constexpr uint32_t kBlock = 256;
 
@@ -95,12 +92,9 @@ SharedRun run_shared(const std::vector<K>& keys, const std::vector<int64_t>& val
   SharedRun run;
   run.status = from_device<uint32_t>(status)[0];
   run.fallback_rows = from_device<uint64_t>(fallback)[0];
-  const std::vector<uint64_t> slot_keys = from_device<uint64_t>(table_keys);
   const std::vector<int64_t> slot_sums = from_device<int64_t>(sums);
   const std::vector<uint64_t> slot_counts = from_device<uint64_t>(counts);
-  for (uint64_t slot = 0; slot <= global_capacity; ++slot) {
-    if (slot_keys[slot] == kEmptyKey64) continue;
-    const uint64_t key = slot == global_capacity ? kEmptyKey64 : slot_keys[slot];
+  for (const auto& [slot, key] : occupied_slots(table_keys)) {
     run.groups[key] = {slot_counts[slot], slot_sums[slot]};
   }
   return run;
