@@ -1211,3 +1211,12 @@ TEST_CASE("binder: bind_constant accepts booleans and rejects parameters") {
     CHECK(std::string(e.what()) == "there is no parameter $1");
   }
 }
+
+TEST_CASE("binder: * is an argument only of COUNT") {
+  check_failure("SELECT SUM(*) FROM alltypes", ErrorKind::Binder,
+                "SUM(*) is not valid; only COUNT(*) counts rows", 8);
+  check_failure("SELECT ABS(*) FROM alltypes", ErrorKind::Binder,
+                "* specified, but abs is not an aggregate function", 8);
+  check_failure("SELECT ABS(DISTINCT i) FROM alltypes", ErrorKind::Binder,
+                "DISTINCT specified, but abs is not an aggregate function", 8);
+}
