@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,7 +41,7 @@ class Column {
     if (encoding_ == Encoding::Plain) return plain_int(row);
     return base_ + static_cast<int64_t>(unpack(row));
   }
-  int128 get_wide(size_t row) const;  // DECIMAL p>18 (Plain int128), or widened get_int
+  int128 get_wide(size_t row) const;    // DECIMAL p>18 (Plain int128), or widened get_int
   double get_double(size_t row) const;  // REAL, DOUBLE
   // The engine Value of a row, without string interning (strings give their code).
   Value get_value(size_t row) const;
@@ -55,7 +56,8 @@ class Column {
   int64_t base() const { return base_; }
   int bits() const { return bits_; }
   // Smallest and largest non-NULL integer payload (integer-like types; for dictionary
-  // columns the codes). Valid when size() > null_count().
+  // columns the codes; wide DECIMAL saturated to the int64 range; 0 for REAL/DOUBLE).
+  // Valid when size() > null_count().
   int64_t min_int() const { return min_; }
   int64_t max_int() const { return max_; }
   size_t encoded_bytes() const;
@@ -93,15 +95,30 @@ using ColumnPtr = std::shared_ptr<const Column>;
 class ColumnBuilder {
  public:
   explicit ColumnBuilder(Type type);
+  // Move-only: the string index holds views into the builder's own strings.
+  ColumnBuilder(const ColumnBuilder&) = delete;
+  ColumnBuilder& operator=(const ColumnBuilder&) = delete;
+  ColumnBuilder(ColumnBuilder&&) = default;
+  ColumnBuilder& operator=(ColumnBuilder&&) = default;
 
   void reserve(size_t n);
   void append_null();
-  void append_int(int64_t v);     // integer-like types and DECIMAL p<=18 (unscaled)
-  void append_wide(int128 v);     // DECIMAL (any precision), unscaled
-  void append_double(double v);   // REAL, DOUBLE
+  void append_int(int64_t v);    // integer-like types and DECIMAL p<=18 (unscaled)
+  void append_wide(int128 v);    // DECIMAL (any precision), unscaled
+  void append_double(double v);  // REAL, DOUBLE
   void append_string(std::string_view s);
   // Appends an engine Value of this builder's type (strings: `strings` resolves ids).
   void append_value(const Value& v, const StringHeap* strings);
+
+  // Bulk forms for generators and loaders; every appended row is valid.
+  void append_ints(std::span<const int64_t> values);
+  void append_doubles(std::span<const double> values);
+  // Strings given as indexes into `pool`: one hash lookup per distinct index, not per row.
+  void append_pooled_strings(std::span<const std::string> pool, std::span<const uint32_t> indexes);
+  // Moves the rows of `other` (same type) to the end of this builder, so that threads can
+  // build parts of a column and join them in order.
+  void append_builder(ColumnBuilder&& other);
+
   size_t size() const { return size_; }
 
   // Builds with the most compact encoding; `allow_compression` false forces Plain
@@ -110,14 +127,17 @@ class ColumnBuilder {
 
  private:
   void mark(bool valid);
+  void start_validity();
+  ColumnPtr finish_ints(bool allow_compression);
+  ColumnPtr finish_strings();
   Type type_;
   size_t size_ = 0;
   size_t nulls_ = 0;
-  std::vector<uint64_t> validity_;
-  std::vector<int64_t> ints_;
+  std::vector<uint64_t> validity_;  // empty until the first NULL
+  std::vector<int64_t> ints_;       // integer-like payloads; for strings, ids in strings_
   std::vector<int128> wides_;
   std::vector<double> doubles_;
-  std::vector<std::string> strings_;
+  StringHeap strings_;  // distinct strings in first-seen order
 };
 
 // Appends every value of `column` to `builder` (same type), for appends to a table.

@@ -1,0 +1,425 @@
+#include "runtime/storage/column.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <limits>
+#include <numeric>
+
+#include "compiler/error.h"
+#include "runtime/storage/bit_packing.h"
+
+namespace tally {
+
+namespace {
+
+// Which builder vector holds a type's values.
+enum class Payload { Ints, Wides, Doubles, Strings };
+
+Payload payload_of(const Type& type) {
+  if (type.is_string()) return Payload::Strings;
+  if (type.is_float()) return Payload::Doubles;
+  if (type.is_wide_decimal()) return Payload::Wides;
+  return Payload::Ints;
+}
+
+template <typename T>
+T load(const std::vector<uint8_t>& bytes, size_t row) {
+  T v;
+  std::memcpy(&v, bytes.data() + row * sizeof(T), sizeof(T));
+  return v;
+}
+
+template <typename T>
+void store_all(std::vector<uint8_t>& bytes, const std::vector<int64_t>& values) {
+  bytes.resize(values.size() * sizeof(T));
+  T* out = reinterpret_cast<T*>(bytes.data());
+  for (size_t i = 0; i < values.size(); ++i) out[i] = static_cast<T>(values[i]);
+}
+
+int64_t saturate(int128 v) {
+  constexpr int64_t lo = std::numeric_limits<int64_t>::min();
+  constexpr int64_t hi = std::numeric_limits<int64_t>::max();
+  return v < lo ? lo : v > hi ? hi : static_cast<int64_t>(v);
+}
+
+}  // namespace
+
+const char* encoding_name(Encoding e) {
+  switch (e) {
+    case Encoding::Plain:
+      return "plain";
+    case Encoding::BitPacked:
+      return "bit-packed";
+    case Encoding::Dictionary:
+      return "dictionary";
+  }
+  return "?";
+}
+
+// ---- Column ----
+
+int64_t Column::plain_int(size_t row) const {
+  switch (physical_width(type_)) {
+    case 1:
+      return load<int8_t>(plain_, row);
+    case 2:
+      return load<int16_t>(plain_, row);
+    case 4:
+      return load<int32_t>(plain_, row);
+    case 8:
+      return load<int64_t>(plain_, row);
+    default:
+      return static_cast<int64_t>(load<int128>(plain_, row));
+  }
+}
+
+int128 Column::get_wide(size_t row) const {
+  if (type_.is_wide_decimal()) return load<int128>(plain_, row);
+  return get_int(row);
+}
+
+double Column::get_double(size_t row) const {
+  if (type_.id == TypeId::Real) return load<float>(plain_, row);
+  return load<double>(plain_, row);
+}
+
+Value Column::get_value(size_t row) const {
+  if (!is_valid(row)) return Value::make_null();
+  if (type_.is_float()) return Value::from_double(get_double(row));
+  if (type_.is_decimal()) return Value::from_decimal(get_wide(row));
+  return Value::from_int(get_int(row));
+}
+
+size_t Column::encoded_bytes() const {
+  size_t bytes = validity_.size() * 8 + plain_.size() + packed_.size() * 8;
+  for (const auto& s : dictionary_) bytes += s.size();
+  return bytes;
+}
+
+// ---- ColumnBuilder: appends ----
+
+ColumnBuilder::ColumnBuilder(Type type) : type_(type) {}
+
+void ColumnBuilder::reserve(size_t n) {
+  switch (payload_of(type_)) {
+    case Payload::Ints:
+    case Payload::Strings:
+      ints_.reserve(n);
+      break;
+    case Payload::Wides:
+      wides_.reserve(n);
+      break;
+    case Payload::Doubles:
+      doubles_.reserve(n);
+      break;
+  }
+}
+
+// The bitmap is only materialised at the first NULL: columns without NULLs pay nothing.
+void ColumnBuilder::start_validity() {
+  validity_.assign((size_ + 63) / 64, ~uint64_t{0});
+  if (size_ % 64) validity_.back() = (uint64_t{1} << (size_ % 64)) - 1;
+}
+
+void ColumnBuilder::mark(bool valid) {
+  if (valid && nulls_ == 0) {
+    ++size_;
+    return;
+  }
+  if (nulls_ == 0) start_validity();
+  if (size_ % 64 == 0) validity_.push_back(0);
+  if (valid)
+    validity_.back() |= uint64_t{1} << (size_ % 64);
+  else
+    ++nulls_;
+  ++size_;
+}
+
+void ColumnBuilder::append_null() {
+  mark(false);
+  switch (payload_of(type_)) {
+    case Payload::Ints:
+    case Payload::Strings:
+      ints_.push_back(0);
+      break;
+    case Payload::Wides:
+      wides_.push_back(0);
+      break;
+    case Payload::Doubles:
+      doubles_.push_back(0);
+      break;
+  }
+}
+
+void ColumnBuilder::append_int(int64_t v) {
+  if (payload_of(type_) == Payload::Wides) return append_wide(v);
+  if (payload_of(type_) != Payload::Ints) {
+    throw Error(ErrorKind::Internal, "append_int on a " + type_.to_string() + " column");
+  }
+  mark(true);
+  ints_.push_back(v);
+}
+
+void ColumnBuilder::append_wide(int128 v) {
+  if (payload_of(type_) == Payload::Ints) {
+    if (saturate(v) != v) {
+      throw Error(ErrorKind::Internal, "value out of range for " + type_.to_string());
+    }
+    return append_int(static_cast<int64_t>(v));
+  }
+  if (payload_of(type_) != Payload::Wides) {
+    throw Error(ErrorKind::Internal, "append_wide on a " + type_.to_string() + " column");
+  }
+  mark(true);
+  wides_.push_back(v);
+}
+
+void ColumnBuilder::append_double(double v) {
+  if (payload_of(type_) != Payload::Doubles) {
+    throw Error(ErrorKind::Internal, "append_double on a " + type_.to_string() + " column");
+  }
+  mark(true);
+  // REAL is stored as float: round now so that every reader sees the same value.
+  doubles_.push_back(type_.id == TypeId::Real ? static_cast<float>(v) : v);
+}
+
+void ColumnBuilder::append_string(std::string_view s) {
+  if (payload_of(type_) != Payload::Strings) {
+    throw Error(ErrorKind::Internal, "append_string on a " + type_.to_string() + " column");
+  }
+  mark(true);
+  ints_.push_back(strings_.intern(s));
+}
+
+void ColumnBuilder::append_value(const Value& v, const StringHeap* strings) {
+  if (v.null) return append_null();
+  switch (payload_of(type_)) {
+    case Payload::Ints:
+      if (type_.is_decimal()) return append_wide(v.d);
+      return append_int(v.i);
+    case Payload::Wides:
+      return append_wide(v.d);
+    case Payload::Doubles:
+      return append_double(v.f);
+    case Payload::Strings:
+      if (!strings) throw Error(ErrorKind::Internal, "append_value: no string heap");
+      return append_string(strings->get(v.i));
+  }
+}
+
+void ColumnBuilder::append_ints(std::span<const int64_t> values) {
+  if (payload_of(type_) != Payload::Ints) {
+    for (int64_t v : values) append_int(v);
+    return;
+  }
+  ints_.insert(ints_.end(), values.begin(), values.end());
+  if (nulls_ == 0) {
+    size_ += values.size();
+    return;
+  }
+  for (size_t i = 0; i < values.size(); ++i) mark(true);
+}
+
+void ColumnBuilder::append_doubles(std::span<const double> values) {
+  for (double v : values) append_double(v);
+}
+
+void ColumnBuilder::append_pooled_strings(std::span<const std::string> pool,
+                                          std::span<const uint32_t> indexes) {
+  if (payload_of(type_) != Payload::Strings) {
+    throw Error(ErrorKind::Internal, "append_string on a " + type_.to_string() + " column");
+  }
+  std::vector<int64_t> ids(pool.size(), -1);
+  ints_.reserve(ints_.size() + indexes.size());
+  for (uint32_t index : indexes) {
+    int64_t& id = ids.at(index);
+    if (id < 0) id = strings_.intern(pool[index]);
+    mark(true);
+    ints_.push_back(id);
+  }
+}
+
+void ColumnBuilder::append_builder(ColumnBuilder&& other) {
+  if (!type_.same_as(other.type_)) {
+    throw Error(ErrorKind::Internal,
+                "append_builder: " + other.type_.to_string() + " into " + type_.to_string());
+  }
+  if (other.nulls_ > 0 || nulls_ > 0) {
+    if (nulls_ == 0) start_validity();
+    if (other.nulls_ == 0) other.start_validity();
+    append_bits(validity_, size_, other.validity_, other.size_);
+  }
+  if (payload_of(type_) == Payload::Strings) {
+    std::vector<int64_t> ids(other.strings_.size());
+    for (size_t i = 0; i < ids.size(); ++i) {
+      ids[i] = strings_.intern(other.strings_.get(static_cast<int64_t>(i)));
+    }
+    // NULL rows hold id 0, which maps to some valid id: their payload is ignored.
+    for (int64_t& v : other.ints_) v = ids.empty() ? 0 : ids[static_cast<size_t>(v)];
+  }
+  ints_.insert(ints_.end(), other.ints_.begin(), other.ints_.end());
+  wides_.insert(wides_.end(), other.wides_.begin(), other.wides_.end());
+  doubles_.insert(doubles_.end(), other.doubles_.begin(), other.doubles_.end());
+  size_ += other.size_;
+  nulls_ += other.nulls_;
+  other = ColumnBuilder(other.type_);
+}
+
+// ---- ColumnBuilder: finish ----
+
+namespace {
+
+// Smallest and largest non-NULL value; {0, 0} when there is none.
+template <typename T>
+std::pair<T, T> min_max(const std::vector<T>& values, const std::vector<uint64_t>& validity) {
+  bool any = false;
+  T lo{}, hi{};
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!validity.empty() && !((validity[i >> 6] >> (i & 63)) & 1)) continue;
+    if (!any) lo = hi = values[i], any = true;
+    lo = std::min(lo, values[i]);
+    hi = std::max(hi, values[i]);
+  }
+  return {lo, hi};
+}
+
+template <typename T>
+std::pair<T, T> min_max_dense(const std::vector<T>& values) {
+  if (values.empty()) return {};
+  T lo = values[0], hi = values[0];
+  for (T v : values) {
+    lo = v < lo ? v : lo;
+    hi = v > hi ? v : hi;
+  }
+  return {lo, hi};
+}
+
+}  // namespace
+
+ColumnPtr ColumnBuilder::finish(bool allow_compression) {
+  if (payload_of(type_) == Payload::Strings) return finish_strings();
+  if (payload_of(type_) == Payload::Ints) return finish_ints(allow_compression);
+
+  auto column = std::make_shared<Column>();
+  column->type_ = type_;
+  column->size_ = size_;
+  column->null_count_ = nulls_;
+  column->validity_ = std::move(validity_);
+  column->encoding_ = Encoding::Plain;
+  if (payload_of(type_) == Payload::Wides) {
+    auto [lo, hi] = nulls_ ? min_max(wides_, column->validity_) : min_max_dense(wides_);
+    column->min_ = saturate(lo);
+    column->max_ = saturate(hi);
+    column->plain_.resize(wides_.size() * sizeof(int128));
+    std::memcpy(column->plain_.data(), wides_.data(), column->plain_.size());
+  } else if (type_.id == TypeId::Real) {
+    column->plain_.resize(doubles_.size() * sizeof(float));
+    float* out = reinterpret_cast<float*>(column->plain_.data());
+    for (size_t i = 0; i < doubles_.size(); ++i) out[i] = static_cast<float>(doubles_[i]);
+  } else {
+    column->plain_.resize(doubles_.size() * sizeof(double));
+    std::memcpy(column->plain_.data(), doubles_.data(), column->plain_.size());
+  }
+  *this = ColumnBuilder(type_);
+  return column;
+}
+
+ColumnPtr ColumnBuilder::finish_ints(bool allow_compression) {
+  auto column = std::make_shared<Column>();
+  column->type_ = type_;
+  column->size_ = size_;
+  column->null_count_ = nulls_;
+  auto [lo, hi] = nulls_ ? min_max(ints_, validity_) : min_max_dense(ints_);
+  column->min_ = lo;
+  column->max_ = hi;
+  int bits = bits_needed(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo));
+  int native_bits = physical_width(type_) * 8;
+  if (allow_compression && bits < native_bits) {
+    column->encoding_ = Encoding::BitPacked;
+    column->base_ = lo;
+    column->bits_ = bits;
+    column->packed_ = pack_bits(ints_, lo, bits, validity_);
+  } else {
+    column->encoding_ = Encoding::Plain;
+    switch (physical_width(type_)) {
+      case 1:
+        store_all<int8_t>(column->plain_, ints_);
+        break;
+      case 2:
+        store_all<int16_t>(column->plain_, ints_);
+        break;
+      case 4:
+        store_all<int32_t>(column->plain_, ints_);
+        break;
+      default:
+        store_all<int64_t>(column->plain_, ints_);
+        break;
+    }
+  }
+  column->validity_ = std::move(validity_);
+  *this = ColumnBuilder(type_);
+  return column;
+}
+
+// The dictionary is sorted so that code order is string order: comparisons and ORDER BY
+// on a string column can work on codes.
+ColumnPtr ColumnBuilder::finish_strings() {
+  size_t distinct = strings_.size();
+  std::vector<uint32_t> order(distinct);
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return strings_.get(a) < strings_.get(b); });
+  std::vector<int64_t> code_of(distinct);
+  auto column = std::make_shared<Column>();
+  column->dictionary_.reserve(distinct);
+  for (size_t rank = 0; rank < distinct; ++rank) {
+    code_of[order[rank]] = static_cast<int64_t>(rank);
+    column->dictionary_.push_back(strings_.get(order[rank]));
+  }
+  for (size_t i = 0; i < ints_.size(); ++i) {
+    // NULL rows hold id 0 and may be the only rows: keep their payload 0.
+    ints_[i] = distinct ? code_of[static_cast<size_t>(ints_[i])] : 0;
+  }
+  column->type_ = type_;
+  column->size_ = size_;
+  column->null_count_ = nulls_;
+  column->encoding_ = Encoding::Dictionary;
+  column->min_ = 0;
+  column->max_ = distinct ? static_cast<int64_t>(distinct) - 1 : 0;
+  column->base_ = 0;
+  column->bits_ = bits_needed(static_cast<uint64_t>(column->max_));
+  column->packed_ = pack_bits(ints_, 0, column->bits_, validity_);
+  column->validity_ = std::move(validity_);
+  *this = ColumnBuilder(type_);
+  return column;
+}
+
+// ---- append_column ----
+
+void append_column(ColumnBuilder& builder, const Column& column) {
+  const Type& type = column.type();
+  size_t n = column.size();
+  if (type.is_string() && !column.has_nulls()) {
+    std::vector<uint32_t> codes(n);
+    for (size_t i = 0; i < n; ++i) codes[i] = static_cast<uint32_t>(column.get_int(i));
+    builder.append_pooled_strings(column.dictionary(), codes);
+    return;
+  }
+  builder.reserve(builder.size() + n);
+  for (size_t i = 0; i < n; ++i) {
+    if (!column.is_valid(i)) {
+      builder.append_null();
+    } else if (type.is_string()) {
+      builder.append_string(column.dictionary()[static_cast<size_t>(column.get_int(i))]);
+    } else if (type.is_float()) {
+      builder.append_double(column.get_double(i));
+    } else if (type.is_wide_decimal()) {
+      builder.append_wide(column.get_wide(i));
+    } else {
+      builder.append_int(column.get_int(i));
+    }
+  }
+}
+
+}  // namespace tally
