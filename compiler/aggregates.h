@@ -16,18 +16,18 @@ enum class AggKind { CountStar, Count, Sum, Min, Max, Avg, VarSamp, StddevSamp }
 
 // How the running state is held: one of these, chosen from the argument type.
 enum class AggStateKind {
-  Count,         // int64 count
-  SumInt,        // int64 sum (+ nonnull flag); integers: overflow checked -> error
-  SumWide,       // int128 sum (+ nonnull flag); DECIMAL
-  SumDouble,     // double sum (+ nonnull flag)
-  MinMaxInt,     // int64 (+ nonnull flag); integers, dates, booleans, string ids*
-  MinMaxWide,    // int128; DECIMAL
-  MinMaxDouble,  // double
-  AvgWide,       // int64 count + int128 sum; integer and DECIMAL arguments (exact)
-  AvgDouble,     // int64 count + double sum
-  VarianceWide,  // int64 count + int128 sum + int128 sum of squares (exact)
-  VarianceDouble,// int64 count + double sum + double sum of squares
-  DistinctSet,   // COUNT(DISTINCT x): a set of values
+  Count,           // int64 count
+  SumInt,          // int64 sum (+ nonnull flag); integers: overflow checked -> error
+  SumWide,         // int128 sum (+ nonnull flag); DECIMAL
+  SumDouble,       // double sum (+ nonnull flag)
+  MinMaxInt,       // int64 (+ nonnull flag); integers, dates, booleans, string ids*
+  MinMaxWide,      // int128; DECIMAL
+  MinMaxDouble,    // double
+  AvgWide,         // int64 count + int128 sum; integer and DECIMAL arguments (exact)
+  AvgDouble,       // int64 count + double sum
+  VarianceWide,    // int64 count + int128 sum + int128 sum of squares (exact)
+  VarianceDouble,  // int64 count + double sum + double sum of squares
+  DistinctSet,     // COUNT(DISTINCT x): a set of values
 };
 
 struct AggregateInfo {

@@ -25,32 +25,32 @@ enum class ExprKind {
   StringLiteral,   // text = the unquoted string
   BooleanLiteral,  // boolean_value
   NullLiteral,
-  DateLiteral,     // text = "1998-12-01" (from DATE '...')
-  IntervalLiteral, // interval_count + interval_unit (from INTERVAL '90' DAY or '90 days')
-  Parameter,       // parameter_index: 0-based, in order of appearance in the statement
-  Unary,           // op: "-" "+" "NOT"; children[0]
-  Binary,          // op: "+" "-" "*" "/" "%" "=" "<>" "<" "<=" ">" ">=" "AND" "OR" "||"
-  Between,         // children: value, low, high; negated
-  InList,          // children: value, item...; negated
-  Like,            // children: value, pattern; negated
-  IsNull,          // children[0]; negated = IS NOT NULL
-  Case,            // case_operand (simple CASE) or null; children: when, then, when, then...;
-                   // else_expr or null
-  Cast,            // children[0]; cast_type
-  FunctionCall,    // name (upper-cased), children = args; distinct; star = COUNT(*)
-                   // MOD(a,b) is a FunctionCall "MOD"; EXTRACT(YEAR FROM d) is
-                   // FunctionCall "EXTRACT" with extract_field = "YEAR" and children[0] = d
+  DateLiteral,      // text = "1998-12-01" (from DATE '...')
+  IntervalLiteral,  // interval_count + interval_unit (from INTERVAL '90' DAY or '90 days')
+  Parameter,        // parameter_index: 0-based, in order of appearance in the statement
+  Unary,            // op: "-" "+" "NOT"; children[0]
+  Binary,           // op: "+" "-" "*" "/" "%" "=" "<>" "<" "<=" ">" ">=" "AND" "OR" "||"
+  Between,          // children: value, low, high; negated
+  InList,           // children: value, item...; negated
+  Like,             // children: value, pattern; negated
+  IsNull,           // children[0]; negated = IS NOT NULL
+  Case,             // case_operand (simple CASE) or null; children: when, then, when, then...;
+                    // else_expr or null
+  Cast,             // children[0]; cast_type
+  FunctionCall,     // name (upper-cased), children = args; distinct; star = COUNT(*)
+                    // MOD(a,b) is a FunctionCall "MOD"; EXTRACT(YEAR FROM d) is
+                    // FunctionCall "EXTRACT" with extract_field = "YEAR" and children[0] = d
 };
 
 enum class IntervalUnit { Day, Month, Year };
 
 struct TypeName {
-  std::string name;          // canonical, upper case: SMALLINT INTEGER BIGINT REAL DOUBLE
-                             // DECIMAL DATE CHAR VARCHAR BOOLEAN (aliases already mapped:
-                             // INT->INTEGER, NUMERIC->DECIMAL, FLOAT/FLOAT8/DOUBLE
-                             // PRECISION->DOUBLE, FLOAT4->REAL, TEXT->VARCHAR, BOOL->BOOLEAN,
-                             // INT2->SMALLINT, INT4->INTEGER, INT8->BIGINT,
-                             // CHARACTER->CHAR, CHARACTER VARYING->VARCHAR)
+  std::string name;             // canonical, upper case: SMALLINT INTEGER BIGINT REAL DOUBLE
+                                // DECIMAL DATE CHAR VARCHAR BOOLEAN (aliases already mapped:
+                                // INT->INTEGER, NUMERIC->DECIMAL, FLOAT/FLOAT8/DOUBLE
+                                // PRECISION->DOUBLE, FLOAT4->REAL, TEXT->VARCHAR, BOOL->BOOLEAN,
+                                // INT2->SMALLINT, INT4->INTEGER, INT8->BIGINT,
+                                // CHARACTER->CHAR, CHARACTER VARYING->VARCHAR)
   std::vector<int64_t> params;  // DECIMAL(p,s) -> {p, s}; CHAR(n) -> {n}
   SourceLocation location;
 };
@@ -148,8 +148,8 @@ using StatementBody =
 struct Statement {
   StatementBody body;
   SourceLocation location;
-  std::string text;        // the statement's source text, without the trailing ';'
-  int parameter_count = 0; // number of '?' in the statement
+  std::string text;         // the statement's source text, without the trailing ';'
+  int parameter_count = 0;  // number of '?' in the statement
 };
 
 }  // namespace tally::ast

@@ -9,8 +9,7 @@
 namespace tally {
 
 // Throws Error (Binder, Type, Unsupported) with the location of the offending item.
-BoundSelect bind_select(const ast::SelectStmt& stmt, const Catalog& catalog,
-                        int parameter_count);
+BoundSelect bind_select(const ast::SelectStmt& stmt, const Catalog& catalog, int parameter_count);
 
 // CREATE TABLE / CAST type names -> Type. Throws Error(Type) for bad parameters
 // (DECIMAL precision outside 1..38, scale > precision, ...).

@@ -46,11 +46,11 @@ struct SortKey {
 struct BoundSelect {
   std::string table;  // empty: no FROM, the input is one row with no columns
   std::vector<ScanColumn> scan;
-  ExprPtr filter;  // null: every row
+  ExprPtr filter;           // null: every row
   bool aggregated = false;  // GROUP BY or aggregates present (or DISTINCT rewritten)
   std::vector<ExprPtr> group_keys;
   std::vector<AggregateCall> aggregates;
-  ExprPtr having;  // null: every group
+  ExprPtr having;                     // null: every group
   std::vector<OutputColumn> outputs;  // the first visible_outputs are the result columns;
                                       // the rest exist only to sort by
   size_t visible_outputs = 0;

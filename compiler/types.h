@@ -21,9 +21,9 @@ enum class TypeId : uint8_t {
 
 struct Type {
   TypeId id = TypeId::Null;
-  uint8_t precision = 0;  // DECIMAL only: 1..38
-  uint8_t scale = 0;      // DECIMAL only: 0..precision
-  uint32_t length = 0;    // CHAR/VARCHAR declared length, 0 = unbounded
+  uint8_t precision = 0;      // DECIMAL only: 1..38
+  uint8_t scale = 0;          // DECIMAL only: 0..precision
+  uint32_t length = 0;        // CHAR/VARCHAR declared length, 0 = unbounded
   bool fixed_length = false;  // CHAR(n)
 
   static Type null() { return {TypeId::Null}; }

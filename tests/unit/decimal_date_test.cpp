@@ -1,0 +1,59 @@
+#include <doctest/doctest.h>
+
+#include "compiler/date.h"
+#include "compiler/decimal.h"
+
+using namespace tally;
+
+TEST_CASE("decimal: parse at a scale, rounding half away from zero") {
+  CHECK(*parse_decimal("12.5", 15, 2) == 1250);
+  CHECK(*parse_decimal("-0.07", 15, 2) == -7);
+  CHECK(*parse_decimal("3", 15, 2) == 300);
+  CHECK(*parse_decimal(".5", 5, 1) == 5);
+  CHECK(*parse_decimal("1.005", 15, 2) == 101);
+  CHECK(*parse_decimal("1.004", 15, 2) == 100);
+  CHECK(*parse_decimal("-1.005", 15, 2) == -101);
+  CHECK_FALSE(parse_decimal("1x", 15, 2).has_value());
+  CHECK_FALSE(parse_decimal("", 15, 2).has_value());
+  CHECK_FALSE(parse_decimal("1.2.3", 15, 2).has_value());
+  CHECK_FALSE(parse_decimal("1000", 5, 2).has_value());  // 1000.00 needs 6 digits
+  CHECK(*parse_decimal("999.99", 5, 2) == 99999);
+}
+
+TEST_CASE("decimal: format and 128-bit edges") {
+  CHECK(format_decimal(1250, 2) == "12.50");
+  CHECK(format_decimal(-7, 2) == "-0.07");
+  CHECK(format_decimal(5, 0) == "5");
+  CHECK(format_decimal(0, 3) == "0.000");
+  int128 big = pow10_128(38) - 1;
+  CHECK(int128_to_string(big) == std::string(38, '9'));
+  CHECK(int128_to_string(-big) == "-" + std::string(38, '9'));
+  CHECK_FALSE(checked_mul(big, 10).has_value());
+  CHECK(fits_precision(big, 38));
+  CHECK_FALSE(fits_precision(big, 37));
+  CHECK(div_round(7, 2) == 4);
+  CHECK(div_round(-7, 2) == -4);
+  CHECK(div_round(5, 3) == 2);
+  CHECK(div_round(4, 3) == 1);
+  CHECK(downscale_round(12345, 2) == 123);
+  CHECK(downscale_round(12350, 2) == 124);
+  auto shape = decimal_literal_shape("012.50");
+  CHECK(shape.first == 2);
+  CHECK(shape.second == 2);
+}
+
+TEST_CASE("date: civil conversions, parsing and month arithmetic") {
+  CHECK(days_from_civil(1970, 1, 1) == 0);
+  CHECK(days_from_civil(2000, 3, 1) == 11017);
+  CHECK(*parse_date("1998-12-01") == days_from_civil(1998, 12, 1));
+  CHECK(format_date(*parse_date("1992-02-29")) == "1992-02-29");
+  CHECK_FALSE(parse_date("1993-02-29").has_value());
+  CHECK_FALSE(parse_date("1998-13-01").has_value());
+  CHECK_FALSE(parse_date("98-12-01").has_value());
+  CHECK(format_date(add_months(*parse_date("2024-01-31"), 1)) == "2024-02-29");
+  CHECK(format_date(add_months(*parse_date("2024-03-31"), -13)) == "2023-02-28");
+  for (int32_t d = -800000; d < 800000; d += 997) {
+    CivilDate c = civil_from_days(d);
+    CHECK(days_from_civil(c.year, c.month, c.day) == d);
+  }
+}
