@@ -6,38 +6,38 @@ namespace tally {
 
 int bits_needed(uint64_t max_value) { return 64 - std::countl_zero(max_value); }
 
+size_t packed_word_count(size_t rows, int bits) {
+  return (rows * static_cast<size_t>(bits) + 63) / 64 + 1;
+}
+
 namespace {
 
 template <bool kHasNulls>
-void pack_into(std::vector<uint64_t>& words, const std::vector<int64_t>& values, int64_t base,
+void pack_into(uint64_t* words, size_t first_bit, std::span<const int64_t> values, int64_t base,
                int bits, const std::vector<uint64_t>& validity) {
-  uint64_t* out = words.data();
-  size_t bit = 0;
+  size_t bit = first_bit;
   for (size_t i = 0; i < values.size(); ++i, bit += static_cast<size_t>(bits)) {
-    uint64_t v = static_cast<uint64_t>(values[i]) - static_cast<uint64_t>(base);
     if constexpr (kHasNulls) {
       if (!((validity[i >> 6] >> (i & 63)) & 1)) continue;
     }
+    uint64_t v = static_cast<uint64_t>(values[i]) - static_cast<uint64_t>(base);
     size_t word = bit >> 6;
     unsigned shift = bit & 63;
-    out[word] |= v << shift;
-    if (shift + static_cast<unsigned>(bits) > 64) out[word + 1] |= v >> (64 - shift);
+    words[word] |= v << shift;
+    if (shift + static_cast<unsigned>(bits) > 64) words[word + 1] |= v >> (64 - shift);
   }
 }
 
 }  // namespace
 
-std::vector<uint64_t> pack_bits(const std::vector<int64_t>& values, int64_t base, int bits,
-                                const std::vector<uint64_t>& validity) {
-  size_t total_bits = values.size() * static_cast<size_t>(bits);
-  std::vector<uint64_t> words((total_bits + 63) / 64 + 1, 0);  // +1: the padding word
-  if (bits == 0) return words;
+void pack_bits(uint64_t* words, size_t first_bit, std::span<const int64_t> values, int64_t base,
+               int bits, const std::vector<uint64_t>& validity) {
+  if (bits == 0) return;
   if (validity.empty()) {
-    pack_into<false>(words, values, base, bits, validity);
+    pack_into<false>(words, first_bit, values, base, bits, validity);
   } else {
-    pack_into<true>(words, values, base, bits, validity);
+    pack_into<true>(words, first_bit, values, base, bits, validity);
   }
-  return words;
 }
 
 void append_bits(std::vector<uint64_t>& dst, size_t dst_bits, const std::vector<uint64_t>& src,

@@ -30,13 +30,6 @@ T load(const std::vector<uint8_t>& bytes, size_t row) {
   return v;
 }
 
-template <typename T>
-void store_all(std::vector<uint8_t>& bytes, const std::vector<int64_t>& values) {
-  bytes.resize(values.size() * sizeof(T));
-  T* out = reinterpret_cast<T*>(bytes.data());
-  for (size_t i = 0; i < values.size(); ++i) out[i] = static_cast<T>(values[i]);
-}
-
 int64_t saturate(int128 v) {
   constexpr int64_t lo = std::numeric_limits<int64_t>::min();
   constexpr int64_t hi = std::numeric_limits<int64_t>::max();
@@ -270,129 +263,193 @@ void ColumnBuilder::append_builder(ColumnBuilder&& other) {
 
 namespace {
 
-// Smallest and largest non-NULL value; {0, 0} when there is none.
+// Smallest and largest non-NULL value of some parts; nullopt when there is none.
 template <typename T>
-std::pair<T, T> min_max(const std::vector<T>& values, const std::vector<uint64_t>& validity) {
+struct Range {
   bool any = false;
   T lo{}, hi{};
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (!validity.empty() && !((validity[i >> 6] >> (i & 63)) & 1)) continue;
-    if (!any) lo = hi = values[i], any = true;
-    lo = std::min(lo, values[i]);
-    hi = std::max(hi, values[i]);
-  }
-  return {lo, hi};
-}
-
-template <typename T>
-std::pair<T, T> min_max_dense(const std::vector<T>& values) {
-  if (values.empty()) return {};
-  T lo = values[0], hi = values[0];
-  for (T v : values) {
+  void add(T v) {
+    if (!any) lo = hi = v, any = true;
     lo = v < lo ? v : lo;
     hi = v > hi ? v : hi;
   }
-  return {lo, hi};
+};
+
+template <typename T>
+void add_range(Range<T>& range, const std::vector<T>& values,
+               const std::vector<uint64_t>& validity) {
+  if (validity.empty()) {
+    // Branch-free form for the common case: it vectorises.
+    if (values.empty()) return;
+    T lo = values[0], hi = values[0];
+    for (T v : values) {
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+    range.add(lo);
+    range.add(hi);
+    return;
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    if ((validity[i >> 6] >> (i & 63)) & 1) range.add(values[i]);
+  }
+}
+
+template <typename T, typename From>
+void store_at(std::vector<uint8_t>& bytes, size_t first_row, const std::vector<From>& values) {
+  T* out = reinterpret_cast<T*>(bytes.data()) + first_row;
+  for (size_t i = 0; i < values.size(); ++i) out[i] = static_cast<T>(values[i]);
 }
 
 }  // namespace
 
 ColumnPtr ColumnBuilder::finish(bool allow_compression) {
-  if (payload_of(type_) == Payload::Strings) return finish_strings();
-  if (payload_of(type_) == Payload::Ints) return finish_ints(allow_compression);
+  return finish_parts(std::span<ColumnBuilder>(this, 1), allow_compression);
+}
 
+ColumnPtr ColumnBuilder::finish_parts(std::span<ColumnBuilder> parts, bool allow_compression) {
+  if (parts.empty()) throw Error(ErrorKind::Internal, "finish_parts: no parts");
   auto column = std::make_shared<Column>();
-  column->type_ = type_;
-  column->size_ = size_;
-  column->null_count_ = nulls_;
-  column->validity_ = std::move(validity_);
-  column->encoding_ = Encoding::Plain;
-  if (payload_of(type_) == Payload::Wides) {
-    auto [lo, hi] = nulls_ ? min_max(wides_, column->validity_) : min_max_dense(wides_);
-    column->min_ = saturate(lo);
-    column->max_ = saturate(hi);
-    column->plain_.resize(wides_.size() * sizeof(int128));
-    std::memcpy(column->plain_.data(), wides_.data(), column->plain_.size());
-  } else if (type_.id == TypeId::Real) {
-    column->plain_.resize(doubles_.size() * sizeof(float));
-    float* out = reinterpret_cast<float*>(column->plain_.data());
-    for (size_t i = 0; i < doubles_.size(); ++i) out[i] = static_cast<float>(doubles_[i]);
-  } else {
-    column->plain_.resize(doubles_.size() * sizeof(double));
-    std::memcpy(column->plain_.data(), doubles_.data(), column->plain_.size());
+  column->type_ = parts[0].type_;
+  for (auto& part : parts) {
+    if (!part.type_.same_as(column->type_)) {
+      throw Error(ErrorKind::Internal, "finish_parts: mixed column types");
+    }
+    column->size_ += part.size_;
+    column->null_count_ += part.nulls_;
   }
-  *this = ColumnBuilder(type_);
+  join_validity(parts, *column);
+  switch (payload_of(column->type_)) {
+    case Payload::Ints:
+      finish_ints(parts, allow_compression, *column);
+      break;
+    case Payload::Strings:
+      finish_strings(parts, *column);
+      break;
+    default:
+      finish_plain(parts, *column);
+      break;
+  }
+  for (auto& part : parts) part = ColumnBuilder(column->type_);
   return column;
 }
 
-ColumnPtr ColumnBuilder::finish_ints(bool allow_compression) {
-  auto column = std::make_shared<Column>();
-  column->type_ = type_;
-  column->size_ = size_;
-  column->null_count_ = nulls_;
-  auto [lo, hi] = nulls_ ? min_max(ints_, validity_) : min_max_dense(ints_);
-  column->min_ = lo;
-  column->max_ = hi;
-  int bits = bits_needed(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo));
-  int native_bits = physical_width(type_) * 8;
-  if (allow_compression && bits < native_bits) {
-    column->encoding_ = Encoding::BitPacked;
-    column->base_ = lo;
-    column->bits_ = bits;
-    column->packed_ = pack_bits(ints_, lo, bits, validity_);
-  } else {
-    column->encoding_ = Encoding::Plain;
-    switch (physical_width(type_)) {
+void ColumnBuilder::join_validity(std::span<ColumnBuilder> parts, Column& column) {
+  if (column.null_count_ == 0) return;
+  if (parts.size() == 1) {
+    column.validity_ = parts[0].validity_;
+    return;
+  }
+  size_t rows = 0;
+  for (auto& part : parts) {
+    if (part.nulls_ == 0) part.start_validity();
+    append_bits(column.validity_, rows, part.validity_, part.size_);
+    rows += part.size_;
+  }
+}
+
+void ColumnBuilder::finish_ints(std::span<ColumnBuilder> parts, bool allow_compression,
+                                Column& column) {
+  Range<int64_t> range;
+  for (auto& part : parts) add_range(range, part.ints_, part.validity_);
+  column.min_ = range.lo;
+  column.max_ = range.hi;
+  int bits = bits_needed(static_cast<uint64_t>(range.hi) - static_cast<uint64_t>(range.lo));
+  int width = physical_width(column.type_);
+  size_t row = 0;
+  if (allow_compression && bits < width * 8) {
+    column.encoding_ = Encoding::BitPacked;
+    column.base_ = range.lo;
+    column.bits_ = bits;
+    column.packed_.assign(packed_word_count(column.size_, bits), 0);
+    for (auto& part : parts) {
+      pack_bits(column.packed_.data(), row * static_cast<size_t>(bits), part.ints_, range.lo, bits,
+                part.validity_);
+      row += part.size_;
+    }
+    return;
+  }
+  column.encoding_ = Encoding::Plain;
+  column.plain_.resize(column.size_ * static_cast<size_t>(width));
+  for (auto& part : parts) {
+    switch (width) {
       case 1:
-        store_all<int8_t>(column->plain_, ints_);
+        store_at<int8_t>(column.plain_, row, part.ints_);
         break;
       case 2:
-        store_all<int16_t>(column->plain_, ints_);
+        store_at<int16_t>(column.plain_, row, part.ints_);
         break;
       case 4:
-        store_all<int32_t>(column->plain_, ints_);
+        store_at<int32_t>(column.plain_, row, part.ints_);
         break;
       default:
-        store_all<int64_t>(column->plain_, ints_);
+        store_at<int64_t>(column.plain_, row, part.ints_);
         break;
     }
+    row += part.size_;
   }
-  column->validity_ = std::move(validity_);
-  *this = ColumnBuilder(type_);
-  return column;
+}
+
+// REAL, DOUBLE and wide DECIMAL: native values, NULL rows hold 0.
+void ColumnBuilder::finish_plain(std::span<ColumnBuilder> parts, Column& column) {
+  column.encoding_ = Encoding::Plain;
+  column.plain_.resize(column.size_ * static_cast<size_t>(physical_width(column.type_)));
+  Range<int128> range;
+  size_t row = 0;
+  for (auto& part : parts) {
+    if (column.type_.is_wide_decimal()) {
+      add_range(range, part.wides_, part.validity_);
+      store_at<int128>(column.plain_, row, part.wides_);
+    } else if (column.type_.id == TypeId::Real) {
+      store_at<float>(column.plain_, row, part.doubles_);
+    } else {
+      store_at<double>(column.plain_, row, part.doubles_);
+    }
+    row += part.size_;
+  }
+  column.min_ = saturate(range.lo);
+  column.max_ = saturate(range.hi);
 }
 
 // The dictionary is sorted so that code order is string order: comparisons and ORDER BY
 // on a string column can work on codes.
-ColumnPtr ColumnBuilder::finish_strings() {
-  size_t distinct = strings_.size();
-  std::vector<uint32_t> order(distinct);
+void ColumnBuilder::finish_strings(std::span<ColumnBuilder> parts, Column& column) {
+  // Each part's ids -> ids in one heap of all distinct strings.
+  StringHeap all;
+  std::vector<std::vector<int64_t>> part_ids(parts.size());
+  for (size_t p = 0; p < parts.size(); ++p) {
+    const StringHeap& heap = parts[p].strings_;
+    part_ids[p].resize(heap.size());
+    for (size_t id = 0; id < heap.size(); ++id) {
+      part_ids[p][id] = all.intern(heap.get(static_cast<int64_t>(id)));
+    }
+  }
+  std::vector<uint32_t> order(all.size());
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(),
-            [&](uint32_t a, uint32_t b) { return strings_.get(a) < strings_.get(b); });
-  std::vector<int64_t> code_of(distinct);
-  auto column = std::make_shared<Column>();
-  column->dictionary_.reserve(distinct);
-  for (size_t rank = 0; rank < distinct; ++rank) {
+            [&](uint32_t a, uint32_t b) { return all.get(a) < all.get(b); });
+  std::vector<int64_t> code_of(all.size());
+  column.dictionary_.reserve(all.size());
+  for (size_t rank = 0; rank < order.size(); ++rank) {
     code_of[order[rank]] = static_cast<int64_t>(rank);
-    column->dictionary_.push_back(strings_.get(order[rank]));
+    column.dictionary_.push_back(all.get(order[rank]));
   }
-  for (size_t i = 0; i < ints_.size(); ++i) {
-    // NULL rows hold id 0 and may be the only rows: keep their payload 0.
-    ints_[i] = distinct ? code_of[static_cast<size_t>(ints_[i])] : 0;
+  column.encoding_ = Encoding::Dictionary;
+  column.min_ = 0;
+  column.max_ = all.size() ? static_cast<int64_t>(all.size()) - 1 : 0;
+  column.base_ = 0;
+  column.bits_ = bits_needed(static_cast<uint64_t>(column.max_));
+  column.packed_.assign(packed_word_count(column.size_, column.bits_), 0);
+  size_t row = 0;
+  for (size_t p = 0; p < parts.size(); ++p) {
+    std::vector<int64_t>& codes = parts[p].ints_;
+    const std::vector<int64_t>& ids = part_ids[p];
+    // NULL rows hold id 0, which may not exist in an all-NULL part: pack_bits skips them.
+    for (int64_t& v : codes) v = ids.empty() ? 0 : code_of[static_cast<size_t>(ids[v])];
+    pack_bits(column.packed_.data(), row * static_cast<size_t>(column.bits_), codes, 0,
+              column.bits_, parts[p].validity_);
+    row += parts[p].size_;
   }
-  column->type_ = type_;
-  column->size_ = size_;
-  column->null_count_ = nulls_;
-  column->encoding_ = Encoding::Dictionary;
-  column->min_ = 0;
-  column->max_ = distinct ? static_cast<int64_t>(distinct) - 1 : 0;
-  column->base_ = 0;
-  column->bits_ = bits_needed(static_cast<uint64_t>(column->max_));
-  column->packed_ = pack_bits(ints_, 0, column->bits_, validity_);
-  column->validity_ = std::move(validity_);
-  *this = ColumnBuilder(type_);
-  return column;
 }
 
 // ---- append_column ----

@@ -124,12 +124,18 @@ class ColumnBuilder {
   // Builds with the most compact encoding; `allow_compression` false forces Plain
   // (strings are always Dictionary).
   ColumnPtr finish(bool allow_compression = true);
+  // Encodes the rows of `parts` (same type, not empty), in order, as one column: the
+  // result of append_builder on each part then finish(), without copying the rows into
+  // one builder first. The parts are left empty.
+  static ColumnPtr finish_parts(std::span<ColumnBuilder> parts, bool allow_compression = true);
 
  private:
   void mark(bool valid);
   void start_validity();
-  ColumnPtr finish_ints(bool allow_compression);
-  ColumnPtr finish_strings();
+  static void join_validity(std::span<ColumnBuilder> parts, Column& column);
+  static void finish_ints(std::span<ColumnBuilder> parts, bool allow_compression, Column& column);
+  static void finish_plain(std::span<ColumnBuilder> parts, Column& column);
+  static void finish_strings(std::span<ColumnBuilder> parts, Column& column);
   Type type_;
   size_t size_ = 0;
   size_t nulls_ = 0;
