@@ -245,9 +245,7 @@ void ColumnBuilder::append_builder(ColumnBuilder&& other) {
   }
   if (payload_of(type_) == Payload::Strings) {
     std::vector<int64_t> ids(other.strings_.size());
-    for (size_t i = 0; i < ids.size(); ++i) {
-      ids[i] = strings_.intern(other.strings_.get(static_cast<int64_t>(i)));
-    }
+    for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = strings_.intern(other.strings_.get(i));
     // NULL rows hold id 0, which maps to some valid id: their payload is ignored.
     for (int64_t& v : other.ints_) v = ids.empty() ? 0 : ids[static_cast<size_t>(v)];
   }
@@ -415,13 +413,13 @@ void ColumnBuilder::finish_plain(std::span<ColumnBuilder> parts, Column& column)
 // on a string column can work on codes.
 void ColumnBuilder::finish_strings(std::span<ColumnBuilder> parts, Column& column) {
   // Each part's ids -> ids in one heap of all distinct strings.
-  StringHeap all;
+  StringInterner all;
   std::vector<std::vector<int64_t>> part_ids(parts.size());
   for (size_t p = 0; p < parts.size(); ++p) {
-    const StringHeap& heap = parts[p].strings_;
-    part_ids[p].resize(heap.size());
-    for (size_t id = 0; id < heap.size(); ++id) {
-      part_ids[p][id] = all.intern(heap.get(static_cast<int64_t>(id)));
+    const StringInterner& strings = parts[p].strings_;
+    part_ids[p].resize(strings.size());
+    for (uint32_t id = 0; id < strings.size(); ++id) {
+      part_ids[p][id] = all.intern(strings.get(id));
     }
   }
   std::vector<uint32_t> order(all.size());
@@ -432,7 +430,7 @@ void ColumnBuilder::finish_strings(std::span<ColumnBuilder> parts, Column& colum
   column.dictionary_.reserve(all.size());
   for (size_t rank = 0; rank < order.size(); ++rank) {
     code_of[order[rank]] = static_cast<int64_t>(rank);
-    column.dictionary_.push_back(all.get(order[rank]));
+    column.dictionary_.emplace_back(all.get(order[rank]));
   }
   column.encoding_ = Encoding::Dictionary;
   column.min_ = 0;

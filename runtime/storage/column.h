@@ -18,6 +18,7 @@
 #include "compiler/string_heap.h"
 #include "compiler/types.h"
 #include "compiler/value.h"
+#include "runtime/storage/string_interner.h"
 
 namespace tally {
 
@@ -95,11 +96,6 @@ using ColumnPtr = std::shared_ptr<const Column>;
 class ColumnBuilder {
  public:
   explicit ColumnBuilder(Type type);
-  // Move-only: the string index holds views into the builder's own strings.
-  ColumnBuilder(const ColumnBuilder&) = delete;
-  ColumnBuilder& operator=(const ColumnBuilder&) = delete;
-  ColumnBuilder(ColumnBuilder&&) = default;
-  ColumnBuilder& operator=(ColumnBuilder&&) = default;
 
   void reserve(size_t n);
   void append_null();
@@ -143,7 +139,7 @@ class ColumnBuilder {
   std::vector<int64_t> ints_;       // integer-like payloads; for strings, ids in strings_
   std::vector<int128> wides_;
   std::vector<double> doubles_;
-  StringHeap strings_;  // distinct strings in first-seen order
+  StringInterner strings_;  // distinct strings in first-seen order
 };
 
 // Appends every value of `column` to `builder` (same type), for appends to a table.
