@@ -11,6 +11,7 @@
 #include "compiler/error.h"
 #include "runtime/data/paper_tables.h"
 #include "runtime/data/tpch_lineitem.h"
+#include "runtime/storage/table_compare.h"
 
 namespace tally {
 namespace {
@@ -25,26 +26,7 @@ std::string string_at(const Column& c, size_t row) {
   return c.dictionary().at(static_cast<size_t>(c.get_int(row)));
 }
 
-// Every row and column of two tables compares equal (as stored payloads).
-bool same_table(const Table& a, const Table& b) {
-  if (a.rows() != b.rows() || a.columns.size() != b.columns.size()) return false;
-  for (size_t c = 0; c < a.columns.size(); ++c) {
-    const Column& x = *a.columns[c];
-    const Column& y = *b.columns[c];
-    for (size_t row = 0; row < a.rows(); ++row) {
-      if (x.is_valid(row) != y.is_valid(row)) return false;
-      if (!x.is_valid(row)) continue;
-      if (x.type().is_string()) {
-        if (string_at(x, row) != string_at(y, row)) return false;
-      } else if (x.type().is_float()) {
-        if (x.get_double(row) != y.get_double(row)) return false;
-      } else if (x.get_wide(row) != y.get_wide(row)) {
-        return false;
-      }
-    }
-  }
-  return true;
-}
+bool same_table(const Table& a, const Table& b) { return !first_difference(a, b); }
 
 // TPC-H spec 4.2.3, written out again here as the reference.
 int64_t spec_retail_price_cents(int64_t partkey) {
