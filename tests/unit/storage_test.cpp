@@ -345,6 +345,58 @@ TEST_CASE("storage: append_builder joins parts in order across validity words") 
   check_rows(*s1.finish(), {S("x"), kNull, S("w"), S("x")});
 }
 
+TEST_CASE("storage: finish_parts encodes parts in order as one column") {
+  for (bool compress : {true, false}) {
+    CAPTURE(compress);
+    std::vector<ColumnBuilder> parts;
+    parts.emplace_back(Type::smallint());
+    parts.emplace_back(Type::smallint());
+    parts.emplace_back(Type::smallint());
+    std::vector<Cell> cells;
+    for (int i = 0; i < 100; ++i) parts[0].append_int(i), cells.push_back(I(i));
+    parts[1].append_null(), cells.push_back(kNull);  // a part of one NULL
+    for (int i = 0; i < 30; ++i) parts[2].append_int(-i), cells.push_back(I(-i));
+    auto column = ColumnBuilder::finish_parts(parts, compress);
+    check_rows(*column, cells);
+    CHECK(column->min_int() == -29);
+    CHECK(column->max_int() == 99);
+    CHECK(column->encoding() == (compress ? Encoding::BitPacked : Encoding::Plain));
+    CHECK(parts[0].size() == 0);
+  }
+  std::vector<ColumnBuilder> strings;
+  for (int p = 0; p < 3; ++p) strings.emplace_back(Type::varchar());
+  strings[0].append_string("m"), strings[0].append_string("b");
+  strings[1].append_null();
+  strings[2].append_string("a"), strings[2].append_string("m");
+  auto column = ColumnBuilder::finish_parts(strings);
+  CHECK(column->dictionary() == std::vector<std::string>{"a", "b", "m"});
+  check_rows(*column, {S("m"), S("b"), kNull, S("a"), S("m")});
+
+  std::vector<ColumnBuilder> wides;
+  wides.emplace_back(Type::decimal(38, 2));
+  wides.emplace_back(Type::decimal(38, 2));
+  wides[0].append_wide(int128{1} << 80);
+  wides[1].append_null();
+  wides[1].append_wide(-3);
+  check_rows(*ColumnBuilder::finish_parts(wides), {D(int128{1} << 80), kNull, D(-3)});
+}
+
+TEST_CASE("storage: the string interner keeps ids dense and stable while growing") {
+  StringInterner interner;
+  for (int round = 0; round < 2; ++round) {
+    for (uint32_t i = 0; i < 5000; ++i) {
+      // Second round: every string is found again with its first id.
+      CHECK(interner.intern("s" + std::to_string(i)) == i);
+    }
+  }
+  CHECK(interner.size() == 5000);
+  CHECK(interner.get(1234) == "s1234");
+  CHECK(interner.intern("") == 5000);
+  CHECK(interner.get(5000) == "");
+  StringInterner copy = interner;
+  CHECK(copy.intern("s42") == 42);
+}
+
 TEST_CASE("storage: bulk appends and append_value") {
   ColumnBuilder ints(Type::bigint());
   std::vector<int64_t> values = {3, 1, 2};
