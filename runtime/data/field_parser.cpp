@@ -34,26 +34,25 @@ bool fail(std::string& error, const Type& type, std::string_view text, Problem p
   return false;
 }
 
+// Parses the whole field (spaces around it allowed) as a T; false with `error` set if it
+// is not a number or does not fit T.
 template <typename T>
-std::from_chars_result parse_number(std::string_view text, T& value) {
-  text = trim_spaces(text);
+bool parse_number(const Type& type, std::string_view text, T& value, std::string& error) {
+  std::string_view t = trim_spaces(text);
   // from_chars takes no '+' sign; a second sign after it stays an error.
-  if (text.size() > 1 && text[0] == '+' && text[1] != '-') text.remove_prefix(1);
-  auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (result.ec == std::errc() && result.ptr != text.data() + text.size()) {
-    result.ec = std::errc::invalid_argument;
+  if (t.size() > 1 && t[0] == '+' && t[1] != '-') t.remove_prefix(1);
+  auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+  if (ec == std::errc::result_out_of_range) return fail(error, type, text, Problem::OutOfRange);
+  if (t.empty() || ec != std::errc() || end != t.data() + t.size()) {
+    return fail(error, type, text, Problem::Invalid);
   }
-  if (text.empty()) result.ec = std::errc::invalid_argument;
-  return result;
+  return true;
 }
 
 bool append_integer(const Type& type, std::string_view text, ColumnBuilder& builder,
                     std::string& error) {
-  int64_t v;
-  auto result = parse_number(text, v);
-  if (result.ec == std::errc::result_out_of_range)
-    return fail(error, type, text, Problem::OutOfRange);
-  if (result.ec != std::errc()) return fail(error, type, text, Problem::Invalid);
+  int64_t v = 0;
+  if (!parse_number(type, text, v, error)) return false;
   int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
   if (type.id == TypeId::SmallInt) lo = -32768, hi = 32767;
   if (type.id == TypeId::Integer) {
@@ -67,11 +66,8 @@ bool append_integer(const Type& type, std::string_view text, ColumnBuilder& buil
 template <typename T>
 bool append_float(const Type& type, std::string_view text, ColumnBuilder& builder,
                   std::string& error) {
-  T v;
-  auto result = parse_number(text, v);
-  if (result.ec == std::errc::result_out_of_range)
-    return fail(error, type, text, Problem::OutOfRange);
-  if (result.ec != std::errc()) return fail(error, type, text, Problem::Invalid);
+  T v{};
+  if (!parse_number(type, text, v, error)) return false;
   builder.append_double(v);
   return true;
 }
