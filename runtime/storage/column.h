@@ -2,7 +2,9 @@
 // the CPU engine and the GPU Scan decode in place:
 //   Plain       native-width values (int16/int32/int64/int128/float/double)
 //   BitPacked   frame of reference: value = base + packed[i], `bits` bits per value,
-//               little-endian within 64-bit words, values may straddle two words
+//               little-endian within 64-bit words, values may straddle two words; the
+//               words end with one extra zero word, so a decoder may always load
+//               word + 1 without a bounds check
 //   Dictionary  strings: a sorted dictionary, and codes stored BitPacked with base 0,
 //               so code order is string order
 // NULLs are a validity bitmap (bit set = valid); empty bitmap = no NULLs.
