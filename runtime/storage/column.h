@@ -2,7 +2,9 @@
 // the CPU engine and the GPU Scan decode in place:
 //   Plain       native-width values (int16/int32/int64/int128/float/double)
 //   BitPacked   frame of reference: value = base + packed[i], `bits` bits per value,
-//               little-endian within 64-bit words, values may straddle two words
+//               little-endian within 64-bit words, values may straddle two words; the
+//               words end with one extra zero word, so a decoder may always load
+//               word + 1 without a bounds check
 //   Dictionary  strings: a sorted dictionary, and codes stored BitPacked with base 0,
 //               so code order is string order
 // NULLs are a validity bitmap (bit set = valid); empty bitmap = no NULLs.
@@ -10,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +20,7 @@
 #include "compiler/string_heap.h"
 #include "compiler/types.h"
 #include "compiler/value.h"
+#include "runtime/storage/string_interner.h"
 
 namespace tally {
 
@@ -55,7 +59,8 @@ class Column {
   int64_t base() const { return base_; }
   int bits() const { return bits_; }
   // Smallest and largest non-NULL integer payload (integer-like types; for dictionary
-  // columns the codes). Valid when size() > null_count().
+  // columns the codes; wide DECIMAL saturated to the int64 range; 0 for REAL/DOUBLE).
+  // Valid when size() > null_count().
   int64_t min_int() const { return min_; }
   int64_t max_int() const { return max_; }
   size_t encoded_bytes() const;
@@ -102,22 +107,41 @@ class ColumnBuilder {
   void append_string(std::string_view s);
   // Appends an engine Value of this builder's type (strings: `strings` resolves ids).
   void append_value(const Value& v, const StringHeap* strings);
+
+  // Bulk forms for generators and loaders; every appended row is valid.
+  void append_ints(std::span<const int64_t> values);
+  void append_doubles(std::span<const double> values);
+  // Strings given as indexes into `pool`: one hash lookup per distinct index, not per row.
+  void append_pooled_strings(std::span<const std::string> pool, std::span<const uint32_t> indexes);
+  // Moves the rows of `other` (same type) to the end of this builder, so that threads can
+  // build parts of a column and join them in order.
+  void append_builder(ColumnBuilder&& other);
+
   size_t size() const { return size_; }
 
   // Builds with the most compact encoding; `allow_compression` false forces Plain
   // (strings are always Dictionary).
   ColumnPtr finish(bool allow_compression = true);
+  // Encodes the rows of `parts` (same type, not empty), in order, as one column: the
+  // result of append_builder on each part then finish(), without copying the rows into
+  // one builder first. The parts are left empty.
+  static ColumnPtr finish_parts(std::span<ColumnBuilder> parts, bool allow_compression = true);
 
  private:
   void mark(bool valid);
+  void start_validity();
+  static void join_validity(std::span<ColumnBuilder> parts, Column& column);
+  static void finish_ints(std::span<ColumnBuilder> parts, bool allow_compression, Column& column);
+  static void finish_plain(std::span<ColumnBuilder> parts, Column& column);
+  static void finish_strings(std::span<ColumnBuilder> parts, Column& column);
   Type type_;
   size_t size_ = 0;
   size_t nulls_ = 0;
-  std::vector<uint64_t> validity_;
-  std::vector<int64_t> ints_;
+  std::vector<uint64_t> validity_;  // empty until the first NULL
+  std::vector<int64_t> ints_;       // integer-like payloads; for strings, ids in strings_
   std::vector<int128> wides_;
   std::vector<double> doubles_;
-  std::vector<std::string> strings_;
+  StringInterner strings_;  // distinct strings in first-seen order
 };
 
 // Appends every value of `column` to `builder` (same type), for appends to a table.

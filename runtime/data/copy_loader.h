@@ -1,0 +1,33 @@
+// COPY table FROM 'file': PostgreSQL text format, TPC-H .tbl and CSV.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "runtime/storage/table.h"
+
+namespace tally {
+
+struct CopyOptions {
+  char delimiter = '\t';
+  bool header = false;             // skip the first record
+  std::string null_text = "\\N";   // an unquoted field equal to this is NULL
+  bool csv = false;                // "quoted" fields with "" for a quote inside
+  bool backslash_escapes = false;  // PostgreSQL text format: \t, \n, \\, ... in fields
+};
+
+// Options of a COPY statement (keys as written, any case: FORMAT csv|text, DELIMITER,
+// HEADER, NULL), with defaults from the file name: FORMAT csv or a .csv file -> ',' and
+// CSV quoting; a .tbl file -> '|'; otherwise PostgreSQL text format (tab, backslash
+// escapes). NULL is "" for CSV and .tbl, "\N" for text. Unknown options and bad values
+// throw ErrorKind::Unsupported.
+CopyOptions copy_options_from(const std::map<std::string, std::string>& options,
+                              const std::string& path);
+
+// A new table: the rows of `table` followed by the rows of the file. The caller swaps it
+// in only on success, so a failed COPY leaves nothing half-loaded. A delimiter at the end
+// of a line is allowed (.tbl files have one). Bad data throws ErrorKind::Data naming the
+// file, line, column and value; a file that cannot be read throws ErrorKind::Io.
+TablePtr copy_into(const Table& table, const std::string& path, const CopyOptions& options);
+
+}  // namespace tally

@@ -1,0 +1,31 @@
+// Bit-level helpers for the column encodings: frame-of-reference packing and validity
+// bitmap concatenation. Bits are little-endian within 64-bit words.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace tally {
+
+// Bits needed to hold every value in [0, max_value]; 0 when max_value is 0.
+int bits_needed(uint64_t max_value);
+
+// Words that hold `rows` values of `bits` bits, plus one zero word at the end so that a
+// reader may always load word + 1 for a value that straddles two words without a bounds
+// check (Column::unpack and the GPU decoder rely on this padding).
+size_t packed_word_count(size_t rows, int bits);
+
+// ORs values[i] - base, `bits` bits each, into `words` from bit `first_bit` on (those bits
+// must be zero). Rows whose bit in `validity` is clear (when validity is not empty) pack
+// as 0.
+void pack_bits(uint64_t* words, size_t first_bit, std::span<const int64_t> values, int64_t base,
+               int bits, const std::vector<uint64_t>& validity);
+
+// Appends the first src_bits bits of src after the first dst_bits bits of dst. Bits past
+// the end of either bitmap must be zero (they stay zero).
+void append_bits(std::vector<uint64_t>& dst, size_t dst_bits, const std::vector<uint64_t>& src,
+                 size_t src_bits);
+
+}  // namespace tally

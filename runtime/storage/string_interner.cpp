@@ -1,0 +1,65 @@
+#include "runtime/storage/string_interner.h"
+
+#include <cstring>
+
+namespace tally {
+
+namespace {
+
+uint64_t mix(uint64_t x) {
+  x ^= x >> 32;
+  x *= 0xd6e8feb86659fd93ULL;
+  x ^= x >> 32;
+  x *= 0xd6e8feb86659fd93ULL;
+  return x ^ (x >> 32);
+}
+
+// Eight bytes at a time; the tail is read as a short little-endian word.
+uint64_t hash_bytes(std::string_view s) {
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ s.size();
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, s.data() + i, 8);
+    h = mix(h ^ word) + 0x632be59bd9b4e019ULL;
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, s.data() + i, s.size() - i);
+  return mix(h ^ tail);
+}
+
+}  // namespace
+
+uint32_t StringInterner::intern(std::string_view s) {
+  if ((size() + 1) * 2 > slots_.size()) grow();
+  uint64_t hash = hash_bytes(s);
+  size_t mask = slots_.size() - 1;
+  uint64_t tag = hash & ~uint64_t{0xffffffff};
+  for (size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+    uint64_t entry = slots_[slot];
+    if (entry == 0) {
+      uint32_t id = static_cast<uint32_t>(size());
+      slots_[slot] = tag | (id + 1);
+      hashes_.push_back(hash);
+      bytes_.insert(bytes_.end(), s.begin(), s.end());
+      starts_.push_back(bytes_.size());
+      return id;
+    }
+    uint32_t id = static_cast<uint32_t>(entry) - 1;
+    if ((entry & ~uint64_t{0xffffffff}) == tag && get(id) == s) return id;
+  }
+}
+
+// Doubles the table (at most half full, so probes stay short) and re-places every id.
+void StringInterner::grow() {
+  std::vector<uint64_t> slots(slots_.empty() ? 16 : slots_.size() * 2, 0);
+  size_t mask = slots.size() - 1;
+  for (uint32_t id = 0; id < size(); ++id) {
+    size_t slot = hashes_[id] & mask;
+    while (slots[slot] != 0) slot = (slot + 1) & mask;
+    slots[slot] = (hashes_[id] & ~uint64_t{0xffffffff}) | (id + 1);
+  }
+  slots_ = std::move(slots);
+}
+
+}  // namespace tally
