@@ -122,10 +122,11 @@ void ColumnBuilder::mark(bool valid) {
   }
   if (nulls_ == 0) start_validity();
   if (size_ % 64 == 0) validity_.push_back(0);
-  if (valid)
+  if (valid) {
     validity_.back() |= uint64_t{1} << (size_ % 64);
-  else
+  } else {
     ++nulls_;
+  }
   ++size_;
 }
 
@@ -226,7 +227,10 @@ void ColumnBuilder::append_pooled_strings(std::span<const std::string> pool,
   std::vector<int64_t> ids(pool.size(), -1);
   ints_.reserve(ints_.size() + indexes.size());
   for (uint32_t index : indexes) {
-    int64_t& id = ids.at(index);
+    if (index >= pool.size()) {
+      throw Error(ErrorKind::Internal, "append_pooled_strings: index outside the pool");
+    }
+    int64_t& id = ids[index];
     if (id < 0) id = strings_.intern(pool[index]);
     mark(true);
     ints_.push_back(id);
@@ -261,7 +265,7 @@ void ColumnBuilder::append_builder(ColumnBuilder&& other) {
 
 namespace {
 
-// Smallest and largest non-NULL value of some parts; nullopt when there is none.
+// Smallest and largest non-NULL value of some parts; {0, 0} when there is none.
 template <typename T>
 struct Range {
   bool any = false;
