@@ -416,20 +416,26 @@ void ColumnBuilder::finish_plain(std::span<ColumnBuilder> parts, Column& column)
 // The dictionary is sorted so that code order is string order: comparisons and ORDER BY
 // on a string column can work on codes.
 void ColumnBuilder::finish_strings(std::span<ColumnBuilder> parts, Column& column) {
-  // Each part's ids -> ids in one heap of all distinct strings.
-  StringInterner all;
+  // One interner of all distinct strings: the largest part's, moved, so that its strings
+  // (often nearly all of them) are not hashed again; the others map their ids into it.
+  size_t base = 0;
+  for (size_t p = 1; p < parts.size(); ++p) {
+    if (parts[p].strings_.size() > parts[base].strings_.size()) base = p;
+  }
+  StringInterner all = std::move(parts[base].strings_);
   std::vector<std::vector<int64_t>> part_ids(parts.size());
   for (size_t p = 0; p < parts.size(); ++p) {
-    const StringInterner& strings = parts[p].strings_;
-    part_ids[p].resize(strings.size());
-    for (uint32_t id = 0; id < strings.size(); ++id) {
-      part_ids[p][id] = all.intern(strings.get(id));
+    std::vector<int64_t>& ids = part_ids[p];
+    if (p == base) {
+      ids.resize(all.size());
+      std::iota(ids.begin(), ids.end(), int64_t{0});
+      continue;
     }
+    const StringInterner& strings = parts[p].strings_;
+    ids.resize(strings.size());
+    for (uint32_t id = 0; id < strings.size(); ++id) ids[id] = all.intern(strings.get(id));
   }
-  std::vector<uint32_t> order(all.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(),
-            [&](uint32_t a, uint32_t b) { return all.get(a) < all.get(b); });
+  std::vector<uint32_t> order = all.ids_in_string_order();
   std::vector<int64_t> code_of(all.size());
   column.dictionary_.reserve(all.size());
   for (size_t rank = 0; rank < order.size(); ++rank) {
