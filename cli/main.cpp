@@ -1,1 +1,23 @@
-int main() { return 0; }
+// tally: compile and run GROUP BY / aggregate SQL.
+#include <iostream>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"tally: a JIT query compiler for GROUP BY / aggregate SQL on NVIDIA GPUs"};
+  app.require_subcommand(1);
+  auto run = tally::cli::add_run_command(app);
+  auto gen = tally::cli::add_gen_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    if (app.got_subcommand("run")) return run();
+    if (app.got_subcommand("gen")) return gen();
+  } catch (const std::exception& e) {
+    return tally::cli::report_error(e, "");
+  }
+  return 1;
+}

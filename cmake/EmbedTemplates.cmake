@@ -7,4 +7,5 @@ add_custom_command(
   COMMAND ${CMAKE_COMMAND} -DOUT=${TALLY_EMBEDDED_TEMPLATES} "-DFILES=${TALLY_TEMPLATE_FILES}"
           -P ${CMAKE_SOURCE_DIR}/cmake/embed_files.cmake
   DEPENDS ${TALLY_TEMPLATE_FILES} ${CMAKE_SOURCE_DIR}/cmake/embed_files.cmake
+  VERBATIM # the file list holds semicolons, which the shell would take as separators
   COMMENT "Embedding device templates")

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/error.h"
 #include "compiler/types.h"
 #include "compiler/value.h"
 
@@ -62,6 +63,7 @@ struct Expr {
   int digits = 0;
   bool negated = false;
   std::string text;  // source text, for error messages and default column names
+  SourceLocation location;  // where the text starts (line 0: unknown); not compared
 };
 
 // Builders used by the binder, folding and tests.

@@ -1,9 +1,12 @@
 // Interned strings for one execution: the engines hold VARCHAR values as ids into a
-// heap, so equality is id equality and each distinct string is stored once.
+// heap, so equality is id equality and each distinct string is stored once. Safe to use
+// from the CPU engine's worker threads (expressions such as CAST(x AS VARCHAR) intern new
+// strings while other threads read).
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -13,10 +16,17 @@ namespace tally {
 class StringHeap {
  public:
   int64_t intern(std::string_view s);
-  const std::string& get(int64_t id) const { return strings_[static_cast<size_t>(id)]; }
-  size_t size() const { return strings_.size(); }
+  const std::string& get(int64_t id) const {
+    std::shared_lock lock(mutex_);
+    return strings_[static_cast<size_t>(id)];
+  }
+  size_t size() const {
+    std::shared_lock lock(mutex_);
+    return strings_.size();
+  }
 
  private:
+  mutable std::shared_mutex mutex_;
   std::deque<std::string> strings_;  // deque: stable addresses for the index's views
   std::unordered_map<std::string_view, int64_t> index_;
 };

@@ -1,4 +1,409 @@
+// tally's SQL: one table per query, GROUP BY / aggregates, DDL, COPY and INSERT.
+// Scripts written for PostgreSQL or DuckDB in this subset parse unchanged.
+//
+// Operator precedence is spelled out one rule per level (lowest first) so that every
+// operand has a fixed level: the bounds of BETWEEN, for instance, are concatenations, and
+// `a BETWEEN 1 AND 2 AND b` is `(a BETWEEN 1 AND 2) AND b`.
+//
+// Joins, subqueries, set operations, WITH and window functions are recognised only so that
+// the transformer can say they are not supported (instead of a bare syntax error).
 grammar TallySQL;
-script : IDENT* EOF ;
-IDENT : [a-z]+ ;
-WS : [ \t\r\n]+ -> skip ;
+
+// ---------------------------------------------------------------- statements
+
+script : SEMICOLON* (statement (SEMICOLON+ statement)* SEMICOLON*)? EOF ;
+
+statement
+  : createTableStatement
+  | dropTableStatement
+  | copyStatement
+  | insertStatement
+  | selectStatement
+  ;
+
+createTableStatement
+  : CREATE TABLE (IF NOT EXISTS)? identifier
+    LPAREN columnDefinition (COMMA columnDefinition)* RPAREN
+  ;
+
+columnDefinition : identifier typeName (NOT NULL_ | NULL_)? ;
+
+dropTableStatement : DROP TABLE (IF EXISTS)? identifier ;
+
+copyStatement
+  : COPY identifier FROM STRING_LITERAL
+    (WITH? LPAREN copyOption (COMMA copyOption)* RPAREN)?
+  ;
+
+copyOption
+  : DELIMITER STRING_LITERAL                              # copyDelimiter
+  | HEADER booleanOptionValue?                            # copyHeader
+  | NULL_ STRING_LITERAL                                   # copyNull
+  | FORMAT (identifier | STRING_LITERAL)                  # copyFormat
+  ;
+
+booleanOptionValue : TRUE | FALSE | ON | OFF | INTEGER_LITERAL ;
+
+insertStatement
+  : INSERT INTO identifier (LPAREN identifier (COMMA identifier)* RPAREN)?
+    VALUES valuesRow (COMMA valuesRow)*
+  ;
+
+valuesRow : LPAREN expression (COMMA expression)* RPAREN ;
+
+selectStatement : withClause? selectCore setOperation* ;
+
+selectCore
+  : SELECT (DISTINCT | ALL)? selectItem (COMMA selectItem)*
+    fromClause?
+    whereClause?
+    groupByClause?
+    havingClause?
+    orderByClause?
+    limitClause?
+  ;
+
+selectItem
+  : STAR                                                  # selectStar
+  | expression (AS? identifier)?                          # selectExpression
+  ;
+
+fromClause : FROM tableReference joinClause* ;
+
+tableReference
+  : identifier (AS? identifier)?                          # namedTable
+  | LPAREN selectStatement RPAREN (AS? identifier)?       # derivedTable
+  ;
+
+whereClause : WHERE expression ;
+
+groupByClause : GROUP BY expression (COMMA expression)* ;
+
+havingClause : HAVING expression ;
+
+orderByClause : ORDER BY orderItem (COMMA orderItem)* ;
+
+orderItem : expression (ASC | DESC)? (NULLS (FIRST | LAST))? ;
+
+limitClause
+  : LIMIT limit=expression (OFFSET offset=expression)?
+  | OFFSET offset=expression (LIMIT limit=expression)?
+  ;
+
+// ---------------------------------------------------------------- not supported
+
+withClause : WITH commonTableExpression (COMMA commonTableExpression)* ;
+
+commonTableExpression : identifier AS LPAREN selectStatement RPAREN ;
+
+setOperation : (UNION | INTERSECT | EXCEPT) (ALL | DISTINCT)? selectCore ;
+
+joinClause
+  : COMMA tableReference
+  | joinType? JOIN tableReference
+    (ON expression | USING LPAREN identifier (COMMA identifier)* RPAREN)?
+  ;
+
+joinType : INNER | CROSS | NATURAL | (LEFT | RIGHT | FULL) OUTER? ;
+
+windowSpecification : LPAREN balancedTokens RPAREN | identifier ;
+
+balancedTokens : (~(LPAREN | RPAREN) | LPAREN balancedTokens RPAREN)* ;
+
+// ---------------------------------------------------------------- expressions
+
+expression : orExpression ;
+
+orExpression : andExpression (OR andExpression)* ;
+
+andExpression : notExpression (AND notExpression)* ;
+
+notExpression : NOT notExpression | predicate ;
+
+predicate : concatExpression predicateSuffix* ;
+
+predicateSuffix
+  : comparisonOperator concatExpression                                   # comparison
+  | IS NOT? NULL_                                                          # isNull
+  | NOT? BETWEEN low=concatExpression AND high=concatExpression           # between
+  | NOT? IN LPAREN expression (COMMA expression)* RPAREN                  # inList
+  | NOT? IN LPAREN selectStatement RPAREN                                 # inSubquery
+  | NOT? LIKE concatExpression                                            # like
+  ;
+
+comparisonOperator : EQ | DOUBLE_EQ | NEQ | BANG_EQ | LT | LE | GT | GE ;
+
+concatExpression : additiveExpression (CONCAT additiveExpression)* ;
+
+additiveExpression : multiplicativeExpression (additiveOperator multiplicativeExpression)* ;
+
+additiveOperator : PLUS | MINUS ;
+
+multiplicativeExpression : unaryExpression (multiplicativeOperator unaryExpression)* ;
+
+multiplicativeOperator : STAR | SLASH | PERCENT ;
+
+unaryExpression : (PLUS | MINUS) unaryExpression | castExpression ;
+
+castExpression : primary (DOUBLE_COLON typeName)* ;
+
+primary
+  : literal
+  | dateLiteral
+  | intervalLiteral
+  | parameter
+  | castFunction
+  | caseExpression
+  | extractFunction
+  | functionCall
+  | columnReference
+  | LPAREN expression RPAREN
+  | subquery
+  | existsSubquery
+  ;
+
+literal
+  : INTEGER_LITERAL
+  | DECIMAL_LITERAL
+  | FLOAT_LITERAL
+  | STRING_LITERAL
+  | TRUE
+  | FALSE
+  | NULL_
+  ;
+
+dateLiteral : DATE STRING_LITERAL ;
+
+// INTERVAL '90' DAY (3), INTERVAL '90 days', and DuckDB's INTERVAL 90 DAYS.
+intervalLiteral
+  : INTERVAL value=(STRING_LITERAL | INTEGER_LITERAL) intervalUnit
+    (LPAREN precision=INTEGER_LITERAL RPAREN)?
+  | INTERVAL value=STRING_LITERAL
+  ;
+
+intervalUnit : DAY | DAYS | MONTH | MONTHS | YEAR | YEARS ;
+
+parameter : QUESTION ;
+
+castFunction : CAST LPAREN expression AS typeName RPAREN ;
+
+caseExpression
+  : CASE operand=expression? caseWhen+ (ELSE elseResult=expression)? END
+  ;
+
+caseWhen : WHEN condition=expression THEN result=expression ;
+
+extractFunction : EXTRACT LPAREN extractField FROM expression RPAREN ;
+
+extractField : YEAR | MONTH | DAY ;
+
+functionCall
+  : functionName LPAREN
+    ( STAR
+    | (DISTINCT | ALL)? expression (COMMA expression)*
+    )?
+    RPAREN (OVER windowSpecification)?
+  ;
+
+functionName : identifier | LEFT | RIGHT ;
+
+columnReference : identifier (DOT identifier)? ;
+
+subquery : LPAREN selectStatement RPAREN ;
+
+existsSubquery : EXISTS LPAREN selectStatement RPAREN ;
+
+// ---------------------------------------------------------------- types and names
+
+typeName
+  : SMALLINT | INT2
+  | INTEGER | INT | INT4
+  | BIGINT | INT8
+  | REAL | FLOAT4
+  | DOUBLE PRECISION? | FLOAT | FLOAT8
+  | (DECIMAL | NUMERIC) (LPAREN INTEGER_LITERAL (COMMA INTEGER_LITERAL)? RPAREN)?
+  | DATE
+  | CHARACTER VARYING (LPAREN INTEGER_LITERAL RPAREN)?
+  | (CHAR | CHARACTER) (LPAREN INTEGER_LITERAL RPAREN)?
+  | VARCHAR (LPAREN INTEGER_LITERAL RPAREN)?
+  | TEXT
+  | BOOLEAN | BOOL
+  ;
+
+identifier : IDENTIFIER | QUOTED_IDENTIFIER | nonReservedKeyword ;
+
+// Keywords that are also common column names stay usable as names.
+nonReservedKeyword
+  : SMALLINT | INT2 | INTEGER | INT | INT4 | BIGINT | INT8 | REAL | FLOAT4 | DOUBLE
+  | PRECISION | FLOAT | FLOAT8 | DECIMAL | NUMERIC | DATE | CHAR | CHARACTER | VARYING
+  | VARCHAR | TEXT | BOOLEAN | BOOL
+  | YEAR | YEARS | MONTH | MONTHS | DAY | DAYS | INTERVAL
+  | DELIMITER | HEADER | FORMAT | OFF | FIRST | LAST | NULLS
+  ;
+
+// ---------------------------------------------------------------- lexer
+
+ALL : A L L ;
+AND : A N D ;
+AS : A S ;
+ASC : A S C ;
+BETWEEN : B E T W E E N ;
+BIGINT : B I G I N T ;
+BOOL : B O O L ;
+BOOLEAN : B O O L E A N ;
+BY : B Y ;
+CASE : C A S E ;
+CAST : C A S T ;
+CHAR : C H A R ;
+CHARACTER : C H A R A C T E R ;
+COPY : C O P Y ;
+CREATE : C R E A T E ;
+CROSS : C R O S S ;
+DATE : D A T E ;
+DAY : D A Y ;
+DAYS : D A Y S ;
+DECIMAL : D E C I M A L ;
+DELIMITER : D E L I M I T E R ;
+DESC : D E S C ;
+DISTINCT : D I S T I N C T ;
+DOUBLE : D O U B L E ;
+DROP : D R O P ;
+ELSE : E L S E ;
+END : E N D ;
+EXCEPT : E X C E P T ;
+EXISTS : E X I S T S ;
+EXTRACT : E X T R A C T ;
+FALSE : F A L S E ;
+FIRST : F I R S T ;
+FLOAT : F L O A T ;
+FLOAT4 : F L O A T '4' ;
+FLOAT8 : F L O A T '8' ;
+FORMAT : F O R M A T ;
+FROM : F R O M ;
+FULL : F U L L ;
+GROUP : G R O U P ;
+HAVING : H A V I N G ;
+HEADER : H E A D E R ;
+IF : I F ;
+IN : I N ;
+INNER : I N N E R ;
+INSERT : I N S E R T ;
+INT : I N T ;
+INT2 : I N T '2' ;
+INT4 : I N T '4' ;
+INT8 : I N T '8' ;
+INTEGER : I N T E G E R ;
+INTERSECT : I N T E R S E C T ;
+INTERVAL : I N T E R V A L ;
+INTO : I N T O ;
+IS : I S ;
+JOIN : J O I N ;
+LAST : L A S T ;
+LEFT : L E F T ;
+LIKE : L I K E ;
+LIMIT : L I M I T ;
+MONTH : M O N T H ;
+MONTHS : M O N T H S ;
+NATURAL : N A T U R A L ;
+NOT : N O T ;
+NULL_ : N U L L ; // not NULL: that is a C macro
+NULLS : N U L L S ;
+NUMERIC : N U M E R I C ;
+OFF : O F F ;
+OFFSET : O F F S E T ;
+ON : O N ;
+OR : O R ;
+ORDER : O R D E R ;
+OUTER : O U T E R ;
+OVER : O V E R ;
+PRECISION : P R E C I S I O N ;
+REAL : R E A L ;
+RIGHT : R I G H T ;
+SELECT : S E L E C T ;
+SMALLINT : S M A L L I N T ;
+TABLE : T A B L E ;
+TEXT : T E X T ;
+THEN : T H E N ;
+TRUE : T R U E ;
+UNION : U N I O N ;
+USING : U S I N G ;
+VALUES : V A L U E S ;
+VARCHAR : V A R C H A R ;
+VARYING : V A R Y I N G ;
+WHEN : W H E N ;
+WHERE : W H E R E ;
+WITH : W I T H ;
+YEAR : Y E A R ;
+YEARS : Y E A R S ;
+
+DOUBLE_COLON : '::' ;
+CONCAT : '||' ;
+DOUBLE_EQ : '==' ;
+EQ : '=' ;
+NEQ : '<>' ;
+BANG_EQ : '!=' ;
+LE : '<=' ;
+GE : '>=' ;
+LT : '<' ;
+GT : '>' ;
+PLUS : '+' ;
+MINUS : '-' ;
+STAR : '*' ;
+SLASH : '/' ;
+PERCENT : '%' ;
+LPAREN : '(' ;
+RPAREN : ')' ;
+COMMA : ',' ;
+DOT : '.' ;
+SEMICOLON : ';' ;
+QUESTION : '?' ;
+
+FLOAT_LITERAL : (DIGIT+ ('.' DIGIT*)? | '.' DIGIT+) [eE] [+-]? DIGIT+ ;
+DECIMAL_LITERAL : DIGIT+ '.' DIGIT* | '.' DIGIT+ ;
+INTEGER_LITERAL : DIGIT+ ;
+
+STRING_LITERAL : '\'' (~'\'' | '\'\'')* '\'' ;
+UNTERMINATED_STRING_LITERAL : '\'' (~'\'' | '\'\'')* EOF ;
+
+IDENTIFIER : [a-zA-Z_\u0080-\u{10FFFF}] [a-zA-Z_0-9$\u0080-\u{10FFFF}]* ;
+QUOTED_IDENTIFIER : '"' (~'"' | '""')* '"' ;
+UNTERMINATED_QUOTED_IDENTIFIER : '"' (~'"' | '""')* EOF ;
+
+LINE_COMMENT : '--' ~[\r\n]* -> skip ;
+BLOCK_COMMENT : '/*' .*? '*/' -> skip ;
+// Never contains "*/": a terminated comment is always the BLOCK_COMMENT match.
+UNTERMINATED_BLOCK_COMMENT : '/*' (~'*' | '*'+ ~[*/])* '*'* EOF ;
+
+WHITESPACE : [ \t\r\n\f]+ -> skip ;
+
+// Anything else reaches the parser as one token, which no rule accepts: the error then
+// comes from the parser, in text order, with the usual message.
+UNEXPECTED_CHARACTER : . ;
+
+fragment DIGIT : [0-9] ;
+fragment A : [aA] ;
+fragment B : [bB] ;
+fragment C : [cC] ;
+fragment D : [dD] ;
+fragment E : [eE] ;
+fragment F : [fF] ;
+fragment G : [gG] ;
+fragment H : [hH] ;
+fragment I : [iI] ;
+fragment J : [jJ] ;
+fragment K : [kK] ;
+fragment L : [lL] ;
+fragment M : [mM] ;
+fragment N : [nN] ;
+fragment O : [oO] ;
+fragment P : [pP] ;
+fragment Q : [qQ] ;
+fragment R : [rR] ;
+fragment S : [sS] ;
+fragment T : [tT] ;
+fragment U : [uU] ;
+fragment V : [vV] ;
+fragment W : [wW] ;
+fragment X : [xX] ;
+fragment Y : [yY] ;
+fragment Z : [zZ] ;

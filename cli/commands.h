@@ -1,0 +1,19 @@
+// The tally command's subcommands. Each registers its options on the CLI11 app and runs
+// against the library; printing stays here, work stays in runtime/.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace tally::cli {
+
+// Adds a subcommand; the returned function runs it (after parsing) and gives the exit code.
+using Runner = std::function<int()>;
+Runner add_run_command(CLI::App& app);
+Runner add_gen_command(CLI::App& app);
+
+// Prints an error (with the offending source line and a caret when it has a location)
+// and returns the exit code for it.
+int report_error(const std::exception& error, const std::string& source);
+
+}  // namespace tally::cli

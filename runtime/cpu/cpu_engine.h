@@ -1,0 +1,26 @@
+// The CPU engine: runs a BoundSelect over a table with all cores. It is the reference
+// every GPU result is compared with, so it favours plain, exact code over speed tricks.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "compiler/query.h"
+#include "runtime/result.h"
+#include "runtime/storage/table.h"
+
+namespace tally {
+
+struct CpuOptions {
+  unsigned threads = 0;  // 0: one per hardware thread
+  size_t morsel_rows = 16384;
+  // Heap that VARCHAR parameter values point into; the result's strings live here too.
+  std::shared_ptr<StringHeap> strings;
+};
+
+// `table` may be null when the query has no FROM (one input row). `parameters` are
+// already converted to query.parameter_types.
+Result run_cpu(const BoundSelect& query, const Table* table, const std::vector<Value>& parameters,
+               const CpuOptions& options = {});
+
+}  // namespace tally

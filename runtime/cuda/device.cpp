@@ -1,0 +1,170 @@
+#include "runtime/cuda/device.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "compiler/error.h"
+#include "runtime/cuda/driver_api.h"
+
+namespace tally::cuda {
+namespace {
+
+int attribute(CUdevice device, CUdevice_attribute which, const char* what) {
+  int value = 0;
+  check(driver().cuDeviceGetAttribute(&value, which, device), "cuDeviceGetAttribute",
+        fmt::format("reading the {} of device {}", what, static_cast<int>(device)));
+  return value;
+}
+
+CUdevice device_handle(int ordinal) {
+  const int count = device_count();
+  if (count == 0) {
+    throw Error(ErrorKind::Device,
+                "no CUDA device: the driver is installed but sees no GPU; run with --device cpu");
+  }
+  if (ordinal < 0 || ordinal >= count) {
+    throw Error(ErrorKind::Device, fmt::format("no CUDA device {}: the driver sees {} device{} "
+                                               "(0 to {})",
+                                               ordinal, count, count == 1 ? "" : "s", count - 1));
+  }
+  CUdevice device = 0;
+  check(driver().cuDeviceGet(&device, ordinal), "cuDeviceGet",
+        fmt::format("opening device {}", ordinal));
+  return device;
+}
+
+}  // namespace
+
+bool gpu_available() noexcept {
+  try {
+    return device_count() > 0;
+  } catch (...) {
+    return false;
+  }
+}
+
+int device_count() {
+  int count = 0;
+  check(driver().cuDeviceGetCount(&count), "cuDeviceGetCount");
+  return count;
+}
+
+int driver_version() {
+  int version = 0;
+  check(driver().cuDriverGetVersion(&version), "cuDriverGetVersion");
+  return version;
+}
+
+std::string DeviceProfile::arch() const { return fmt::format("sm_{}{}", cc_major, cc_minor); }
+
+double DeviceProfile::peak_bandwidth_gbs() const {
+  // Two transfers per memory clock (double data rate), bus width in bits.
+  return 2.0 * memory_clock_khz * 1e3 * (memory_bus_bits / 8.0) / 1e9;
+}
+
+std::string DeviceProfile::describe() const {
+  std::string line = fmt::format(
+      "device {}: {}, {}, {} SMs, L2 {}, shared memory {} per SM / {} per block ({} opt-in), "
+      "{} registers per SM, {} threads per SM, memory {}",
+      ordinal, name, arch(), sm_count, format_bytes(l2_bytes), format_bytes(shared_per_sm),
+      format_bytes(shared_per_block), format_bytes(shared_per_block_optin), registers_per_sm,
+      max_threads_per_sm, format_bytes(total_memory));
+  if (peak_bandwidth_gbs() > 0) {
+    line += fmt::format(" ({}-bit at {} MHz, {:.0f} GB/s peak)", memory_bus_bits,
+                        memory_clock_khz / 1000, peak_bandwidth_gbs());
+  }
+  return line;
+}
+
+DeviceProfile read_profile(int ordinal) {
+  const CUdevice device = device_handle(ordinal);
+  const DriverApi& api = driver();
+  DeviceProfile p;
+  p.ordinal = ordinal;
+  char name[256] = {};
+  check(api.cuDeviceGetName(name, sizeof(name) - 1, device), "cuDeviceGetName");
+  p.name = name;
+  size_t total = 0;
+  check(api.cuDeviceTotalMem(&total, device), "cuDeviceTotalMem");
+  p.total_memory = total;
+  p.cc_major =
+      attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, "compute capability");
+  p.cc_minor =
+      attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, "compute capability");
+  p.sm_count = attribute(device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, "SM count");
+  p.l2_bytes = attribute(device, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, "L2 size");
+  p.shared_per_sm =
+      attribute(device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, "shared memory");
+  p.shared_per_block =
+      attribute(device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, "shared memory");
+  p.shared_per_block_optin =
+      attribute(device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, "shared memory");
+  p.registers_per_sm =
+      attribute(device, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, "register count");
+  p.registers_per_block =
+      attribute(device, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, "register count");
+  p.max_threads_per_sm =
+      attribute(device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, "thread limit");
+  p.max_threads_per_block =
+      attribute(device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, "thread limit");
+  p.warp_size = attribute(device, CU_DEVICE_ATTRIBUTE_WARP_SIZE, "warp size");
+  p.memory_clock_khz = attribute(device, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, "memory clock");
+  p.memory_bus_bits =
+      attribute(device, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, "memory bus width");
+  return p;
+}
+
+Device::Device(int ordinal) : device_(device_handle(ordinal)), profile_(read_profile(ordinal)) {
+  CUcontext context = nullptr;
+  check(driver().cuDevicePrimaryCtxRetain(&context, device_), "cuDevicePrimaryCtxRetain",
+        fmt::format("opening device {} ({})", ordinal, profile_.name));
+  context_ = context;
+  try {
+    make_current();
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+Device::~Device() { release(); }
+
+Device::Device(Device&& other) noexcept
+    : context_(std::exchange(other.context_, nullptr)),
+      device_(other.device_),
+      profile_(std::move(other.profile_)) {}
+
+Device& Device::operator=(Device&& other) noexcept {
+  if (this != &other) {
+    release();
+    context_ = std::exchange(other.context_, nullptr);
+    device_ = other.device_;
+    profile_ = std::move(other.profile_);
+  }
+  return *this;
+}
+
+void Device::release() noexcept {
+  if (context_ == nullptr) return;
+  // A destructor cannot report a failure; the reference is gone either way.
+  driver().cuDevicePrimaryCtxRelease(device_);
+  context_ = nullptr;
+}
+
+void Device::make_current() const {
+  check(driver().cuCtxSetCurrent(context_), "cuCtxSetCurrent",
+        fmt::format("selecting device {}", profile_.ordinal));
+}
+
+void Device::synchronize() const {
+  check(driver().cuCtxSynchronize(), "cuCtxSynchronize", "waiting for the GPU");
+}
+
+MemoryInfo Device::memory_info() const {
+  size_t free_bytes = 0, total_bytes = 0;
+  check(driver().cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
+  return {free_bytes, total_bytes};
+}
+
+}  // namespace tally::cuda

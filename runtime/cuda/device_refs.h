@@ -1,0 +1,60 @@
+// Host mirrors of the device library's kernel-argument structs (templates/*.cuh), byte for
+// byte, so the host can pass a GlobalTableRef & co. by value to cuLaunchKernel. Pointers
+// are DevicePtr (8 bytes, like a device T*). device_layout_asserts() gives CUDA source that
+// checks, at NVRTC time, that both sides agree on every size and alignment (NVRTC has no
+// offsetof; the GPU tests compare field offsets at run time).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "runtime/cuda/handles.h"
+
+namespace tally::cuda {
+
+// templates/tally_types.cuh
+inline constexpr uint64_t kEmptyKey64 = ~uint64_t{0};
+inline constexpr uint32_t kEmptyKey32 = ~uint32_t{0};
+inline constexpr uint32_t kStatusTableFull = 1;
+inline constexpr uint32_t kStatusKeyOutOfRange = 2;
+
+// templates/tally_table_global.cuh: keys has capacity + 1 words (the last is the side
+// slot of the key 0xFFFF...FF); status is one u32; group_count one u64 or 0.
+struct GlobalTableRef {
+  DevicePtr keys = 0;
+  uint64_t capacity = 0;
+  uint64_t max_probes = 0;
+  DevicePtr status = 0;
+  DevicePtr group_count = 0;
+};
+
+// templates/tally_table_direct.cuh
+struct DirectTableRef {
+  uint64_t num_slots = 0;
+  DevicePtr status = 0;
+};
+
+// templates/tally_decode.cuh
+struct BitPackedColumn {
+  DevicePtr words = 0;  // ceil(rows * bits / 64) + 1 words, the last one zero
+  int64_t base = 0;
+  uint32_t bits = 0;
+};
+struct PlainColumn {
+  DevicePtr values = 0;
+};
+struct Validity {
+  DevicePtr words = 0;  // 0 when the column has no NULLs
+};
+
+// Words a bit-packed column of `rows` values needs on the device, the decoder's padding
+// word included.
+inline uint64_t packed_device_words(uint64_t rows, uint32_t bits) {
+  return (rows * bits + 63) / 64 + 1;
+}
+
+// static_asserts (CUDA source, after the template includes) that the device structs have
+// these mirrors' sizes and alignments.
+std::string device_layout_asserts();
+
+}  // namespace tally::cuda

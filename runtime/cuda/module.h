@@ -1,0 +1,75 @@
+// A loaded GPU module (cubin or PTX from NVRTC or the kernel cache) and kernel launches.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/cuda/handles.h"
+#include "runtime/cuda/nvrtc.h"
+#include "runtime/cuda/stream.h"
+
+namespace tally::cuda {
+
+struct LaunchConfig {
+  uint32_t grid = 1;          // blocks (1-D)
+  uint32_t block = 256;       // threads per block
+  uint32_t shared_bytes = 0;  // dynamic shared memory per block
+  const Stream* stream = nullptr;
+};
+
+struct KernelAttributes {
+  int registers = 0;            // per thread
+  int local_bytes = 0;          // spills and stack per thread
+  int static_shared_bytes = 0;  // __shared__ arrays declared in the kernel
+  int max_threads_per_block = 0;
+};
+
+// A kernel of a Module: valid while the Module lives. Cheap to copy.
+class Kernel {
+ public:
+  Kernel(CUfunc_st* function, std::string name) : function_(function), name_(std::move(name)) {}
+  CUfunc_st* handle() const { return function_; }
+  const std::string& name() const { return name_; }
+  KernelAttributes attributes() const;
+  // Resident blocks per SM at this block size and dynamic shared memory (occupancy).
+  int max_active_blocks_per_sm(uint32_t block, uint32_t shared_bytes) const;
+
+ private:
+  CUfunc_st* function_;
+  std::string name_;
+};
+
+class Module {
+ public:
+  explicit Module(const CompiledKernel& compiled);
+  // A cubin, or PTX (NUL-terminated), as cuModuleLoadData takes it.
+  explicit Module(const std::vector<char>& image);
+  ~Module();
+  Module(Module&& other) noexcept;
+  Module& operator=(Module&& other) noexcept;
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+
+  // An extern "C" __global__ function of the module; Error(Device) when absent.
+  Kernel kernel(const std::string& name) const;
+
+ private:
+  void release() noexcept;
+  CUmod_st* module_ = nullptr;
+};
+
+// Launches with `params` as cuLaunchKernel takes them (one pointer per argument). Raises
+// the kernel's dynamic shared-memory limit first when the launch asks for more than the
+// default 48 KiB. Faults inside the kernel surface at the next synchronisation.
+void launch_kernel(const Kernel& kernel, const LaunchConfig& config, void** params);
+
+// Launches with typed arguments: each must have exactly the layout of the kernel's
+// parameter (DevicePtr or T* for pointers; the host mirrors in device_refs.h for refs).
+template <class... Args>
+void launch(const Kernel& kernel, const LaunchConfig& config, const Args&... args) {
+  void* params[] = {const_cast<void*>(static_cast<const void*>(&args))..., nullptr};
+  launch_kernel(kernel, config, params);
+}
+
+}  // namespace tally::cuda

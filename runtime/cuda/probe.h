@@ -1,0 +1,11 @@
+// A description of the CUDA setup for `tally devices`: driver and NVRTC versions and each
+// device's profile, or why there is none. Never throws.
+#pragma once
+
+#include <string>
+
+namespace tally::cuda {
+
+std::string describe_devices();
+
+}  // namespace tally::cuda

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs tally's build dependencies (Debian 12 packages; the CUDA Toolkit 13 is expected
+# at /usr/local/cuda) and builds tally into build/. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake ninja-build g++ antlr4 libantlr4-runtime-dev libfmt-dev doctest-dev libcli11-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if [ ! -f /usr/local/cuda/include/cuda.h ]; then
+  echo "setup: the CUDA Toolkit 13 headers are expected at /usr/local/cuda" >&2
+  exit 1
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build

@@ -1,0 +1,109 @@
+// tally device library: atomic merges of aggregate states.
+// One overloaded name per operation (atomic_add, atomic_min, atomic_max) so generated code
+// need not know which types have hardware atomics (karnagel-2015 Table 1): integers and
+// float/double adds use hardware atomics, the rest are compare-and-swap loops. All work on
+// global and shared memory alike (generic addresses).
+#pragma once
+
+#include "tally_types.cuh"
+
+namespace tally {
+
+// ---- add -------------------------------------------------------------------------------
+TALLY_DEV void atomic_add(u32* p, u32 v) { atomicAdd(p, v); }
+TALLY_DEV void atomic_add(i32* p, i32 v) { atomicAdd(p, v); }
+TALLY_DEV void atomic_add(u64* p, u64 v) { atomicAdd(p, v); }
+// Two's complement addition is the same bit operation for signed and unsigned words.
+TALLY_DEV void atomic_add(i64* p, i64 v) { atomicAdd((u64*)p, (u64)v); }
+TALLY_DEV void atomic_add(f32* p, f32 v) { atomicAdd(p, v); }
+TALLY_DEV void atomic_add(f64* p, f64 v) { atomicAdd(p, v); }  // hardware on sm_60+
+
+// Exact 128-bit add from two 64-bit atomics (p 8-byte aligned suffices; word 0 = low half).
+// Why the total is exact: the low word sees every low half added in some serial order, so it
+// ends at (initial low + sum of low halves) mod 2^64. Each add carries out of the low word
+// exactly when its own atomic wrapped the running low total, which it detects from the value
+// it replaced (old + add < old); the number of such wraps is exactly the number of times
+// 2^64 was crossed, i.e. the carry of the whole sum. Each thread adds its high half plus its
+// own carry to the high word, and addition mod 2^64 commutes, so the high word ends at
+// (initial high + sum of high halves + total carry) mod 2^64: the exact 128-bit sum mod
+// 2^128. Between the two atomics a reader can see a torn value, so the state is only read
+// after the kernel (or a grid-wide barrier) has finished all adds.
+TALLY_DEV void atomic_add(i128* p, i128 v) {
+  u64* words = (u64*)p;
+  const u64 low = i128_low(v);
+  const u64 old_low = atomicAdd(&words[0], low);
+  const u64 carry = (old_low + low < old_low) ? 1ull : 0ull;
+  const u64 high = i128_high(v) + carry;
+  if (high != 0) atomicAdd(&words[1], high);
+}
+
+// ---- min / max: hardware where it exists -----------------------------------------------
+TALLY_DEV void atomic_min(i32* p, i32 v) { atomicMin(p, v); }
+TALLY_DEV void atomic_max(i32* p, i32 v) { atomicMax(p, v); }
+TALLY_DEV void atomic_min(u32* p, u32 v) { atomicMin(p, v); }
+TALLY_DEV void atomic_max(u32* p, u32 v) { atomicMax(p, v); }
+TALLY_DEV void atomic_min(i64* p, i64 v) { atomicMin((long long*)p, (long long)v); }
+TALLY_DEV void atomic_max(i64* p, i64 v) { atomicMax((long long*)p, (long long)v); }
+TALLY_DEV void atomic_min(u64* p, u64 v) { atomicMin(p, v); }
+TALLY_DEV void atomic_max(u64* p, u64 v) { atomicMax(p, v); }
+
+// ---- min / max: compare-and-swap loops -------------------------------------------------
+// Each loop re-reads the word only after a failed CAS and stops as soon as the stored value
+// already beats v, so uncontended updates that change nothing cost a single load.
+// NaN never replaces a stored value and a stored NaN is never replaced (both comparisons
+// are false); the planner keeps NaN out of MIN/MAX inputs or accepts that rule.
+TALLY_DEV f64 from_bits(u64 w, f64) { return __longlong_as_double((long long)w); }
+TALLY_DEV f32 from_bits(u32 w, f32) { return __uint_as_float(w); }
+TALLY_DEV u64 to_bits(f64 v) { return (u64)__double_as_longlong(v); }
+TALLY_DEV u32 to_bits(f32 v) { return __float_as_uint(v); }
+
+// Stores v into *p while v beats the stored value: kMin ? v < stored : v > stored.
+// W is the same-size unsigned word that atomicCAS takes.
+template <bool kMin, typename T, typename W>
+TALLY_DEV void cas_extremum(T* p, T v) {
+  W* word = (W*)p;
+  W seen = *(volatile W*)word;
+  while (kMin ? v < from_bits(seen, v) : v > from_bits(seen, v)) {
+    const W prev = atomicCAS(word, seen, to_bits(v));
+    if (prev == seen) return;
+    seen = prev;
+  }
+}
+TALLY_DEV void atomic_min(f64* p, f64 v) { cas_extremum<true, f64, u64>(p, v); }
+TALLY_DEV void atomic_max(f64* p, f64 v) { cas_extremum<false, f64, u64>(p, v); }
+TALLY_DEV void atomic_min(f32* p, f32 v) { cas_extremum<true, f32, u32>(p, v); }
+TALLY_DEV void atomic_max(f32* p, f32 v) { cas_extremum<false, f32, u32>(p, v); }
+
+// 128-bit min/max (p 16-byte aligned): sm_90 has a 16-byte compare-and-swap, so both
+// halves change together.
+// The loop reads with one 16-byte relaxed load (PTX .b128, a single-copy atomic access on
+// sm_70+), so it never combines halves of two different values: with two 8-byte loads a
+// torn guess could look smaller than v while the true minimum is larger, and the update
+// would be skipped. Only real stored values are compared, and min only ever decreases
+// (max increases), so stopping once the stored value beats v is exact.
+TALLY_DEV i128 i128_load_relaxed(const i128* p) {
+  u64 low, high;
+  asm volatile("{\n\t.reg .b128 v;\n\tld.relaxed.gpu.b128 v, [%2];\n\tmov.b128 {%0, %1}, v;\n\t}"
+               : "=l"(low), "=l"(high)
+               : "l"(p)
+               : "memory");
+  return i128_from_words(low, high);
+}
+TALLY_DEV bool i128_cas(i128* p, i128& seen, i128 desired) {
+  const u128 prev = atomicCAS((u128*)p, (u128)seen, (u128)desired);
+  const bool won = prev == (u128)seen;
+  seen = (i128)prev;
+  return won;
+}
+TALLY_DEV void atomic_min(i128* p, i128 v) {
+  i128 seen = i128_load_relaxed(p);
+  while (v < seen && !i128_cas(p, seen, v)) {
+  }
+}
+TALLY_DEV void atomic_max(i128* p, i128 v) {
+  i128 seen = i128_load_relaxed(p);
+  while (v > seen && !i128_cas(p, seen, v)) {
+  }
+}
+
+}  // namespace tally

@@ -1,0 +1,65 @@
+// tally device library: column decoders, bit for bit the CPU's (runtime/storage/column.h).
+//   Plain       native-width little-endian values (BOOLEAN u8, SMALLINT i16, INTEGER/DATE
+//               i32, BIGINT/DECIMAL(p<=18) i64, DECIMAL(p>18) i128, REAL f32, DOUBLE f64)
+//   BitPacked   value = base + the `bits`-bit field of row i, little-endian inside 64-bit
+//               words, a field may straddle two words; dictionary codes are BitPacked
+//               with base 0
+//   validity    bit (row & 63) of word row >> 6, set = valid; no bitmap = no NULLs
+// Loads go through the read-only data cache (__ldg): columns never change during a query.
+#pragma once
+
+#include "tally_types.cuh"
+
+namespace tally {
+
+TALLY_DEV u8 load_ro(const u8* p) { return __ldg(p); }
+TALLY_DEV i8 load_ro(const i8* p) { return (i8)__ldg((const signed char*)p); }
+TALLY_DEV i16 load_ro(const i16* p) { return __ldg(p); }
+TALLY_DEV i32 load_ro(const i32* p) { return __ldg(p); }
+TALLY_DEV u32 load_ro(const u32* p) { return __ldg(p); }
+TALLY_DEV i64 load_ro(const i64* p) { return __ldg(p); }
+TALLY_DEV u64 load_ro(const u64* p) { return __ldg(p); }
+TALLY_DEV f32 load_ro(const f32* p) { return __ldg(p); }
+TALLY_DEV f64 load_ro(const f64* p) { return __ldg(p); }
+TALLY_DEV i128 load_ro(const i128* p) {
+  const u64* words = (const u64*)p;
+  return i128_from_words(__ldg(words), __ldg(words + 1));
+}
+
+template <typename T>
+struct PlainColumn {
+  const T* values;
+  TALLY_DEV T get(u64 row) const { return load_ro(values + row); }
+};
+
+// The `bits`-bit field of `row`. Reads word w + 1 even when the field ends in word w: the
+// storage writer appends one zero word after the last, so that read is always in bounds
+// and the decode has no branch around the load. bits == 0 (a constant column) reads
+// nothing. With `bits` a compile-time constant the shifts and mask fold away.
+TALLY_DEV u64 unpack_bits(const u64* words, u64 row, u32 bits) {
+  if (bits == 0) return 0;
+  const u64 bit = row * bits;
+  const u64 word = bit >> 6;
+  const u32 shift = (u32)(bit & 63);
+  u64 value = __ldg(words + word) >> shift;
+  const u64 next = __ldg(words + word + 1);
+  if (shift != 0) value |= next << (64 - shift);  // a shift by 64 would be undefined
+  return bits == 64 ? value : value & ((1ull << bits) - 1);
+}
+
+struct BitPackedColumn {
+  const u64* words;  // ceil(rows * bits / 64) + 1 words, the last one zero
+  i64 base;
+  u32 bits;
+  // base + field, wrapping like the CPU's int64 addition.
+  TALLY_DEV i64 get(u64 row) const { return (i64)((u64)base + unpack_bits(words, row, bits)); }
+};
+
+struct Validity {
+  const u64* words;  // nullptr when the column has no NULLs
+  TALLY_DEV bool valid(u64 row) const {
+    return words == nullptr || ((__ldg(words + (row >> 6)) >> (row & 63)) & 1ull) != 0;
+  }
+};
+
+}  // namespace tally

@@ -1,0 +1,120 @@
+// Final functions of aggregates whose state is exact integers, shared verbatim by the
+// CPU engine (host C++) and the generated GPU Finalizer (NVRTC), so both engines turn
+// equal states into bit-identical results.
+#pragma once
+
+#ifdef __CUDACC_RTC__
+#define TALLY_HD __host__ __device__ __forceinline__
+#else
+#define TALLY_HD inline
+#endif
+
+namespace tally_finals {
+
+typedef __int128 i128;
+typedef unsigned __int128 u128;
+typedef unsigned long long u64;
+
+// 256-bit two's-complement value as four 64-bit limbs, least significant first.
+struct I256 {
+  u64 w[4];
+};
+
+TALLY_HD I256 i256_from(i128 v) {
+  u128 u = static_cast<u128>(v);
+  u64 fill = v < 0 ? ~0ull : 0ull;
+  I256 r = {{static_cast<u64>(u), static_cast<u64>(u >> 64), fill, fill}};
+  return r;
+}
+
+TALLY_HD I256 i256_sub(I256 a, I256 b) {
+  I256 r;
+  u64 borrow = 0;
+  for (int i = 0; i < 4; ++i) {
+    u64 d = a.w[i] - b.w[i];
+    u64 b1 = a.w[i] < b.w[i];
+    u64 d2 = d - borrow;
+    u64 b2 = d < borrow;
+    r.w[i] = d2;
+    borrow = b1 | b2;
+  }
+  return r;
+}
+
+TALLY_HD bool i256_negative(I256 a) { return (a.w[3] >> 63) != 0; }
+
+TALLY_HD I256 i256_negate(I256 a) {
+  I256 zero = {{0, 0, 0, 0}};
+  return i256_sub(zero, a);
+}
+
+// Unsigned 128 x 128 -> 256 multiply by 64-bit limbs.
+TALLY_HD I256 u256_mul(u128 a, u128 b) {
+  u64 x[2] = {static_cast<u64>(a), static_cast<u64>(a >> 64)};
+  u64 y[2] = {static_cast<u64>(b), static_cast<u64>(b >> 64)};
+  I256 r = {{0, 0, 0, 0}};
+  for (int i = 0; i < 2; ++i) {
+    u128 carry = 0;
+    for (int j = 0; j < 2; ++j) {
+      u128 cur = static_cast<u128>(x[i]) * y[j] + r.w[i + j] + carry;
+      r.w[i + j] = static_cast<u64>(cur);
+      carry = cur >> 64;
+    }
+    r.w[i + 2] = static_cast<u64>(carry);
+  }
+  return r;
+}
+
+// Signed 128 x 128 -> 256.
+TALLY_HD I256 i256_mul(i128 a, i128 b) {
+  bool negative = (a < 0) != (b < 0);
+  u128 ua = a < 0 ? -static_cast<u128>(a) : static_cast<u128>(a);
+  u128 ub = b < 0 ? -static_cast<u128>(b) : static_cast<u128>(b);
+  I256 r = u256_mul(ua, ub);
+  return negative ? i256_negate(r) : r;
+}
+
+TALLY_HD double i256_to_double(I256 a) {
+  bool negative = i256_negative(a);
+  if (negative) a = i256_negate(a);
+  double r = 0.0;
+  for (int i = 3; i >= 0; --i) r = r * 18446744073709551616.0 + static_cast<double>(a.w[i]);
+  return negative ? -r : r;
+}
+
+// Sample variance from an exact state (n values, their sum and sum of squares, all
+// unscaled at `scale` decimal digits): (n*sumsq - sum^2) / (n*(n-1)) / 10^(2*scale).
+// The numerator is computed exactly in 256 bits, so there is no cancellation; the one
+// rounding is its conversion to double. Requires n >= 2.
+TALLY_HD double variance_exact(long long n, i128 sum, i128 sumsq, int scale) {
+  I256 num = i256_sub(i256_mul(static_cast<i128>(n), sumsq), i256_mul(sum, sum));
+  double v = i256_to_double(num) / (static_cast<double>(n) * static_cast<double>(n - 1));
+  for (int i = 0; i < 2 * scale; ++i) v /= 10.0;
+  return v < 0.0 ? 0.0 : v;
+}
+
+// Sample variance from a floating state (n, sum, sum of squares). Requires n >= 2.
+TALLY_HD double variance_double(long long n, double sum, double sumsq) {
+  double dn = static_cast<double>(n);
+  double v = (sumsq - sum * sum / dn) / (dn - 1.0);
+  return v < 0.0 ? 0.0 : v;
+}
+
+// AVG of integers/DECIMAL: sum (unscaled at in_scale) / n at out_scale digits, rounded
+// half away from zero. Returns false when the scaled sum overflows 128 bits.
+TALLY_HD bool average_exact(i128 sum, long long n, int in_scale, int out_scale, i128* out) {
+  const i128 limit = static_cast<i128>((~static_cast<u128>(0)) >> 1) / 10;
+  i128 num = sum;
+  for (int i = in_scale; i < out_scale; ++i) {
+    if (num > limit || num < -limit) return false;
+    num *= 10;
+  }
+  i128 q = num / n;
+  i128 r = num % n;
+  i128 ar = r < 0 ? -r : r;
+  if (2 * ar >= static_cast<i128>(n)) q += num < 0 ? -1 : 1;
+  *out = q;
+  return true;
+}
+
+}  // namespace tally_finals
