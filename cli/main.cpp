@@ -8,6 +8,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   auto run = tally::cli::add_run_command(app);
   auto gen = tally::cli::add_gen_command(app);
+  auto compile = tally::cli::add_compile_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -16,6 +17,7 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("run")) return run();
     if (app.got_subcommand("gen")) return gen();
+    if (app.got_subcommand("compile")) return compile();
   } catch (const std::exception& e) {
     return tally::cli::report_error(e, "");
   }

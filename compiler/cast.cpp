@@ -33,10 +33,12 @@ Value decimal_checked(int128 v, const Type& to, const std::string& original) {
   return Value::from_decimal(v);
 }
 
+// Plain double arithmetic (no long double), so the GPU's generated code gives the same
+// result bit for bit.
 Value double_to_decimal(double f, const Type& to) {
   if (!std::isfinite(f)) does_not_fit(to, fmt::format("{}", f));
-  long double scaled = std::round(static_cast<long double>(f) * std::pow(10.0L, to.scale));
-  if (std::fabs(scaled) >= std::pow(10.0L, to.precision)) does_not_fit(to, fmt::format("{}", f));
+  double scaled = std::round(f * std::pow(10.0, to.scale));
+  if (std::fabs(scaled) >= std::pow(10.0, to.precision)) does_not_fit(to, fmt::format("{}", f));
   return Value::from_decimal(static_cast<int128>(scaled));
 }
 
@@ -132,8 +134,9 @@ Value from_decimal(int128 v, int scale, const Type& to, StringHeap* strings) {
     }
     case TypeId::Real:
     case TypeId::Double: {
-      long double x = static_cast<long double>(v) / std::pow(10.0L, scale);
-      double d = static_cast<double>(x);
+      // int128 -> double rounds once; 10^scale is exact in a double up to 10^22. The GPU
+      // does the same two operations.
+      double d = static_cast<double>(v) / std::pow(10.0, scale);
       return Value::from_double(to.id == TypeId::Real ? static_cast<float>(d) : d);
     }
     case TypeId::Decimal: {

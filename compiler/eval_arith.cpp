@@ -145,8 +145,9 @@ Value eval_round(const Expr& e, const Value& v) {
   }
   if (from.is_float()) {
     if (n > 300 || !std::isfinite(v.f)) return v;
-    long double scale = std::pow(10.0L, n);
-    return Value::from_double(static_cast<double>(std::round(v.f * scale) / scale));
+    // Double arithmetic, as the generated GPU code does it.
+    double scale = std::pow(10.0, n);
+    return Value::from_double(std::round(v.f * scale) / scale);
   }
   if (n >= 0) return v;
   int128 unit = pow10_128(std::min(-n, 38));

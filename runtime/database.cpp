@@ -7,8 +7,18 @@
 #include "compiler/binder.h"
 #include "compiler/parser.h"
 #include "compiler/suggest.h"
+#include "runtime/gpu/gpu_engine.h"
 
 namespace tally {
+
+Database::Database() = default;
+Database::~Database() = default;
+
+GpuEngine& Database::gpu() {
+  std::lock_guard lock(gpu_mutex_);
+  if (!gpu_) gpu_ = std::make_unique<GpuEngine>();
+  return *gpu_;
+}
 
 const TableSchema* Database::find_table(std::string_view name) const {
   std::lock_guard lock(mutex_);
@@ -77,7 +87,7 @@ void Database::execute_script(std::string_view sql, const ExecOptions& options,
 
 StatementOutcome Database::run_create(const ast::CreateTableStmt& stmt) {
   if (table(stmt.name)) {
-    if (stmt.if_not_exists) return {"CREATE TABLE", {}, {}, {}, {}};
+    if (stmt.if_not_exists) return tagged("CREATE TABLE");
     throw Error(ErrorKind::Catalog, fmt::format("table \"{}\" already exists", stmt.name));
   }
   TableSchema schema;
@@ -90,7 +100,7 @@ StatementOutcome Database::run_create(const ast::CreateTableStmt& stmt) {
     schema.columns.push_back({def.name, resolve_type_name(def.type), def.not_null});
   }
   put_table(make_empty_table(std::move(schema)));
-  return {"CREATE TABLE", {}, {}, {}, {}};
+  return tagged("CREATE TABLE");
 }
 
 StatementOutcome Database::run_drop(const ast::DropTableStmt& stmt) {
@@ -98,7 +108,7 @@ StatementOutcome Database::run_drop(const ast::DropTableStmt& stmt) {
   if (tables_.erase(stmt.name) == 0 && !stmt.if_exists) {
     throw Error(ErrorKind::Catalog, fmt::format("table \"{}\" does not exist", stmt.name));
   }
-  return {"DROP TABLE", {}, {}, {}, {}};
+  return tagged("DROP TABLE");
 }
 
 }  // namespace tally

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -13,15 +14,23 @@
 
 #include "compiler/ast.h"
 #include "compiler/catalog.h"
+#include "compiler/query.h"
 #include "runtime/result.h"
 #include "runtime/storage/table.h"
 
 namespace tally {
 
+class GpuEngine;
+
 enum class DeviceChoice { Auto, Cpu, Gpu };
 
 struct ExecOptions {
   DeviceChoice device = DeviceChoice::Auto;
+  std::string strategy = "auto";        // GPU grouping strategy: auto, thread, direct, hash
+  uint64_t hash_capacity = 0;           // > 0: first GPU hash table size (to exercise growth)
+  bool compile_only = false;            // SELECT: generate and NVRTC-compile, do not run
+  bool emit_cuda = false;               // SELECT: also return the generated CUDA source
+  std::string arch = "sm_90";           // compile_only: the NVRTC target
   std::vector<std::string> parameters;  // values for '?', converted to the inferred types
   bool explain = false;                 // also produce the plan text
 };
@@ -30,6 +39,7 @@ struct Timings {
   double parse_ms = 0;
   double bind_ms = 0;
   double execute_ms = 0;
+  std::string gpu;  // the GPU's own split: codegen, NVRTC, upload, each kernel, download
 };
 
 struct StatementOutcome {
@@ -37,11 +47,22 @@ struct StatementOutcome {
   std::optional<Result> result;
   std::string explain;
   std::string notice;  // e.g. which engine ran when --device auto chose
+  std::string cuda;    // the generated source, when asked for
   Timings timings;
 };
 
+// The outcome of a statement that returns no rows.
+inline StatementOutcome tagged(std::string tag) {
+  StatementOutcome outcome;
+  outcome.tag = std::move(tag);
+  return outcome;
+}
+
 class Database : public Catalog {
  public:
+  Database();
+  ~Database() override;
+
   const TableSchema* find_table(std::string_view name) const override;
   std::vector<std::string> table_names() const override;
 
@@ -58,11 +79,17 @@ class Database : public Catalog {
  private:
   StatementOutcome run_select(const ast::SelectStmt& stmt, int parameter_count,
                               const ExecOptions& options);
+  StatementOutcome compile_select(const BoundSelect& query, const TablePtr& input,
+                                  const ExecOptions& options, StatementOutcome outcome);
   StatementOutcome run_create(const ast::CreateTableStmt& stmt);
   StatementOutcome run_drop(const ast::DropTableStmt& stmt);
   StatementOutcome run_copy(const ast::CopyStmt& stmt);
   StatementOutcome run_insert(const ast::InsertStmt& stmt);
   TablePtr existing_table(const std::string& name) const;  // throws if missing
+  GpuEngine& gpu();                                        // opened on first use
+
+  std::mutex gpu_mutex_;
+  std::unique_ptr<GpuEngine> gpu_;
 
   mutable std::mutex mutex_;
   std::map<std::string, TablePtr, std::less<>> tables_;

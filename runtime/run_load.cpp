@@ -14,7 +14,7 @@ StatementOutcome Database::run_copy(const ast::CopyStmt& stmt) {
   TablePtr loaded = copy_into(*old, stmt.path, options);
   size_t added = loaded->rows() - old->rows();
   put_table(std::move(loaded));
-  return {fmt::format("COPY {}", added), {}, {}, {}, {}};
+  return tagged(fmt::format("COPY {}", added));
 }
 
 namespace {
@@ -99,7 +99,7 @@ StatementOutcome Database::run_insert(const ast::InsertStmt& stmt) {
   fresh->schema = schema;
   for (auto& b : builders) fresh->columns.push_back(b.finish());
   put_table(std::move(fresh));
-  return {fmt::format("INSERT 0 {}", stmt.rows.size()), {}, {}, {}, {}};
+  return tagged(fmt::format("INSERT 0 {}", stmt.rows.size()));
 }
 
 }  // namespace tally

@@ -1,4 +1,4 @@
-// SELECT: bind, choose the engine, run, and report which engine ran.
+// SELECT: bind, choose the engine, run, and say which engine ran.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -6,7 +6,9 @@
 #include "compiler/binder.h"
 #include "compiler/evaluator.h"
 #include "runtime/cpu/cpu_engine.h"
+#include "runtime/cuda/device.h"
 #include "runtime/database.h"
+#include "runtime/gpu/gpu_engine.h"
 
 namespace tally {
 
@@ -43,6 +45,14 @@ std::vector<Value> convert_parameters(const BoundSelect& query,
   return values;
 }
 
+std::string gpu_timing(const GpuRunReport& r) {
+  return fmt::format(
+      "codegen {:.2f} ms, NVRTC {:.1f} ms{}, upload {:.2f} ms, init {:.3f} ms, scan {:.3f} ms, "
+      "finalize {:.3f} ms, download {:.2f} ms, attempts {}",
+      r.codegen_ms, r.nvrtc_ms, r.nvrtc_cached ? " (cached)" : "", r.upload_ms, r.init_ms,
+      r.scan_ms, r.finalize_ms, r.download_ms, r.attempts);
+}
+
 }  // namespace
 
 StatementOutcome Database::run_select(const ast::SelectStmt& stmt, int parameter_count,
@@ -52,25 +62,68 @@ StatementOutcome Database::run_select(const ast::SelectStmt& stmt, int parameter
   BoundSelect query = bind_select(stmt, *this, parameter_count);
   outcome.timings.bind_ms = ms_since(start);
   if (options.explain) outcome.explain = explain(query);
-  if (options.device == DeviceChoice::Gpu) {
-    throw Error(ErrorKind::Unsupported,
-                "--device gpu: this build has no GPU engine yet; use --device cpu or auto");
-  }
-  if (options.device == DeviceChoice::Auto) {
-    outcome.notice = "ran on the CPU engine (--device auto: the GPU engine is not built yet)";
-  }
   TablePtr input = query.table.empty() ? nullptr : table(query.table);
   if (!query.table.empty() && !input) {
     throw Error(ErrorKind::Catalog, fmt::format("table \"{}\" does not exist", query.table));
   }
+  if (options.compile_only) return compile_select(query, input, options, std::move(outcome));
+
   start = std::chrono::steady_clock::now();
   auto strings = std::make_shared<StringHeap>();
   std::vector<Value> parameters = convert_parameters(query, options.parameters, *strings);
-  CpuOptions cpu;
-  cpu.strings = strings;
-  outcome.result = run_cpu(query, input.get(), parameters, cpu);
+  bool try_gpu = options.device == DeviceChoice::Gpu;
+  if (options.device == DeviceChoice::Auto) {
+    try_gpu = input && cuda::gpu_available();
+    if (!try_gpu) {
+      outcome.notice = input ? "ran on the CPU engine: no GPU is available"
+                             : "ran on the CPU engine: a query without FROM";
+    }
+  }
+  if (try_gpu) {
+    if (!input)
+      throw Error(ErrorKind::Unsupported, "a query without FROM is not supported on the GPU");
+    try {
+      GpuRunOptions gpu_options;
+      gpu_options.strategy = strategy_from_name(options.strategy);
+      gpu_options.hash_capacity = options.hash_capacity;
+      GpuRunReport report;
+      outcome.result = gpu().run(query, *input, parameters, strings, gpu_options, &report);
+      outcome.timings.gpu = gpu_timing(report);
+      if (options.explain) outcome.explain += report.plan;
+      if (options.emit_cuda) outcome.cuda = report.source;
+    } catch (const Error& e) {
+      // --device auto falls back only for what the GPU path does not do, and says so.
+      if (options.device != DeviceChoice::Auto || e.kind() != ErrorKind::Unsupported) throw;
+      outcome.notice = fmt::format("ran on the CPU engine: {}", e.what());
+    }
+  }
+  if (!outcome.result) {
+    CpuOptions cpu;
+    cpu.strings = strings;
+    outcome.result = run_cpu(query, input.get(), parameters, cpu);
+  }
   outcome.timings.execute_ms = ms_since(start);
   outcome.tag = fmt::format("SELECT {}", outcome.result->rows.size());
+  return outcome;
+}
+
+StatementOutcome Database::compile_select(const BoundSelect& query, const TablePtr& input,
+                                          const ExecOptions& options, StatementOutcome outcome) {
+  if (!input)
+    throw Error(ErrorKind::Unsupported, "a query without FROM is not supported on the GPU");
+  GpuCompileOptions compile;
+  compile.strategy = strategy_from_name(options.strategy);
+  compile.hash_capacity = options.hash_capacity;
+  compile.arch = options.arch;
+  std::vector<ColumnStats> stats = scan_stats(query, *input);
+  GpuPlan plan = plan_for(query, stats, input->rows(), compile);
+  GpuCompilation c = compile_plan(query, stats, plan, options.arch);
+  outcome.explain += describe_plan(plan);
+  if (options.emit_cuda) outcome.cuda = c.program.source;
+  outcome.tag = fmt::format("COMPILE {} ({} bytes of {})", options.arch, c.binary->image.size(),
+                            c.binary->is_ptx ? "PTX" : "cubin");
+  outcome.timings.gpu = fmt::format("codegen {:.2f} ms, NVRTC {:.1f} ms{}", c.codegen_ms,
+                                    c.binary->compile_ms, c.from_memory_cache ? " (cached)" : "");
   return outcome;
 }
 

@@ -1,0 +1,587 @@
+// Assembles one CUDA translation unit per query: Init (state arrays to identities),
+// Scan (decode -> filter -> keys -> slot -> merge, one fused pass over the rows) and
+// Finalizer (non-empty slots compacted through a group counter, keys decoded, aggregate
+// finals computed with the same functions as the CPU engine's, templates/tally_finals.cuh).
+// The device code itself lives in templates/; this file only instantiates it.
+#include <fmt/format.h>
+
+#include <functional>
+
+#include "compiler/cuda_expr.h"
+#include "compiler/error.h"
+#include "compiler/gpu_program.h"
+
+namespace tally {
+
+int field_bytes(FieldKind kind) {
+  switch (kind) {
+    case FieldKind::SumI128:
+    case FieldKind::SumSqI128:
+    case FieldKind::MinI128:
+    case FieldKind::MaxI128:
+      return 16;
+    default:
+      return 8;
+  }
+}
+
+namespace {
+
+const char* field_type(FieldKind k) {
+  switch (k) {
+    case FieldKind::Count:
+      return "u64";
+    case FieldKind::SumF64:
+    case FieldKind::SumSqF64:
+    case FieldKind::MinF64:
+    case FieldKind::MaxF64:
+      return "f64";
+    case FieldKind::MinI64:
+    case FieldKind::MaxI64:
+      return "i64";
+    default:
+      return "i128";
+  }
+}
+
+// The value a field starts from, and merges into without changing it.
+const char* field_identity(FieldKind k) {
+  switch (k) {
+    case FieldKind::MinI64:
+      return "kI64Max";
+    case FieldKind::MaxI64:
+      return "kI64Min";
+    case FieldKind::MinI128:
+      return "i128_from_words(~0ull, 0x7FFFFFFFFFFFFFFFull)";
+    case FieldKind::MaxI128:
+      return "i128_from_words(0ull, 0x8000000000000000ull)";
+    case FieldKind::MinF64:
+      return "__longlong_as_double(0x7FF0000000000000ll)";
+    case FieldKind::MaxF64:
+      return "__longlong_as_double((long long)0xFFF0000000000000ull)";
+    case FieldKind::SumF64:
+    case FieldKind::SumSqF64:
+      return "0.0";
+    default:
+      return "0";
+  }
+}
+
+enum class MergeOp { Add, Min, Max };
+
+MergeOp field_merge(FieldKind k) {
+  switch (k) {
+    case FieldKind::MinI64:
+    case FieldKind::MinI128:
+    case FieldKind::MinF64:
+      return MergeOp::Min;
+    case FieldKind::MaxI64:
+    case FieldKind::MaxI128:
+    case FieldKind::MaxF64:
+      return MergeOp::Max;
+    default:
+      return MergeOp::Add;
+  }
+}
+
+std::vector<FieldKind> fields_of(const AggregateCall& a, AggStateKind state) {
+  bool is_min = a.kind == AggKind::Min;
+  switch (state) {
+    case AggStateKind::Count:
+      return {FieldKind::Count};
+    case AggStateKind::SumInt:
+    case AggStateKind::SumWide:
+    case AggStateKind::AvgWide:
+      return {FieldKind::Count, FieldKind::SumI128};
+    case AggStateKind::SumDouble:
+    case AggStateKind::AvgDouble:
+      return {FieldKind::Count, FieldKind::SumF64};
+    case AggStateKind::MinMaxInt:
+      return {FieldKind::Count, is_min ? FieldKind::MinI64 : FieldKind::MaxI64};
+    case AggStateKind::MinMaxWide:
+      return {FieldKind::Count, is_min ? FieldKind::MinI128 : FieldKind::MaxI128};
+    case AggStateKind::MinMaxDouble:
+      return {FieldKind::Count, is_min ? FieldKind::MinF64 : FieldKind::MaxF64};
+    case AggStateKind::VarianceWide:
+      return {FieldKind::Count, FieldKind::SumI128, FieldKind::SumSqI128};
+    case AggStateKind::VarianceDouble:
+      return {FieldKind::Count, FieldKind::SumF64, FieldKind::SumSqF64};
+    case AggStateKind::DistinctSet:
+      break;
+  }
+  throw Error(ErrorKind::Unsupported, "COUNT(DISTINCT) is not supported on the GPU yet");
+}
+
+// The C storage type of a plain column.
+const char* plain_type(const Type& t) {
+  switch (t.id) {
+    case TypeId::Boolean:
+      return "u8";
+    case TypeId::SmallInt:
+      return "i16";
+    case TypeId::Integer:
+    case TypeId::Date:
+      return "i32";
+    case TypeId::Real:
+      return "f32";
+    case TypeId::Double:
+      return "f64";
+    case TypeId::Decimal:
+      return t.precision > 18 ? "i128" : "i64";
+    default:
+      return "i64";
+  }
+}
+
+class KernelWriter {
+ public:
+  KernelWriter(const BoundSelect& query, const GpuPlan& plan, const std::vector<ColumnStats>& stats,
+               GpuProgram& program)
+      : query_(query),
+        plan_(plan),
+        stats_(stats),
+        program_(program),
+        emitter_(query, stats, program.lookups, args_, preamble_) {}
+
+  void write() {
+    layout_fields();
+    arg_rows_ = args_.add({ArgKind::Rows});
+    arg_status_ = args_.add({ArgKind::Status});
+    arg_out_count_ = args_.add({ArgKind::OutCount});
+    if (plan_.strategy == GpuStrategy::Hash) arg_keys_ = args_.add({ArgKind::TableKeys});
+    for (size_t f = 0; f < program_.fields.size(); ++f) {
+      preamble_ +=
+          fmt::format("  {}* __restrict__ f{} = ({}*)args[{}];\n",
+                      field_type(program_.fields[f].kind), f, field_type(program_.fields[f].kind),
+                      args_.add({ArgKind::StateField, static_cast<int>(f)}));
+    }
+    check_supported();
+    std::string scan = scan_body();
+    std::string src;
+    src += "// Generated by tally for one query. Device code comes from the included templates.\n";
+    src +=
+        "#include \"tally_types.cuh\"\n#include \"tally_decode.cuh\"\n#include "
+        "\"tally_atomics.cuh\"\n"
+        "#include \"tally_table_global.cuh\"\n#include \"tally_table_direct.cuh\"\n"
+        "#include \"tally_reduce.cuh\"\n#include \"tally_sql.cuh\"\n#include \"tally_finals.cuh\"\n"
+        "using namespace tally;\n\n";
+    std::string common = common_preamble();
+    src += kernel("tally_init", common, init_body());
+    src += kernel("tally_scan", common, scan);
+    src += kernel("tally_finalize", common + output_preamble(), finalize_body());
+    program_.source = std::move(src);
+    program_.args = args_.slots();
+  }
+
+ private:
+  std::string kernel(const char* name, const std::string& common, const std::string& body) {
+    return fmt::format(
+        "extern \"C\" __global__ void __launch_bounds__(256) {}(const u64* __restrict__ args) "
+        "{{\n{}{}}}\n\n",
+        name, common, body);
+  }
+
+  void layout_fields() {
+    program_.fields.push_back({FieldKind::Count, -1});
+    for (size_t a = 0; a < query_.aggregates.size(); ++a) {
+      const auto& call = query_.aggregates[a];
+      Type arg = call.arg ? call.arg->type : Type::bigint();
+      AggStateKind state = aggregate_state_kind(call.kind, call.distinct, arg);
+      std::vector<int> ids;
+      for (FieldKind k : fields_of(call, state)) {
+        ids.push_back(static_cast<int>(program_.fields.size()));
+        program_.fields.push_back({k, static_cast<int>(a)});
+      }
+      agg_fields_.push_back(ids);
+      agg_states_.push_back(state);
+      int dictionary = -1;
+      if (call.arg && call.arg->type.is_string() && call.arg->kind == ExprKind::ColumnRef) {
+        dictionary = call.arg->index;
+      }
+      program_.aggregate_dictionary.push_back(dictionary);
+    }
+  }
+
+  void check_supported() {
+    if (query_.filter) emitter_.check_supported(*query_.filter);
+    for (const auto& k : query_.group_keys) {
+      if (k->type.is_string() && k->kind != ExprKind::ColumnRef) {
+        throw Error(ErrorKind::Unsupported,
+                    "GROUP BY a computed string is not supported on the GPU yet");
+      }
+      emitter_.check_supported(*k);
+    }
+    for (const auto& a : query_.aggregates) {
+      if (!a.arg) continue;
+      if (a.arg->type.is_string() && a.arg->kind != ExprKind::ColumnRef) {
+        throw Error(ErrorKind::Unsupported,
+                    "an aggregate of a computed string is not supported on the GPU yet");
+      }
+      emitter_.check_supported(*a.arg);
+    }
+  }
+
+  std::string common_preamble() {
+    // Emitted after the Scan so that it includes the lookups and parameters the Scan uses.
+    std::string p = fmt::format(
+        "  const u64 rows = args[{}];\n  u32* status = (u32*)args[{}];\n"
+        "  u64* out_count = (u64*)args[{}];\n",
+        arg_rows_, arg_status_, arg_out_count_);
+    if (plan_.strategy == GpuStrategy::Hash) {
+      p += fmt::format(
+          "  const GlobalTableRef table = {{(u64*)args[{0}], {1}ull, {1}ull, status, nullptr}};\n",
+          arg_keys_, plan_.slots);
+    }
+    p += "  (void)rows; (void)out_count;\n";
+    return p + preamble_;
+  }
+
+  std::string output_preamble() {
+    return fmt::format(
+        "  i128* __restrict__ out_keys = (i128*)args[{}];\n  u8* __restrict__ out_key_nulls = "
+        "(u8*)args[{}];\n"
+        "  i128* __restrict__ out_values = (i128*)args[{}];\n  u8* __restrict__ out_value_nulls = "
+        "(u8*)args[{}];\n",
+        args_.add({ArgKind::OutKeys}), args_.add({ArgKind::OutKeyNulls}),
+        args_.add({ArgKind::OutValues}), args_.add({ArgKind::OutValueNulls}));
+  }
+
+  std::string init_body() {
+    std::string b =
+        fmt::format("  for (u64 s = global_thread_index(); s < {}ull; s += grid_stride()) {{\n",
+                    plan_.state_slots);
+    for (size_t f = 0; f < program_.fields.size(); ++f) {
+      b += fmt::format("    f{}[s] = {};\n", f, field_identity(program_.fields[f].kind));
+    }
+    b += "  }\n";
+    if (plan_.strategy == GpuStrategy::Hash) b += "  global_table_clear(table);\n";
+    return b;
+  }
+
+  // ---- Scan --------------------------------------------------------------------------------
+
+  std::string decode_columns() {
+    std::string d;
+    for (size_t c = 0; c < query_.scan.size(); ++c) {
+      const Type& t = query_.scan[c].type;
+      const ColumnStats& s = stats_[c];
+      int data = args_.add({ArgKind::ColumnData, static_cast<int>(c)});
+      std::string raw;
+      if (s.layout == ColumnStats::Layout::BitPacked) {
+        raw = fmt::format("BitPackedColumn{{(const u64*)args[{}], {}ll, {}u}}.get(row)", data,
+                          s.base, s.bits);
+      } else {
+        raw = fmt::format("load_ro((const {0}*)args[{1}] + row)", plain_type(t), data);
+      }
+      std::string value;
+      if (t.id == TypeId::Boolean) {
+        value = fmt::format("({}) != 0", raw);
+      } else {
+        value = fmt::format("({})({})", cuda_type(t), raw);
+      }
+      std::string null = "false";
+      if (s.has_nulls) {
+        null = fmt::format("!Validity{{(const u64*)args[{}]}}.valid(row)",
+                           args_.add({ArgKind::ColumnValidity, static_cast<int>(c)}));
+      }
+      d += fmt::format("    const {} c{} = {}; const bool c{}_n = {};\n", cuda_type(t), c, value, c,
+                       null);
+      d += fmt::format("    (void)c{0}; (void)c{0}_n;\n", c);
+    }
+    return d;
+  }
+
+  // Statements that leave the row's slot in `slot` (or `continue` past the row).
+  std::string slot_code() {
+    std::string s;
+    std::vector<CudaOperand> keys;
+    for (const auto& k : query_.group_keys) keys.push_back(emitter_.emit(*k, s));
+    if (!plan_.keys.empty() && !plan_.keys[0].bounded) {
+      const Type& t = query_.group_keys[0]->type;
+      std::string bits = t.is_float() ? fmt::format("float_key_bits({})", keys[0].value)
+                                      : fmt::format("(u64)(i64){}", keys[0].value);
+      s += fmt::format(
+          "const i64 slot = {} ? (i64){}ull : table.insert_or_find({});\nif (slot < 0) continue;\n",
+          keys[0].null, plan_.slots + 1, bits);
+      return s;
+    }
+    s += "MixedRadix mr;\n";
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const KeyEncoding& k = plan_.keys[i];
+      std::string v = fmt::format("(i64){}", keys[i].value);
+      if (k.nullable) {
+        s += fmt::format("mr.add_nullable_key(!{}, {}, {}ll, {}ull);\n", keys[i].null, v, k.min,
+                         k.values);
+      } else {
+        s += fmt::format("mr.add_key({}, {}ll, {}ull);\n", v, k.min, k.values);
+      }
+    }
+    s += "if (!mr.in_range) { raise_status(status, kStatusKeyOutOfRange); continue; }\n";
+    if (plan_.strategy == GpuStrategy::Hash) {
+      s += "const i64 slot = table.insert_or_find(mr.slot);\nif (slot < 0) continue;\n";
+    } else {
+      s += "const u64 slot = mr.slot;\n";
+    }
+    return s;
+  }
+
+  // Evaluates every aggregate argument once per row; the merges then only move values.
+  std::vector<CudaOperand> aggregate_inputs(std::string& code) {
+    std::vector<CudaOperand> inputs;
+    for (const auto& call : query_.aggregates) {
+      inputs.push_back(call.arg ? emitter_.emit(*call.arg, code) : CudaOperand{"1", "false"});
+    }
+    return inputs;
+  }
+
+  // `target(f)` names where field f's state for this row's slot lives.
+  std::string merge_code(const std::vector<CudaOperand>& inputs,
+                         const std::function<std::string(int)>& target, bool atomic) {
+    auto merge = [&](int f, const std::string& value) {
+      FieldKind k = program_.fields[f].kind;
+      std::string t = target(f);
+      switch (field_merge(k)) {
+        case MergeOp::Add:
+          return atomic ? fmt::format("atomic_add(&{}, ({}){});\n", t, field_type(k), value)
+                        : fmt::format("{} += ({}){};\n", t, field_type(k), value);
+        case MergeOp::Min:
+          return atomic ? fmt::format("atomic_min(&{}, ({}){});\n", t, field_type(k), value)
+                        : fmt::format("{0} = ({1}){2} < {0} ? ({1}){2} : {0};\n", t, field_type(k),
+                                      value);
+        default:
+          return atomic ? fmt::format("atomic_max(&{}, ({}){});\n", t, field_type(k), value)
+                        : fmt::format("{0} = ({1}){2} > {0} ? ({1}){2} : {0};\n", t, field_type(k),
+                                      value);
+      }
+    };
+    std::string m = merge(0, "1");
+    for (size_t a = 0; a < query_.aggregates.size(); ++a) {
+      const auto& ids = agg_fields_[a];
+      const CudaOperand& v = inputs[a];
+      m += fmt::format("if (!{}) {{\n", v.null);
+      m += merge(ids[0], "1");
+      if (ids.size() > 1) m += merge(ids[1], v.value);
+      if (ids.size() > 2) m += merge(ids[2], squares_[a]);
+      m += "}\n";
+    }
+    return m;
+  }
+
+  // Squares for the variance states, computed once per row beside the inputs.
+  void square_inputs(const std::vector<CudaOperand>& inputs, std::string& code) {
+    squares_.assign(inputs.size(), "");
+    for (size_t a = 0; a < inputs.size(); ++a) {
+      const auto& ids = agg_fields_[a];
+      if (ids.size() < 3) continue;
+      std::string name = fmt::format("sq{}", a);
+      if (program_.fields[ids[2]].kind == FieldKind::SumSqI128) {
+        code += fmt::format(
+            "const i128 {0} = {1} ? (i128)0 : mul_checked((i128){2}, (i128){2}, status);\n", name,
+            inputs[a].null, inputs[a].value);
+      } else {
+        code += fmt::format("const f64 {} = (f64){} * (f64){};\n", name, inputs[a].value,
+                            inputs[a].value);
+      }
+      squares_[a] = name;
+    }
+  }
+
+  std::string scan_body() {
+    bool registers = plan_.strategy == GpuStrategy::ThreadPrivate;
+    uint64_t slots = plan_.slots;
+    std::string b;
+    if (registers) {
+      for (uint64_t s = 0; s < slots; ++s) {
+        for (size_t f = 0; f < program_.fields.size(); ++f) {
+          FieldKind k = program_.fields[f].kind;
+          b += fmt::format("  {} r{}_{} = {};\n", field_type(k), f, s, field_identity(k));
+        }
+      }
+    }
+    b += "  for (u64 row = global_thread_index(); row < rows; row += grid_stride()) {\n";
+    if (!registers) b += "    if ((row & 4095) == 0 && status_raised(status)) break;\n";
+    b += decode_columns();
+    std::string row;
+    if (query_.filter) {
+      CudaOperand f = emitter_.emit(*query_.filter, row);
+      row += fmt::format("if ({} || !{}) continue;\n", f.null, f.value);
+    }
+    row += slot_code();
+    std::vector<CudaOperand> inputs = aggregate_inputs(row);
+    square_inputs(inputs, row);
+    if (registers) {
+      // A compile-time index per slot keeps the accumulators in registers.
+      for (uint64_t s = 0; s < slots; ++s) {
+        row += fmt::format("if (slot == {}ull) {{\n{}}}\n", s,
+                           merge_code(
+                               inputs, [&](int f) { return fmt::format("r{}_{}", f, s); }, false));
+      }
+    } else {
+      row += merge_code(
+          inputs, [&](int f) { return fmt::format("f{}[slot]", f); }, true);
+    }
+    b += indent(row, "    ");
+    b += "  }\n";
+    if (registers) b += flush_registers(slots);
+    return b;
+  }
+
+  std::string flush_registers(uint64_t slots) {
+    std::string b = "  // One merge per warp instead of one per thread.\n";
+    for (uint64_t s = 0; s < slots; ++s) {
+      for (size_t f = 0; f < program_.fields.size(); ++f) {
+        FieldKind k = program_.fields[f].kind;
+        const char* reduce = field_merge(k) == MergeOp::Add   ? "warp_sum"
+                             : field_merge(k) == MergeOp::Min ? "warp_min"
+                                                              : "warp_max";
+        const char* atomic = field_merge(k) == MergeOp::Add   ? "atomic_add"
+                             : field_merge(k) == MergeOp::Min ? "atomic_min"
+                                                              : "atomic_max";
+        b += fmt::format("  {{ const {} w = {}(r{}_{}); if (is_lane_zero()) {}(&f{}[{}], w); }}\n",
+                         field_type(k), reduce, f, s, atomic, f, s);
+      }
+    }
+    return b;
+  }
+
+  // ---- Finalizer ---------------------------------------------------------------------------
+
+  std::string occupied_code() {
+    if (plan_.keys.empty()) return "true";
+    if (plan_.strategy != GpuStrategy::Hash) return "f0[s] != 0";
+    // Probed slots and the side slot are claimed in the key array; the NULL slot by rows.
+    return fmt::format("(s <= {0}ull ? table.occupied(s) : f0[s] != 0)", plan_.slots);
+  }
+
+  std::string key_outputs() {
+    std::string b;
+    size_t nk = plan_.keys.size();
+    if (nk == 0) return b;
+    if (!plan_.keys[0].bounded) {
+      const Type& t = query_.group_keys[0]->type;
+      std::string value = t.is_decimal() ? "(i128)(i64)bits" : "(i128)bits";
+      if (!t.is_float() && !t.is_decimal()) value = "(i128)(i64)bits";
+      b += fmt::format(
+          "    const u64 bits = table.key_at(s);\n"
+          "    out_keys[g] = {};\n    out_key_nulls[g] = s == {}ull;\n",
+          value, plan_.slots + 1);
+      return b;
+    }
+    b += plan_.strategy == GpuStrategy::Hash ? "    const u64 encoded = table.key_at(s);\n"
+                                             : "    const u64 encoded = s;\n";
+    uint64_t stride = 1;
+    for (size_t i = 0; i < nk; ++i) {
+      const KeyEncoding& k = plan_.keys[i];
+      b += fmt::format(
+          "    {{ const u64 d = mixed_radix_digit(encoded, {}ull, {}ull);\n"
+          "      out_key_nulls[g * {} + {}] = {};\n"
+          "      out_keys[g * {} + {}] = (i128)({}ll + (i64)d); }}\n",
+          stride, k.radix(), nk, i, k.nullable ? fmt::format("d == {}ull", k.values) : "false", nk,
+          i, k.min);
+      stride *= k.radix();
+    }
+    return b;
+  }
+
+  std::string final_code(size_t a) {
+    const auto& call = query_.aggregates[a];
+    const auto& ids = agg_fields_[a];
+    std::string cnt = fmt::format("f{}[s]", ids[0]);
+    std::string v1 = ids.size() > 1 ? fmt::format("f{}[s]", ids[1]) : "";
+    std::string v2 = ids.size() > 2 ? fmt::format("f{}[s]", ids[2]) : "";
+    std::string out = fmt::format("out_values[g * {} + {}]", query_.aggregates.size(), a);
+    std::string null = fmt::format("out_value_nulls[g * {} + {}]", query_.aggregates.size(), a);
+    auto bits = [](const std::string& d) {
+      return fmt::format("(i128)(u64)__double_as_longlong({})", d);
+    };
+    int in_scale = call.arg && call.arg->type.is_decimal() ? call.arg->type.scale : 0;
+    switch (agg_states_[a]) {
+      case AggStateKind::Count:
+        return fmt::format("    {} = (i128)(i64){}; {} = 0;\n", out, cnt, null);
+      case AggStateKind::SumInt:
+        return fmt::format(
+            "    {0} = {1} == 0; {2} = (i128)check_int({3}, kI64Min, kI64Max, status);\n", null,
+            cnt, out, v1);
+      case AggStateKind::SumWide:
+        return fmt::format("    {0} = {1} == 0; {2} = check_digits({3}, 38, status);\n", null, cnt,
+                           out, v1);
+      case AggStateKind::SumDouble:
+        return fmt::format("    {0} = {1} == 0; {2} = {3};\n", null, cnt, out, bits(v1));
+      case AggStateKind::MinMaxInt:
+      case AggStateKind::MinMaxWide:
+        return fmt::format("    {0} = {1} == 0; {2} = (i128){3};\n", null, cnt, out, v1);
+      case AggStateKind::MinMaxDouble:
+        return fmt::format("    {0} = {1} == 0; {2} = {3};\n", null, cnt, out, bits(v1));
+      case AggStateKind::AvgWide:
+        return fmt::format(
+            "    {0} = {1} == 0;\n    if ({1} != 0 && !tally_finals::average_exact({3}, (long "
+            "long){1}, {4}, {5}, &{2})) "
+            "raise_status(status, kStatusNumericOverflow);\n",
+            null, cnt, out, v1, in_scale, call.type.scale);
+      case AggStateKind::AvgDouble:
+        return fmt::format("    {0} = {1} == 0; {2} = {3};\n", null, cnt, out,
+                           bits(fmt::format("({} / (f64){})", v1, cnt)));
+      case AggStateKind::VarianceWide:
+      case AggStateKind::VarianceDouble: {
+        std::string var =
+            agg_states_[a] == AggStateKind::VarianceWide
+                ? fmt::format("tally_finals::variance_exact((long long){}, {}, {}, {})", cnt, v1,
+                              v2, in_scale)
+                : fmt::format("tally_finals::variance_double((long long){}, {}, {})", cnt, v1, v2);
+        if (call.kind == AggKind::StddevSamp) var = fmt::format("sqrt({})", var);
+        return fmt::format("    {0} = {1} < 2;\n    if ({1} >= 2) {2} = {3};\n", null, cnt, out,
+                           bits(var));
+      }
+      case AggStateKind::DistinctSet:
+        break;
+    }
+    return "";
+  }
+
+  std::string finalize_body() {
+    std::string b =
+        fmt::format("  for (u64 s = global_thread_index(); s < {}ull; s += grid_stride()) {{\n",
+                    plan_.state_slots);
+    b += fmt::format("    if (!({})) continue;\n", occupied_code());
+    b += "    const u64 g = atomicAdd(out_count, 1ull);\n";
+    b += key_outputs();
+    for (size_t a = 0; a < query_.aggregates.size(); ++a) b += final_code(a);
+    b += "  }\n";
+    return b;
+  }
+
+  static std::string indent(const std::string& text, const std::string& by) {
+    std::string out;
+    size_t start = 0;
+    while (start < text.size()) {
+      size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      out += by + text.substr(start, end - start) + "\n";
+      start = end + 1;
+    }
+    return out;
+  }
+
+  const BoundSelect& query_;
+  const GpuPlan& plan_;
+  const std::vector<ColumnStats>& stats_;
+  GpuProgram& program_;
+  CudaArgs args_;
+  std::string preamble_;
+  CudaExprEmitter emitter_;
+  std::vector<std::vector<int>> agg_fields_;
+  std::vector<AggStateKind> agg_states_;
+  std::vector<std::string> squares_;
+  int arg_rows_ = -1, arg_status_ = -1, arg_out_count_ = -1, arg_keys_ = -1;
+};
+
+}  // namespace
+
+GpuProgram generate_cuda(const BoundSelect& query, const GpuPlan& plan,
+                         const std::vector<ColumnStats>& stats) {
+  GpuProgram program;
+  KernelWriter(query, plan, stats, program).write();
+  return program;
+}
+
+}  // namespace tally

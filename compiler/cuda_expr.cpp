@@ -1,0 +1,572 @@
+#include "compiler/cuda_expr.h"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <set>
+
+#include "compiler/error.h"
+
+namespace tally {
+
+std::string cuda_type(const Type& t) {
+  switch (t.id) {
+    case TypeId::Boolean:
+      return "bool";
+    case TypeId::Decimal:
+      return "i128";
+    case TypeId::Real:
+    case TypeId::Double:
+      return "f64";
+    default:
+      return "i64";
+  }
+}
+
+int CudaArgs::add(ArgSlot slot) {
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    const ArgSlot& s = slots_[i];
+    if (s.kind == slot.kind && s.index == slot.index && s.word == slot.word) {
+      return static_cast<int>(i);
+    }
+  }
+  slots_.push_back(slot);
+  return static_cast<int>(slots_.size() - 1);
+}
+
+namespace {
+
+[[noreturn]] void unsupported(const std::string& what) {
+  throw Error(ErrorKind::Unsupported, what + " is not supported on the GPU yet");
+}
+
+std::string i64_literal(int64_t v) {
+  if (v == INT64_MIN) return "(i64)(-9223372036854775807ll - 1)";
+  return fmt::format("(i64){}ll", v);
+}
+
+std::string i128_literal(int128 v) {
+  if (v >= INT64_MIN && v <= INT64_MAX)
+    return fmt::format("(i128){}", i64_literal(static_cast<int64_t>(v)));
+  auto u = static_cast<unsigned __int128>(v);
+  return fmt::format("i128_from_words({}ull, {}ull)", static_cast<uint64_t>(u),
+                     static_cast<uint64_t>(u >> 64));
+}
+
+std::string f64_literal(double v) {
+  return fmt::format("__longlong_as_double({}ll)", std::bit_cast<int64_t>(v));
+}
+
+// The range of an integer-like SQL type, for check_int.
+std::pair<std::string, std::string> int_range(const Type& t) {
+  switch (t.id) {
+    case TypeId::SmallInt:
+      return {"-32768ll", "32767ll"};
+    case TypeId::Integer:
+    case TypeId::Date:
+      return {"(i64)kI32Min", "(i64)kI32Max"};
+    default:
+      return {"kI64Min", "kI64Max"};
+  }
+}
+
+const char* compare_op(int op) {
+  switch (op) {
+    case kEq:
+      return "==";
+    case kNe:
+      return "!=";
+    case kLt:
+      return "<";
+    case kLe:
+      return "<=";
+    case kGt:
+      return ">";
+    default:
+      return ">=";
+  }
+}
+
+void collect_columns(const Expr& e, std::set<int>& columns, bool& above_aggregation) {
+  if (e.kind == ExprKind::ColumnRef) columns.insert(e.index);
+  if (e.kind == ExprKind::GroupKeyRef || e.kind == ExprKind::AggregateRef) above_aggregation = true;
+  for (const auto& c : e.children) collect_columns(*c, columns, above_aggregation);
+}
+
+}  // namespace
+
+CudaExprEmitter::CudaExprEmitter(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                                 std::vector<DictLookup>& lookups, CudaArgs& args,
+                                 std::string& preamble)
+    : query_(query), stats_(stats), lookups_(lookups), args_(args), preamble_(preamble) {}
+
+std::string CudaExprEmitter::fresh() { return fmt::format("t{}", counter_++); }
+
+CudaOperand CudaExprEmitter::declare(const Type& t, std::string& out) {
+  std::string name = fresh();
+  out += fmt::format("{} {} = 0; bool {}_n = false;\n", cuda_type(t), name, name);
+  return {name, name + "_n"};
+}
+
+int CudaExprEmitter::lookup_column(const Expr& e) const {
+  if (e.kind == ExprKind::ColumnRef || e.type.is_string()) return -1;
+  std::set<int> columns;
+  bool above = false;
+  collect_columns(e, columns, above);
+  if (above || columns.size() != 1) return -1;
+  int column = *columns.begin();
+  return query_.scan[column].type.is_string() ? column : -1;
+}
+
+void CudaExprEmitter::check_supported(const Expr& e) const {
+  if (lookup_column(e) >= 0) return;
+  switch (e.kind) {
+    case ExprKind::GroupKeyRef:
+    case ExprKind::AggregateRef:
+      unsupported("an expression above the aggregation");
+    case ExprKind::Like:
+      unsupported("LIKE on a computed string");
+    case ExprKind::ColumnRef:
+      return;
+    case ExprKind::Constant:
+      if (e.type.is_string()) unsupported("a string constant outside a predicate on one column");
+      return;
+    case ExprKind::Parameter:
+      if (e.type.is_string()) unsupported("a VARCHAR parameter outside a predicate on one column");
+      return;
+    default:
+      break;
+  }
+  if (e.type.is_string()) unsupported(fmt::format("the string expression \"{}\"", e.text));
+  for (const auto& c : e.children) {
+    if (c->type.is_string() && c->kind != ExprKind::ColumnRef) {
+      unsupported(fmt::format("the string expression \"{}\"", c->text));
+    }
+    if (c->type.is_string() && e.kind != ExprKind::IsNull) {
+      unsupported(fmt::format("comparing strings of two columns in \"{}\"", e.text));
+    }
+    check_supported(*c);
+  }
+}
+
+CudaOperand CudaExprEmitter::emit(const Expr& e, std::string& out) {
+  int column = lookup_column(e);
+  if (column >= 0) return emit_lookup(e, column, out);
+  return emit_node(e, out);
+}
+
+CudaOperand CudaExprEmitter::emit_node(const Expr& e, std::string& out) {
+  switch (e.kind) {
+    case ExprKind::ColumnRef:
+      return emit_column(e, out);
+    case ExprKind::Constant:
+      return emit_constant(e, out);
+    case ExprKind::Parameter:
+      return emit_parameter(e, out);
+    case ExprKind::Arith:
+      return emit_arith(e, out);
+    case ExprKind::Compare:
+      return emit_compare(e, out);
+    case ExprKind::And:
+    case ExprKind::Or:
+    case ExprKind::Not:
+    case ExprKind::IsNull:
+      return emit_logic(e, out);
+    case ExprKind::InList:
+      return emit_in_list(e, out);
+    case ExprKind::Case:
+      return emit_case(e, out);
+    case ExprKind::Coalesce:
+      return emit_coalesce(e, out);
+    case ExprKind::Cast:
+      return emit_cast(e, out);
+    case ExprKind::Negate:
+    case ExprKind::Abs:
+      return emit_unary(e, out);
+    case ExprKind::Round:
+      return emit_round(e, out);
+    case ExprKind::Extract:
+    case ExprKind::DateAdd:
+      return emit_date(e, out);
+    default:
+      unsupported(fmt::format("the expression \"{}\"", e.text));
+  }
+}
+
+CudaOperand CudaExprEmitter::emit_column(const Expr& e, std::string&) {
+  return {fmt::format("c{}", e.index), fmt::format("c{}_n", e.index)};
+}
+
+CudaOperand CudaExprEmitter::emit_constant(const Expr& e, std::string& out) {
+  std::string name = fresh();
+  std::string value = "0";
+  if (!e.value.null) {
+    switch (e.type.id) {
+      case TypeId::Boolean:
+        value = e.value.i ? "true" : "false";
+        break;
+      case TypeId::Decimal:
+        value = i128_literal(e.value.d);
+        break;
+      case TypeId::Real:
+      case TypeId::Double:
+        value = f64_literal(e.value.f);
+        break;
+      default:
+        value = i64_literal(e.value.i);
+    }
+  }
+  out += fmt::format("const {} {} = {}; const bool {}_n = {};\n", cuda_type(e.type), name, value,
+                     name, e.value.null ? "true" : "false");
+  return {name, name + "_n"};
+}
+
+CudaOperand CudaExprEmitter::emit_parameter(const Expr& e, std::string&) {
+  std::string name = fmt::format("p{}", e.index);
+  if (preamble_.find("const bool " + name + "_n") == std::string::npos) {
+    int low = args_.add({ArgKind::ParamWord, e.index, 0});
+    int null = args_.add({ArgKind::ParamWord, e.index, 2});
+    std::string value;
+    switch (e.type.id) {
+      case TypeId::Boolean:
+        value = fmt::format("args[{}] != 0", low);
+        break;
+      case TypeId::Decimal:
+        value = fmt::format("i128_from_words(args[{}], args[{}])", low,
+                            args_.add({ArgKind::ParamWord, e.index, 1}));
+        break;
+      case TypeId::Real:
+      case TypeId::Double:
+        value = fmt::format("__longlong_as_double((long long)args[{}])", low);
+        break;
+      default:
+        value = fmt::format("(i64)args[{}]", low);
+    }
+    preamble_ += fmt::format("  const {} {} = {};\n  const bool {}_n = args[{}] != 0;\n",
+                             cuda_type(e.type), name, value, name, null);
+  }
+  return {name, name + "_n"};
+}
+
+CudaOperand CudaExprEmitter::emit_lookup(const Expr& e, int column, std::string& out) {
+  int id = -1;
+  for (size_t i = 0; i < lookups_.size(); ++i) {
+    if (lookups_[i].scan_column == column && expr_equal(*lookups_[i].expr, e))
+      id = static_cast<int>(i);
+  }
+  if (id < 0) {
+    id = static_cast<int>(lookups_.size());
+    lookups_.push_back({std::make_shared<Expr>(e), column});
+    preamble_ += fmt::format(
+        "  const i128* __restrict__ lk{0} = (const i128*)args[{1}];\n"
+        "  const u8* __restrict__ lk{0}_n = (const u8*)args[{2}];\n",
+        id, args_.add({ArgKind::LookupValues, id}), args_.add({ArgKind::LookupNulls, id}));
+  }
+  std::string code = fresh();
+  // NULL strings read the entry after the last code.
+  out += fmt::format("const i64 {} = c{}_n ? {}ll : c{};\n", code, column,
+                     stats_[column].dictionary_size, column);
+  std::string name = fresh();
+  std::string value;
+  switch (e.type.id) {
+    case TypeId::Boolean:
+      value = fmt::format("lk{}[{}] != 0", id, code);
+      break;
+    case TypeId::Decimal:
+      value = fmt::format("lk{}[{}]", id, code);
+      break;
+    case TypeId::Real:
+    case TypeId::Double:
+      value = fmt::format("__longlong_as_double((long long)i128_low(lk{}[{}]))", id, code);
+      break;
+    default:
+      value = fmt::format("(i64)lk{}[{}]", id, code);
+  }
+  // Flag 2: evaluating this code on the host failed (a cast, say); the row reports it.
+  out += fmt::format(
+      "const {0} {1} = {2}; const bool {1}_n = lk{3}_n[{4}] != 0;\n"
+      "if (lk{3}_n[{4}] == 2) raise_status(status, kStatusLookupError);\n",
+      cuda_type(e.type), name, value, id, code);
+  return {name, name + "_n"};
+}
+
+CudaOperand CudaExprEmitter::emit_arith(const Expr& e, std::string& out) {
+  CudaOperand a = emit(*e.children[0], out);
+  CudaOperand b = emit(*e.children[1], out);
+  CudaOperand r = declare(e.type, out);
+  out += fmt::format("{} = {} || {};\nif (!{}) {{\n", r.null, a.null, b.null, r.null);
+  const Type& ta = e.children[0]->type;
+  const Type& tb = e.children[1]->type;
+  static const char* kOps[] = {"+", "-", "*", "/", "%"};
+  if (e.type.is_decimal()) {
+    int s = e.type.scale, sa = ta.scale, sb = tb.scale;
+    switch (e.op) {
+      case kAdd:
+      case kSub:
+        out += fmt::format(
+            "  const i128 x = upscale_checked({}, {}, status), y = upscale_checked({}, {}, "
+            "status);\n"
+            "  {} = add_digits_checked(x, {}y, status);\n",
+            a.value, s - sa, b.value, s - sb, r.value, e.op == kSub ? "-" : "");
+        break;
+      case kMul:
+        out += fmt::format("  {} = mul_checked({}, {}, status);\n", r.value, a.value, b.value);
+        break;
+      case kDiv:
+        out += fmt::format(
+            "  if (!is_zero_divisor({1} == 0, status)) {0} = div_round_i128(upscale_checked({2}, "
+            "{3}, status), {1});\n",
+            r.value, b.value, a.value, s - sa + sb);
+        break;
+      default:
+        out += fmt::format(
+            "  const i128 x = upscale_checked({}, {}, status), y = upscale_checked({}, {}, "
+            "status);\n"
+            "  if (!is_zero_divisor(y == 0, status)) {} = x % y;\n",
+            a.value, s - sa, b.value, s - sb, r.value);
+    }
+  } else if (e.type.is_float()) {
+    if (e.op == kDiv || e.op == kMod) {
+      out += fmt::format("  if (!is_zero_divisor({} == 0.0, status)) {} = {};\n", b.value, r.value,
+                         e.op == kDiv ? fmt::format("{} / {}", a.value, b.value)
+                                      : fmt::format("fmod({}, {})", a.value, b.value));
+    } else {
+      out += fmt::format("  {} = {} {} {};\n", r.value, a.value, kOps[e.op], b.value);
+    }
+  } else {
+    auto [lo, hi] = int_range(e.type);
+    std::string expr = fmt::format("(i128){} {} (i128){}", a.value, kOps[e.op], b.value);
+    if (e.op == kDiv || e.op == kMod) {
+      out += fmt::format(
+          "  if (!is_zero_divisor({} == 0, status)) {} = check_int({}, {}, {}, status);\n", b.value,
+          r.value, expr, lo, hi);
+    } else {
+      out += fmt::format("  {} = check_int({}, {}, {}, status);\n", r.value, expr, lo, hi);
+    }
+  }
+  out += "}\n";
+  return r;
+}
+
+namespace {
+
+// C expression comparing two operands of one type class: negative, zero or positive.
+std::string compare_expr(const Type& ta, const std::string& a, const Type& tb,
+                         const std::string& b) {
+  if (ta.is_decimal()) return fmt::format("cmp_decimal({}, {}, {}, {})", a, ta.scale, b, tb.scale);
+  if (ta.is_float()) return fmt::format("cmp_f64({}, {})", a, b);
+  return fmt::format("(({0}) < ({1}) ? -1 : (({0}) > ({1}) ? 1 : 0))", a, b);
+}
+
+}  // namespace
+
+CudaOperand CudaExprEmitter::emit_compare(const Expr& e, std::string& out) {
+  CudaOperand a = emit(*e.children[0], out);
+  CudaOperand b = emit(*e.children[1], out);
+  std::string name = fresh();
+  out += fmt::format("const bool {0}_n = {1} || {2};\nconst bool {0} = !{0}_n && {3} {4} 0;\n",
+                     name, a.null, b.null,
+                     compare_expr(e.children[0]->type, a.value, e.children[1]->type, b.value),
+                     compare_op(e.op));
+  return {name, name + "_n"};
+}
+
+CudaOperand CudaExprEmitter::emit_logic(const Expr& e, std::string& out) {
+  if (e.kind == ExprKind::Not || e.kind == ExprKind::IsNull) {
+    CudaOperand a = emit(*e.children[0], out);
+    std::string name = fresh();
+    if (e.kind == ExprKind::Not) {
+      out += fmt::format("const bool {0}_n = {1}; const bool {0} = !{2};\n", name, a.null, a.value);
+    } else {
+      out += fmt::format("const bool {0}_n = false; const bool {0} = {1} != {2};\n", name, a.null,
+                         e.negated ? "true" : "false");
+    }
+    return {name, name + "_n"};
+  }
+  // Lazy, like the CPU: once the result is decided the other operands never run.
+  bool is_and = e.kind == ExprKind::And;
+  std::string name = fresh();
+  std::string decided = name + "_d";
+  out += fmt::format("bool {0} = {1}; bool {0}_n = false; bool {2} = false;\n", name,
+                     is_and ? "true" : "false", decided);
+  for (const auto& child : e.children) {
+    out += fmt::format("if (!{}) {{\n", decided);
+    CudaOperand c = emit(*child, out);
+    out += fmt::format(
+        "if (!{0} && {1}{2}) {{ {3} = true; {4} = {5}; }} else if ({0}) {4}_n = true;\n}}\n",
+        c.null, is_and ? "!" : "", c.value, decided, name, is_and ? "false" : "true");
+  }
+  out += fmt::format("if ({}) {}_n = false;\n", decided, name);
+  return {name, name + "_n"};
+}
+
+CudaOperand CudaExprEmitter::emit_in_list(const Expr& e, std::string& out) {
+  CudaOperand v = emit(*e.children[0], out);
+  std::string name = fresh();
+  std::string found = name + "_f", saw_null = name + "_s";
+  out += fmt::format("bool {0} = false; bool {0}_n = {1}; bool {2} = false, {3} = false;\n", name,
+                     v.null, found, saw_null);
+  out += fmt::format("if (!{}) {{\n", v.null);
+  for (size_t i = 1; i < e.children.size(); ++i) {
+    out += fmt::format("if (!{}) {{\n", found);
+    CudaOperand item = emit(*e.children[i], out);
+    out += fmt::format("if ({}) {} = true; else if ({} == 0) {} = true;\n}}\n", item.null, saw_null,
+                       compare_expr(e.children[0]->type, v.value, e.children[i]->type, item.value),
+                       found);
+  }
+  out += fmt::format("if ({0}) {1} = {2}; else if ({3}) {1}_n = true; else {1} = {4};\n}}\n", found,
+                     name, e.negated ? "false" : "true", saw_null, e.negated ? "true" : "false");
+  return {name, name + "_n"};
+}
+
+CudaOperand CudaExprEmitter::emit_case(const Expr& e, std::string& out) {
+  CudaOperand r = declare(e.type, out);
+  std::string taken = fresh();
+  out += fmt::format("bool {} = false;\n", taken);
+  size_t pairs = (e.children.size() - 1) / 2;
+  for (size_t i = 0; i < pairs; ++i) {
+    out += fmt::format("if (!{}) {{\n", taken);
+    CudaOperand when = emit(*e.children[2 * i], out);
+    out += fmt::format("if (!{} && {}) {{\n{} = true;\n", when.null, when.value, taken);
+    CudaOperand then = emit(*e.children[2 * i + 1], out);
+    out += fmt::format("{} = {}; {} = {};\n}}\n}}\n", r.value, then.value, r.null, then.null);
+  }
+  out += fmt::format("if (!{}) {{\n", taken);
+  CudaOperand otherwise = emit(*e.children.back(), out);
+  out += fmt::format("{} = {}; {} = {};\n}}\n", r.value, otherwise.value, r.null, otherwise.null);
+  return r;
+}
+
+CudaOperand CudaExprEmitter::emit_coalesce(const Expr& e, std::string& out) {
+  CudaOperand r = declare(e.type, out);
+  out += fmt::format("{} = true;\n", r.null);
+  for (const auto& child : e.children) {
+    out += fmt::format("if ({}) {{\n", r.null);
+    CudaOperand c = emit(*child, out);
+    out +=
+        fmt::format("if (!{}) {{ {} = {}; {} = false; }}\n}}\n", c.null, r.value, c.value, r.null);
+  }
+  return r;
+}
+
+CudaOperand CudaExprEmitter::emit_cast(const Expr& e, std::string& out) {
+  const Type& from = e.children[0]->type;
+  const Type& to = e.type;
+  CudaOperand a = emit(*e.children[0], out);
+  CudaOperand r = declare(to, out);
+  out += fmt::format("{} = {};\nif (!{}) {{\n", r.null, a.null, r.null);
+  std::string v = a.value, code;
+  bool from_int = from.is_integer() || from.id == TypeId::Boolean || from.id == TypeId::Date;
+  if (to.id == TypeId::Boolean) {
+    code = fmt::format("{} != 0", v);
+  } else if (to.is_integer() || to.id == TypeId::Date) {
+    auto [lo, hi] = int_range(to);
+    if (from.is_decimal()) {
+      code =
+          fmt::format("check_int(downscale_round({}, {}), {}, {}, status)", v, from.scale, lo, hi);
+    } else if (from.is_float()) {
+      code = fmt::format(
+          "({0} != {0} || rint({0}) < -9.2233720368547758e18 || rint({0}) >= "
+          "9.2233720368547758e18) ? check_int((i128)kI64Max + 1, {1}, {2}, status) : "
+          "check_int((i128)(i64)rint({0}), {1}, {2}, status)",
+          v, lo, hi);
+    } else {
+      code = fmt::format("check_int((i128){}, {}, {}, status)", v, lo, hi);
+    }
+  } else if (to.is_float()) {
+    std::string d = from.is_decimal() ? fmt::format("((f64){} / 1e{})", v, from.scale)
+                                      : fmt::format("(f64){}", v);
+    code = to.id == TypeId::Real ? fmt::format("(f64)(f32){}", d) : d;
+  } else if (to.is_decimal()) {
+    if (from.is_decimal()) {
+      code = to.scale >= from.scale
+                 ? fmt::format("check_digits(upscale_checked({}, {}, status), {}, status)", v,
+                               to.scale - from.scale, to.precision)
+                 : fmt::format("check_digits(downscale_round({}, {}), {}, status)", v,
+                               from.scale - to.scale, to.precision);
+    } else if (from.is_float()) {
+      code = fmt::format(
+          "(fabs(round({0} * 1e{1})) >= 1e{2} || {0} != {0}) ? check_digits(pow10_i128(38), 1, "
+          "status) : (i128)round({0} * 1e{1})",
+          v, to.scale, to.precision);
+    } else if (from_int) {
+      code = fmt::format("check_digits(upscale_checked((i128){}, {}, status), {}, status)", v,
+                         to.scale, to.precision);
+    }
+  }
+  if (code.empty())
+    unsupported(fmt::format("CAST from {} to {}", from.to_string(), to.to_string()));
+  out += fmt::format("  {} = {};\n}}\n", r.value, code);
+  return r;
+}
+
+CudaOperand CudaExprEmitter::emit_unary(const Expr& e, std::string& out) {
+  CudaOperand a = emit(*e.children[0], out);
+  CudaOperand r = declare(e.type, out);
+  bool negate = e.kind == ExprKind::Negate;
+  std::string code;
+  if (e.type.is_decimal()) {
+    code = negate ? "-" + a.value : fmt::format("abs_i128({})", a.value);
+  } else if (e.type.is_float()) {
+    code = negate ? "-" + a.value : fmt::format("fabs({})", a.value);
+  } else {
+    auto [lo, hi] = int_range(e.type);
+    code = fmt::format("check_int({}(i128){}, {}, {}, status)", negate ? "-" : "", a.value, lo, hi);
+    if (!negate)
+      code = fmt::format("check_int(({0} < 0 ? -(i128){0} : (i128){0}), {1}, {2}, status)", a.value,
+                         lo, hi);
+  }
+  out += fmt::format("{} = {};\nif (!{}) {} = {};\n", r.null, a.null, r.null, r.value, code);
+  return r;
+}
+
+CudaOperand CudaExprEmitter::emit_round(const Expr& e, std::string& out) {
+  const Type& from = e.children[0]->type;
+  CudaOperand a = emit(*e.children[0], out);
+  CudaOperand r = declare(e.type, out);
+  int n = e.digits;
+  std::string code;
+  if (from.is_decimal()) {
+    int sa = from.scale;
+    if (n >= sa) {
+      code = fmt::format("upscale_checked({}, {}, status)", a.value, e.type.scale - sa);
+    } else if (n >= 0) {
+      code = fmt::format("downscale_round({}, {})", a.value, sa - n);
+    } else {
+      code = fmt::format("mul_checked(downscale_round({}, {}), pow10_i128({}), status)", a.value,
+                         sa - n, std::min(-n, 38));
+    }
+  } else if (from.is_float()) {
+    code = n > 300 ? a.value
+                   : fmt::format("(isfinite({0}) ? round({0} * {1}) / {1} : {0})", a.value,
+                                 f64_literal(std::pow(10.0, n)));
+  } else if (n >= 0) {
+    code = a.value;
+  } else {
+    auto [lo, hi] = int_range(e.type);
+    code = fmt::format(
+        "check_int(div_round_i128((i128){0}, pow10_i128({1})) * pow10_i128({1}), {2}, {3}, status)",
+        a.value, std::min(-n, 38), lo, hi);
+  }
+  out += fmt::format("{} = {};\nif (!{}) {} = {};\n", r.null, a.null, r.null, r.value, code);
+  return r;
+}
+
+CudaOperand CudaExprEmitter::emit_date(const Expr& e, std::string& out) {
+  CudaOperand a = emit(*e.children[0], out);
+  CudaOperand r = declare(e.type, out);
+  std::string code;
+  if (e.kind == ExprKind::Extract) {
+    static const char* kFields[] = {"year", "month", "day"};
+    code = fmt::format("(i64)civil_from_days({}).{}", a.value, kFields[e.op]);
+  } else {
+    std::string shifted =
+        e.months ? fmt::format("add_months({}, {})", a.value, i64_literal(e.months)) : a.value;
+    code = fmt::format("check_int((i128){} + {}, (i64)kI32Min, (i64)kI32Max, status)", shifted,
+                       i64_literal(e.days));
+  }
+  out += fmt::format("{} = {};\nif (!{}) {} = {};\n", r.null, a.null, r.null, r.value, code);
+  return r;
+}
+
+}  // namespace tally

@@ -1,0 +1,73 @@
+// Emits CUDA statements that evaluate one IR expression for the current row, with the
+// CPU evaluator's semantics: NULL flags beside every value, lazy AND/OR/CASE/COALESCE (so a
+// guarded division never runs, as on the CPU), errors raised as status bits.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/gpu_program.h"
+
+namespace tally {
+
+// A value in generated code: C expressions (usually variable names) for the value and its
+// NULL flag. Types: bool for BOOLEAN, i128 for DECIMAL, f64 for REAL/DOUBLE, i64 otherwise.
+struct CudaOperand {
+  std::string value;
+  std::string null;
+};
+
+std::string cuda_type(const Type& t);
+
+// Arguments the kernel reads from `args`: the emitter asks for them as it meets columns,
+// parameters and lookups, and the kernel emitter declares them once at the top.
+class CudaArgs {
+ public:
+  int add(ArgSlot slot);  // index in the args block (deduplicated)
+  const std::vector<ArgSlot>& slots() const { return slots_; }
+
+ private:
+  std::vector<ArgSlot> slots_;
+};
+
+class CudaExprEmitter {
+ public:
+  CudaExprEmitter(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                  std::vector<DictLookup>& lookups, CudaArgs& args, std::string& preamble);
+
+  // Appends the statements computing `e` to `out`; returns where its value is.
+  CudaOperand emit(const Expr& e, std::string& out);
+
+  // Throws Error(Unsupported) if `e` contains something the GPU cannot evaluate.
+  void check_supported(const Expr& e) const;
+
+ private:
+  std::string fresh();
+  CudaOperand declare(const Type& t, std::string& out);
+  CudaOperand emit_node(const Expr& e, std::string& out);
+  CudaOperand emit_column(const Expr& e, std::string& out);
+  CudaOperand emit_constant(const Expr& e, std::string& out);
+  CudaOperand emit_parameter(const Expr& e, std::string& out);
+  CudaOperand emit_lookup(const Expr& e, int column, std::string& out);
+  CudaOperand emit_arith(const Expr& e, std::string& out);
+  CudaOperand emit_compare(const Expr& e, std::string& out);
+  CudaOperand emit_logic(const Expr& e, std::string& out);
+  CudaOperand emit_in_list(const Expr& e, std::string& out);
+  CudaOperand emit_case(const Expr& e, std::string& out);
+  CudaOperand emit_coalesce(const Expr& e, std::string& out);
+  CudaOperand emit_cast(const Expr& e, std::string& out);
+  CudaOperand emit_unary(const Expr& e, std::string& out);
+  CudaOperand emit_round(const Expr& e, std::string& out);
+  CudaOperand emit_date(const Expr& e, std::string& out);
+  // The single dictionary column `e` reads, if `e` reads exactly one and it is VARCHAR.
+  int lookup_column(const Expr& e) const;
+
+  const BoundSelect& query_;
+  const std::vector<ColumnStats>& stats_;
+  std::vector<DictLookup>& lookups_;
+  CudaArgs& args_;
+  std::string& preamble_;
+  int counter_ = 0;
+};
+
+}  // namespace tally

@@ -1,0 +1,75 @@
+// The GPU plan of an aggregation: how group keys are encoded, which grouping strategy
+// runs, how big its table is, and the launch shape. One descriptor read by the planner,
+// the code generator and the runtime (HeavyDB's QueryMemoryDescriptor, in small).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/query.h"
+
+namespace tally {
+
+// What the planner knows of a scan column (from the runtime's column statistics).
+struct ColumnStats {
+  bool has_range = false;  // min/max known (integer-like payloads, dictionary codes)
+  int64_t min = 0;
+  int64_t max = 0;
+  bool has_nulls = false;
+  size_t dictionary_size = 0;  // VARCHAR columns
+  // Physical encoding, for the decoder the generated Scan instantiates.
+  enum class Layout { Plain, BitPacked } layout = Layout::Plain;
+  int bits = 0;         // BitPacked
+  int64_t base = 0;     // BitPacked
+  int plain_width = 0;  // Plain: bytes per value
+};
+
+// The GPU in hand, as far as the planner cares (runtime fills it from the device profile).
+struct DeviceLimits {
+  int sm_count = 132;
+  uint64_t shared_per_block = 48 * 1024;
+  uint64_t l2_bytes = 50ull << 20;
+};
+
+enum class GpuStrategy {
+  Auto,
+  ThreadPrivate,  // per-thread register accumulators over a handful of slots, warp-reduced
+                  // and flushed once per warp (tome-2018, karnagel-2015 §5.1)
+  Direct,         // perfect hash: slot = mixed-radix key, global atomics (tome-2018 §3.3)
+  Hash,           // global open-addressing table, CAS insert (karnagel-2015 §2)
+};
+const char* strategy_name(GpuStrategy s);
+GpuStrategy strategy_from_name(const std::string& name);  // throws Error(Unsupported)
+
+// One group key's encoding.
+struct KeyEncoding {
+  bool bounded = true;  // value - min is a digit in [0, values); else a raw 64-bit key
+  int64_t min = 0;
+  uint64_t values = 1;         // non-NULL digits
+  bool nullable = false;       // one more digit (bounded) or the NULL slot (raw)
+  int dictionary_column = -1;  // scan column whose dictionary decodes a VARCHAR key
+  uint64_t radix() const { return values + (nullable ? 1 : 0); }
+};
+
+struct GpuPlan {
+  GpuStrategy strategy = GpuStrategy::Direct;
+  std::vector<KeyEncoding> keys;
+  uint64_t slots = 1;        // Direct/ThreadPrivate: product of radices; Hash: probed capacity
+  uint64_t state_slots = 1;  // state array length: slots, or capacity + side + NULL slot
+  uint32_t block = 256;
+  uint32_t grid = 0;   // 0: the runtime picks from the SM count
+  std::string reason;  // why this strategy, for --explain
+};
+
+// Chooses the strategy and encodings. `forced` other than Auto is honoured when it can run
+// the query; otherwise Error(Unsupported) says why. `rows` is the table's row count.
+GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows,
+                 const DeviceLimits& limits, GpuStrategy forced);
+
+// A hash plan with `capacity` probed slots (the runtime grows the table and replans).
+GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity);
+
+std::string describe_plan(const GpuPlan& plan);
+
+}  // namespace tally

@@ -1,0 +1,273 @@
+// Strategy choice for the GPU (DESIGN.md "Grouping strategies"), from what the statistics
+// say of the key domain and from the device.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "compiler/error.h"
+#include "compiler/gpu_plan.h"
+
+namespace tally {
+
+namespace {
+
+// Register accumulators: slots x state fields must stay small, or they spill to local memory.
+constexpr uint64_t kThreadPrivateSlots = 16;
+constexpr uint64_t kThreadPrivateCells = 160;
+constexpr uint64_t kMaxDirectSlots = 1ull << 26;
+constexpr uint64_t kMinHashCapacity = 1024;
+
+[[noreturn]] void unsupported(const std::string& what) {
+  throw Error(ErrorKind::Unsupported, what + " is not supported on the GPU yet");
+}
+
+KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
+                       const BoundSelect& query) {
+  KeyEncoding k;
+  if (key.kind == ExprKind::ColumnRef) {
+    const ColumnStats& s = stats[key.index];
+    k.nullable = s.has_nulls;
+    if (query.scan[key.index].type.is_string()) {
+      k.min = 0;
+      k.values = std::max<uint64_t>(1, s.dictionary_size);
+      k.dictionary_column = key.index;
+      return k;
+    }
+    if (s.has_range) {
+      k.min = s.min;
+      k.values = static_cast<uint64_t>(s.max) - static_cast<uint64_t>(s.min) + 1;
+      if (k.values != 0 && k.values <= (1ull << 62)) return k;
+    } else if (!key.type.is_float()) {
+      k.values = 1;  // no non-NULL value at all
+      return k;
+    }
+  }
+  if (key.type.is_string())
+    unsupported(fmt::format("GROUP BY a computed string (\"{}\")", key.text));
+  if (key.type.is_wide_decimal())
+    unsupported(fmt::format("GROUP BY a DECIMAL wider than 18 digits (\"{}\")", key.text));
+  k.bounded = false;
+  k.nullable = true;  // a computed key may be NULL: it owns the NULL slot
+  return k;
+}
+
+// Product of the radices, or 0 when it passes 2^62.
+uint64_t slot_product(const std::vector<KeyEncoding>& keys) {
+  uint64_t product = 1;
+  for (const auto& k : keys) {
+    if (!k.bounded) return 0;
+    if (k.radix() != 0 && product > (1ull << 62) / k.radix()) return 0;
+    product *= k.radix();
+  }
+  return product;
+}
+
+uint64_t state_fields(const BoundSelect& query) {
+  uint64_t fields = 1;  // rows per group
+  for (const auto& a : query.aggregates) {
+    Type arg = a.arg ? a.arg->type : Type::bigint();
+    switch (aggregate_state_kind(a.kind, a.distinct, arg)) {
+      case AggStateKind::Count:
+        fields += 1;
+        break;
+      case AggStateKind::VarianceWide:
+      case AggStateKind::VarianceDouble:
+        fields += 3;
+        break;
+      default:
+        fields += 2;
+    }
+  }
+  return fields;
+}
+
+uint64_t next_pow2(uint64_t v) {
+  uint64_t p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+
+// log2 of the largest unscaled magnitude an expression can reach, by interval reasoning
+// over the column statistics (declared precision where nothing better is known).
+long double magnitude_log2(const Expr& e, const std::vector<ColumnStats>& stats) {
+  const long double ten = std::log2(10.0L);
+  auto scale_of = [](const Expr& x) { return x.type.is_decimal() ? x.type.scale : 0; };
+  auto fallback = [&]() -> long double {
+    if (e.type.is_decimal()) return e.type.precision * ten;
+    return 63;
+  };
+  switch (e.kind) {
+    case ExprKind::ColumnRef:
+      if (stats[e.index].has_range) {
+        long double m = std::max(std::fabs(static_cast<long double>(stats[e.index].min)),
+                                 std::fabs(static_cast<long double>(stats[e.index].max)));
+        return std::log2(std::max(m, 1.0L));
+      }
+      return fallback();
+    case ExprKind::Constant: {
+      long double m = e.type.is_decimal() ? std::fabs(static_cast<long double>(e.value.d))
+                                          : std::fabs(static_cast<long double>(e.value.i));
+      return e.type.is_float() ? fallback() : std::log2(std::max(m, 1.0L));
+    }
+    case ExprKind::Cast: {
+      const Expr& c = *e.children[0];
+      if (!e.type.is_decimal() && !e.type.is_integer()) return fallback();
+      if (c.type.is_float()) return fallback();
+      return magnitude_log2(c, stats) + std::max(0, scale_of(e) - scale_of(c)) * ten;
+    }
+    case ExprKind::Negate:
+    case ExprKind::Abs: return magnitude_log2(*e.children[0], stats);
+    case ExprKind::Arith: {
+      if (e.type.is_float()) return fallback();
+      const Expr& a = *e.children[0];
+      const Expr& b = *e.children[1];
+      long double ma = magnitude_log2(a, stats) + std::max(0, scale_of(e) - scale_of(a)) * ten;
+      long double mb = magnitude_log2(b, stats) + std::max(0, scale_of(e) - scale_of(b)) * ten;
+      switch (e.op) {
+        case kAdd:
+        case kSub: return std::max(ma, mb) + 1;
+        case kMul: return magnitude_log2(a, stats) + magnitude_log2(b, stats);
+        case kDiv: return magnitude_log2(a, stats) + (scale_of(e) - scale_of(a) + scale_of(b)) * ten;
+        default: return std::max(ma, mb);
+      }
+    }
+    case ExprKind::Case:
+    case ExprKind::Coalesce: {
+      long double m = 0;
+      for (size_t i = 0; i < e.children.size(); ++i) {
+        if (e.kind == ExprKind::Case && i % 2 == 0 && i + 1 < e.children.size()) continue;
+        m = std::max(m, magnitude_log2(*e.children[i], stats));
+      }
+      return m;
+    }
+    default: return fallback();
+  }
+}
+
+// 128-bit sums on the device wrap silently where the CPU reports an overflow, so the GPU
+// takes only sums that cannot reach 2^126 over this many rows.
+void check_sum_bounds(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                      uint64_t rows) {
+  long double rows_log2 = std::log2(std::max<long double>(2, rows));
+  for (const auto& a : query.aggregates) {
+    if (!a.arg) continue;
+    AggStateKind state = aggregate_state_kind(a.kind, a.distinct, a.arg->type);
+    long double m = magnitude_log2(*a.arg, stats);
+    bool exact_sum = state == AggStateKind::SumWide || state == AggStateKind::AvgWide ||
+                     state == AggStateKind::SumInt;
+    if ((exact_sum && m + rows_log2 >= 126) ||
+        (state == AggStateKind::VarianceWide && 2 * m + rows_log2 >= 126)) {
+      unsupported(fmt::format("an exact {} whose 128-bit state could overflow (\"{}\")",
+                              aggregate_sql_name(a.kind), a.text));
+    }
+  }
+}
+
+void check_query(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows) {
+  if (!query.aggregated) unsupported("a query without GROUP BY or aggregates");
+  for (const auto& a : query.aggregates) {
+    if (a.distinct) unsupported(fmt::format("{}(DISTINCT ...)", aggregate_sql_name(a.kind)));
+  }
+  check_sum_bounds(query, stats, rows);
+}
+
+}  // namespace
+
+const char* strategy_name(GpuStrategy s) {
+  switch (s) {
+    case GpuStrategy::Auto:
+      return "auto";
+    case GpuStrategy::ThreadPrivate:
+      return "thread";
+    case GpuStrategy::Direct:
+      return "direct";
+    case GpuStrategy::Hash:
+      return "hash";
+  }
+  return "?";
+}
+
+GpuStrategy strategy_from_name(const std::string& name) {
+  for (GpuStrategy s :
+       {GpuStrategy::Auto, GpuStrategy::ThreadPrivate, GpuStrategy::Direct, GpuStrategy::Hash}) {
+    if (name == strategy_name(s)) return s;
+  }
+  throw Error(ErrorKind::Unsupported,
+              fmt::format("unknown strategy \"{}\" (auto, thread, direct or hash)", name));
+}
+
+GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity) {
+  plan.strategy = GpuStrategy::Hash;
+  plan.slots = std::max<uint64_t>(capacity, 1);
+  plan.state_slots = plan.slots + 2;  // + the side slot of the EMPTY key + the NULL slot
+  return plan;
+}
+
+GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows,
+                 const DeviceLimits& limits, GpuStrategy forced) {
+  check_query(query, stats, rows);
+  GpuPlan plan;
+  for (const auto& key : query.group_keys) plan.keys.push_back(encode_key(*key, stats, query));
+  plan.grid = static_cast<uint32_t>(limits.sm_count) * 8;
+  uint64_t product = slot_product(plan.keys);
+  bool raw = product == 0;
+  if (raw && plan.keys.size() > 1) {
+    unsupported("GROUP BY several keys when one is a computed or unbounded value");
+  }
+  uint64_t cells = product * state_fields(query);
+  bool fits_registers = !raw && product <= kThreadPrivateSlots && cells <= kThreadPrivateCells;
+  bool fits_direct = !raw && product <= kMaxDirectSlots;
+  GpuStrategy chosen = forced;
+  if (chosen == GpuStrategy::Auto) {
+    if (fits_registers) {
+      chosen = GpuStrategy::ThreadPrivate;
+      plan.reason =
+          fmt::format("{} slots x {} state fields fit in registers", product, state_fields(query));
+    } else if (fits_direct && product <= std::max<uint64_t>(1ull << 16, 2 * rows)) {
+      chosen = GpuStrategy::Direct;
+      plan.reason = fmt::format("key domain of {} slots is known and small", product);
+    } else {
+      chosen = GpuStrategy::Hash;
+      plan.reason =
+          raw ? "a computed key has no known domain"
+              : fmt::format("key domain of {} slots is too large for direct slots", product);
+    }
+  } else {
+    plan.reason = "forced by --strategy";
+    if (chosen == GpuStrategy::ThreadPrivate && !fits_registers) {
+      unsupported(fmt::format("--strategy thread with {} slots x {} state fields", product,
+                              state_fields(query)));
+    }
+    if (chosen == GpuStrategy::Direct && !fits_direct) {
+      unsupported("--strategy direct with an unbounded or very large key domain");
+    }
+  }
+  plan.strategy = chosen;
+  if (chosen == GpuStrategy::Hash) {
+    uint64_t estimate = raw ? rows : std::min(product, rows);
+    return with_hash_capacity(plan, std::max(kMinHashCapacity, next_pow2(2 * estimate)));
+  }
+  plan.slots = product;
+  plan.state_slots = product;
+  return plan;
+}
+
+std::string describe_plan(const GpuPlan& plan) {
+  std::string out =
+      fmt::format("GPU strategy: {} ({})\n", strategy_name(plan.strategy), plan.reason);
+  for (size_t i = 0; i < plan.keys.size(); ++i) {
+    const auto& k = plan.keys[i];
+    if (k.bounded) {
+      out += fmt::format("  key{}: digit = value - {} in [0, {}){}\n", i, k.min, k.values,
+                         k.nullable ? " + NULL digit" : "");
+    } else {
+      out += fmt::format("  key{}: raw 64-bit value, hashed\n", i);
+    }
+  }
+  out += fmt::format("  slots: {}  state slots: {}  grid: {} x {} threads\n", plan.slots,
+                     plan.state_slots, plan.grid, plan.block);
+  return out;
+}
+
+}  // namespace tally

@@ -1,0 +1,81 @@
+// What the code generator hands the runtime: the CUDA source of one query (Init, Scan,
+// Finalizer kernels) and the layout of everything the kernels read and write, so the
+// runtime can allocate, fill and decode without knowing the query's shape itself.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/gpu_plan.h"
+
+namespace tally {
+
+// Kernels take one argument, `const u64* args`: a block of 64-bit words the runtime fills
+// in this order (pointers, counts and parameter values), so no struct layout has to agree
+// between the host compiler and NVRTC.
+enum class ArgKind {
+  Rows,            // number of input rows
+  Status,          // u32* status word
+  OutCount,        // u64* number of output groups
+  TableKeys,       // u64* hash-table keys (Hash strategy)
+  ColumnData,      // index = scan column: plain values or packed words
+  ColumnValidity,  // index = scan column: validity words (0 when no NULLs)
+  LookupValues,    // index = lookup: 16-byte values per dictionary code (+1 for NULL)
+  LookupNulls,     // index = lookup: one byte per code
+  ParamWord,       // index = parameter, word = 0 (low) or 1 (high, DECIMAL only)
+  StateField,      // index = field: its state array
+  OutKeys,         // 16 bytes per (group, key)
+  OutKeyNulls,     // 1 byte per (group, key)
+  OutValues,       // 16 bytes per (group, aggregate): the finals
+  OutValueNulls,   // 1 byte per (group, aggregate)
+};
+
+struct ArgSlot {
+  ArgKind kind;
+  int index = -1;
+  int word = 0;
+};
+
+// An aggregate's running state is a few arrays over the group slots.
+enum class FieldKind {
+  Count,
+  SumI128,
+  SumF64,
+  SumSqI128,
+  SumSqF64,
+  MinI64,
+  MaxI64,
+  MinI128,
+  MaxI128,
+  MinF64,
+  MaxF64
+};
+int field_bytes(FieldKind kind);
+
+struct StateField {
+  FieldKind kind;
+  int aggregate;  // -1: the rows-per-group counter that marks non-empty slots
+};
+
+// A subexpression over one dictionary column, computed on the host once per dictionary
+// code with the CPU evaluator and read on the device by code (DESIGN: string predicates
+// become predicates on codes).
+struct DictLookup {
+  ExprPtr expr;
+  int scan_column;
+};
+
+struct GpuProgram {
+  std::string source;
+  std::vector<ArgSlot> args;
+  std::vector<StateField> fields;
+  std::vector<DictLookup> lookups;
+  std::vector<int> aggregate_dictionary;  // per aggregate: scan column decoding a VARCHAR
+                                          // final (MIN/MAX of strings), or -1
+};
+
+// Generates the kernels. Throws Error(Unsupported) naming what the GPU path cannot run.
+GpuProgram generate_cuda(const BoundSelect& query, const GpuPlan& plan,
+                         const std::vector<ColumnStats>& stats);
+
+}  // namespace tally

@@ -1,0 +1,389 @@
+#include "runtime/gpu/gpu_engine.h"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <chrono>
+#include <cstring>
+
+#include "compiler/error.h"
+#include "compiler/evaluator.h"
+#include "runtime/cuda/device.h"
+#include "runtime/cuda/memory.h"
+#include "runtime/cuda/module.h"
+#include "runtime/cuda/stream.h"
+#include "runtime/result_builder.h"
+
+namespace tally {
+
+namespace {
+
+// Status bits of templates/tally_types.cuh and tally_sql.cuh.
+constexpr uint32_t kTableFull = 1, kKeyOutOfRange = 2, kDivisionByZero = 4, kIntegerOverflow = 8,
+                   kNumericOverflow = 16, kLookupError = 32;
+constexpr int kMaxAttempts = 8;
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+struct Cell {  // one 16-byte value slot as kernels write them
+  int128 v;
+};
+
+int128 to_cell(const Value& v, const Type& t) {
+  if (v.null) return 0;
+  if (t.is_decimal()) return v.d;
+  if (t.is_float()) return static_cast<int128>(std::bit_cast<uint64_t>(v.f));
+  return v.i;
+}
+
+Value from_cell(int128 cell, bool null, const Type& t) {
+  if (null) return Value();
+  if (t.is_decimal()) return Value::from_decimal(cell);
+  if (t.is_float()) return Value::from_double(std::bit_cast<double>(static_cast<uint64_t>(cell)));
+  return Value::from_int(static_cast<int64_t>(cell));
+}
+
+struct DeviceColumn {
+  ColumnPtr column;  // keeps the address unique while cached
+  cuda::DeviceBuffer data;
+  cuda::DeviceBuffer validity;
+};
+
+uint32_t launch_grid(uint64_t items) {
+  return static_cast<uint32_t>(std::clamp<uint64_t>((items + 255) / 256, 1, 8192));
+}
+
+}  // namespace
+
+struct GpuEngine::Impl {
+  cuda::Device device{0};
+  cuda::BufferPool pool;
+  std::mutex mutex;
+  std::map<const Column*, DeviceColumn> columns;
+  std::map<const cuda::CompiledKernel*, cuda::Module> modules;
+  std::string lookup_error;
+
+  const DeviceColumn& upload_column(const ColumnPtr& column) {
+    auto it = columns.find(column.get());
+    if (it != columns.end()) return it->second;
+    DeviceColumn d;
+    d.column = column;
+    if (column->encoding() == Encoding::Plain) {
+      const auto& bytes = column->plain_bytes();
+      d.data = pool.allocate(std::max<size_t>(bytes.size(), 16), "a column");
+      if (!bytes.empty()) d.data.upload(bytes.data(), bytes.size());
+    } else {
+      const auto& words = column->packed_words();
+      d.data = pool.allocate(std::max<size_t>(words.size() * 8, 16), "a column");
+      if (!words.empty()) d.data.upload(words.data(), words.size() * 8);
+    }
+    const auto& validity = column->validity_words();
+    if (!validity.empty()) {
+      d.validity = pool.allocate(validity.size() * 8, "a validity bitmap");
+      d.validity.upload(validity.data(), validity.size() * 8);
+    }
+    return columns.emplace(column.get(), std::move(d)).first->second;
+  }
+
+  const cuda::Module& module_for(const std::shared_ptr<const cuda::CompiledKernel>& binary) {
+    auto it = modules.find(binary.get());
+    if (it == modules.end()) it = modules.emplace(binary.get(), cuda::Module(*binary)).first;
+    return it->second;
+  }
+};
+
+GpuEngine::GpuEngine() : impl_(std::make_unique<Impl>()) {}
+GpuEngine::~GpuEngine() = default;
+
+std::string GpuEngine::device_name() const { return impl_->device.profile().name; }
+
+DeviceLimits GpuEngine::limits() const {
+  const auto& p = impl_->device.profile();
+  DeviceLimits l;
+  l.sm_count = p.sm_count;
+  l.shared_per_block = p.shared_per_block;
+  l.l2_bytes = p.l2_bytes;
+  return l;
+}
+
+namespace {
+
+// One execution of a compiled program: buffers, launches, and what came back.
+class GpuExecution {
+ public:
+  GpuExecution(GpuEngine::Impl& engine, const BoundSelect& query, const Table& table,
+               const std::vector<Value>& parameters, StringHeap& strings, const GpuCompilation& c,
+               GpuRunReport& report)
+      : engine_(engine),
+        query_(query),
+        table_(table),
+        parameters_(parameters),
+        strings_(strings),
+        c_(c),
+        report_(report) {}
+
+  // Runs Init and Scan; returns the status word (the caller decides about reruns).
+  uint32_t scan() {
+    auto start = std::chrono::steady_clock::now();
+    allocate_states();
+    upload_lookups();
+    fill_args();
+    report_.upload_ms += ms_since(start);
+    const cuda::Module& module = engine_.module_for(c_.binary);
+    uint64_t slots = c_.plan.state_slots;
+    report_.init_ms += timed(module.kernel("tally_init"), launch_grid(slots));
+    report_.scan_ms += timed(module.kernel("tally_scan"), c_.plan.grid);
+    return read_status();
+  }
+
+  GroupRows finalize() {
+    const cuda::Module& module = engine_.module_for(c_.binary);
+    report_.finalize_ms += timed(module.kernel("tally_finalize"), launch_grid(c_.plan.state_slots));
+    raise_errors(read_status());
+    auto start = std::chrono::steady_clock::now();
+    GroupRows rows = download_groups();
+    report_.download_ms += ms_since(start);
+    return rows;
+  }
+
+  void raise_errors(uint32_t status) const {
+    if (status & kDivisionByZero) throw Error(ErrorKind::Execution, "division by zero");
+    if (status & kIntegerOverflow) throw Error(ErrorKind::Execution, "integer out of range");
+    if (status & kNumericOverflow) {
+      throw Error(ErrorKind::Execution, "numeric overflow: a DECIMAL result exceeds its precision");
+    }
+    if (status & kLookupError) throw Error(ErrorKind::Execution, engine_.lookup_error);
+  }
+
+ private:
+  float timed(const cuda::Kernel& kernel, uint32_t grid) {
+    cuda::EventTimer timer;
+    timer.start();
+    cuda::LaunchConfig config;
+    config.grid = grid;
+    config.block = c_.plan.block;
+    cuda::DevicePtr args = args_.ptr();
+    cuda::launch(kernel, config, args);
+    timer.stop();
+    return timer.elapsed_ms();
+  }
+
+  uint32_t read_status() {
+    uint32_t status = 0;
+    status_.download(&status, sizeof status);
+    return status;
+  }
+
+  void allocate_states() {
+    uint64_t slots = c_.plan.state_slots;
+    for (const auto& f : c_.program.fields) {
+      fields_.push_back(engine_.pool.allocate(slots * field_bytes(f.kind), "aggregate states"));
+    }
+    if (c_.plan.strategy == GpuStrategy::Hash) {
+      table_keys_ = engine_.pool.allocate((c_.plan.slots + 1) * 8, "hash table keys");
+    }
+    status_ = engine_.pool.allocate(8, "the status word");
+    status_.fill_bytes(0);
+    out_count_ = engine_.pool.allocate(8, "the group counter");
+    out_count_.fill_bytes(0);
+    max_groups_ = std::min<uint64_t>(slots, table_.rows() + 1);
+    size_t nk = std::max<size_t>(1, query_.group_keys.size());
+    size_t na = std::max<size_t>(1, query_.aggregates.size());
+    out_keys_ = engine_.pool.allocate(max_groups_ * nk * 16, "result keys");
+    out_key_nulls_ = engine_.pool.allocate(max_groups_ * nk, "result key NULL flags");
+    out_values_ = engine_.pool.allocate(max_groups_ * na * 16, "result values");
+    out_value_nulls_ = engine_.pool.allocate(max_groups_ * na, "result NULL flags");
+  }
+
+  // Per-code values of subexpressions over one dictionary column, by the CPU evaluator.
+  void upload_lookups() {
+    for (const auto& lookup : c_.program.lookups) {
+      const Column& column = *table_.columns[query_.scan[lookup.scan_column].table_column];
+      const auto& dictionary = column.dictionary();
+      std::vector<int128> values(dictionary.size() + 1, 0);
+      std::vector<uint8_t> nulls(dictionary.size() + 1, 1);
+      std::vector<Value> row(query_.scan.size());
+      EvalContext ctx;
+      ctx.columns = row.data();
+      ctx.parameters = parameters_.data();
+      ctx.parameter_count = parameters_.size();
+      ctx.strings = &strings_;
+      for (size_t code = 0; code <= dictionary.size(); ++code) {
+        row[lookup.scan_column] =
+            code < dictionary.size() ? Value::from_int(strings_.intern(dictionary[code])) : Value();
+        try {
+          Value v = evaluate(*lookup.expr, ctx);
+          values[code] = to_cell(v, lookup.expr->type);
+          nulls[code] = v.null ? 1 : 0;
+        } catch (const Error& e) {
+          if (e.kind() != ErrorKind::Execution) throw;
+          nulls[code] = 2;  // reported only if a row that reaches it exists, as on the CPU
+          if (engine_.lookup_error.empty()) engine_.lookup_error = e.what();
+        }
+      }
+      auto& v =
+          lookups_.emplace_back(engine_.pool.allocate(values.size() * 16, "a dictionary lookup"));
+      v.upload(values.data(), values.size() * 16);
+      auto& n = lookups_.emplace_back(engine_.pool.allocate(nulls.size(), "a dictionary lookup"));
+      n.upload(nulls.data(), nulls.size());
+    }
+  }
+
+  uint64_t param_word(int index, int word) const {
+    const Value& v = parameters_.at(static_cast<size_t>(index));
+    if (word == 2) return v.null ? 1 : 0;
+    int128 cell = to_cell(v, query_.parameter_types[index]);
+    auto u = static_cast<unsigned __int128>(cell);
+    return word == 0 ? static_cast<uint64_t>(u) : static_cast<uint64_t>(u >> 64);
+  }
+
+  uint64_t arg_value(const ArgSlot& a) {
+    switch (a.kind) {
+      case ArgKind::Rows:
+        return table_.rows();
+      case ArgKind::Status:
+        return status_.ptr();
+      case ArgKind::OutCount:
+        return out_count_.ptr();
+      case ArgKind::TableKeys:
+        return table_keys_.ptr();
+      case ArgKind::ColumnData:
+      case ArgKind::ColumnValidity: {
+        const DeviceColumn& d =
+            engine_.upload_column(table_.columns[query_.scan[a.index].table_column]);
+        return a.kind == ArgKind::ColumnData ? d.data.ptr() : d.validity.ptr();
+      }
+      case ArgKind::LookupValues:
+        return lookups_[2 * a.index].ptr();
+      case ArgKind::LookupNulls:
+        return lookups_[2 * a.index + 1].ptr();
+      case ArgKind::ParamWord:
+        return param_word(a.index, a.word);
+      case ArgKind::StateField:
+        return fields_[a.index].ptr();
+      case ArgKind::OutKeys:
+        return out_keys_.ptr();
+      case ArgKind::OutKeyNulls:
+        return out_key_nulls_.ptr();
+      case ArgKind::OutValues:
+        return out_values_.ptr();
+      case ArgKind::OutValueNulls:
+        return out_value_nulls_.ptr();
+    }
+    return 0;
+  }
+
+  void fill_args() {
+    std::vector<uint64_t> words;
+    for (const auto& a : c_.program.args) words.push_back(arg_value(a));
+    args_ = engine_.pool.allocate(std::max<size_t>(words.size(), 1) * 8, "kernel arguments");
+    args_.upload(words.data(), words.size() * 8);
+  }
+
+  Value decode(int128 cell, bool null, const Type& type, int dictionary_column) {
+    if (!null && dictionary_column >= 0) {
+      const Column& column = *table_.columns[query_.scan[dictionary_column].table_column];
+      return Value::from_int(strings_.intern(column.dictionary().at(static_cast<size_t>(cell))));
+    }
+    return from_cell(cell, null, type);
+  }
+
+  GroupRows download_groups() {
+    uint64_t groups = 0;
+    out_count_.download(&groups, 8);
+    if (groups > max_groups_)
+      throw Error(ErrorKind::Internal, "GPU produced more groups than slots");
+    size_t nk = query_.group_keys.size(), na = query_.aggregates.size();
+    std::vector<int128> keys(groups * nk), values(groups * na);
+    std::vector<uint8_t> key_nulls(groups * nk), value_nulls(groups * na);
+    if (groups * nk > 0) {
+      out_keys_.download(keys.data(), keys.size() * 16);
+      out_key_nulls_.download(key_nulls.data(), key_nulls.size());
+    }
+    if (groups * na > 0) {
+      out_values_.download(values.data(), values.size() * 16);
+      out_value_nulls_.download(value_nulls.data(), value_nulls.size());
+    }
+    GroupRows rows;
+    for (uint64_t g = 0; g < groups; ++g) {
+      std::vector<Value> k, a;
+      for (size_t i = 0; i < nk; ++i) {
+        k.push_back(decode(keys[g * nk + i], key_nulls[g * nk + i], query_.group_keys[i]->type,
+                           c_.plan.keys[i].dictionary_column));
+      }
+      for (size_t i = 0; i < na; ++i) {
+        a.push_back(decode(values[g * na + i], value_nulls[g * na + i], query_.aggregates[i].type,
+                           c_.program.aggregate_dictionary[i]));
+      }
+      rows.keys.push_back(std::move(k));
+      rows.aggregates.push_back(std::move(a));
+    }
+    return rows;
+  }
+
+  GpuEngine::Impl& engine_;
+  const BoundSelect& query_;
+  const Table& table_;
+  const std::vector<Value>& parameters_;
+  StringHeap& strings_;
+  const GpuCompilation& c_;
+  GpuRunReport& report_;
+  std::vector<cuda::DeviceBuffer> fields_, lookups_;
+  cuda::DeviceBuffer table_keys_, status_, out_count_, args_;
+  cuda::DeviceBuffer out_keys_, out_key_nulls_, out_values_, out_value_nulls_;
+  uint64_t max_groups_ = 0;
+};
+
+uint64_t grown_capacity(const GpuPlan& plan, uint64_t rows) {
+  if (plan.strategy != GpuStrategy::Hash) return std::max<uint64_t>(1024, 2 * rows);
+  return plan.slots * 4;
+}
+
+}  // namespace
+
+Result GpuEngine::run(const BoundSelect& query, const Table& table,
+                      const std::vector<Value>& parameters, std::shared_ptr<StringHeap> strings,
+                      const GpuRunOptions& options, GpuRunReport* report_out) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->device.make_current();
+  impl_->lookup_error.clear();
+  GpuRunReport report;
+  std::vector<ColumnStats> stats = scan_stats(query, table);
+  GpuCompileOptions compile;
+  compile.strategy = options.strategy;
+  compile.hash_capacity = options.hash_capacity;
+  compile.limits = limits();
+  compile.arch = impl_->device.profile().arch();
+  GpuPlan plan = plan_for(query, stats, table.rows(), compile);
+  for (int attempt = 1;; ++attempt) {
+    GpuCompilation c = compile_plan(query, stats, plan, compile.arch);
+    report.codegen_ms += c.codegen_ms;
+    report.nvrtc_ms += c.from_memory_cache ? 0 : c.binary->compile_ms;
+    report.nvrtc_cached = c.from_memory_cache;
+    report.attempts = attempt;
+    GpuExecution run(*impl_, query, table, parameters, *strings, c, report);
+    uint32_t status = run.scan();
+    bool rerun = (status & (kTableFull | kKeyOutOfRange)) != 0;
+    if (rerun && attempt < kMaxAttempts) {
+      // A full table or a key outside its domain costs a rerun, never a wrong answer.
+      plan = with_hash_capacity(plan, grown_capacity(plan, table.rows()));
+      continue;
+    }
+    if (rerun) throw Error(ErrorKind::Device, "the GPU hash table kept filling up; giving up");
+    run.raise_errors(status);
+    GroupRows groups = run.finalize();
+    report.plan = describe_plan(plan);
+    report.source = c.program.source;
+    std::vector<std::vector<Value>> out =
+        evaluate_group_outputs(query, groups, parameters, strings.get());
+    Result result = finish_result(query, std::move(out), parameters, strings);
+    result.device = "gpu: " + impl_->device.profile().name;
+    if (report_out) *report_out = report;
+    return result;
+  }
+}
+
+}  // namespace tally

@@ -1,0 +1,51 @@
+// The GPU engine: runs a BoundSelect's aggregation on the GPU with generated kernels
+// (Init, Scan, Finalizer), growing and rerunning when a hash table fills, and finishing
+// HAVING, the SELECT expressions and ORDER BY on the host with the code the CPU engine
+// uses (runtime/result_builder.h). Holds the device, its memory pool and the columns
+// already uploaded, so repeated queries over one table upload it once.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/gpu/gpu_compile.h"
+#include "runtime/result.h"
+
+namespace tally {
+
+struct GpuRunOptions {
+  GpuStrategy strategy = GpuStrategy::Auto;
+  uint64_t hash_capacity = 0;  // > 0: first Hash attempt at this capacity (tests of growth)
+};
+
+struct GpuRunReport {
+  std::string plan;    // the final plan, after any grow-and-rerun
+  std::string source;  // the generated CUDA of the final attempt
+  int attempts = 0;    // 1 + reruns
+  double codegen_ms = 0, nvrtc_ms = 0, upload_ms = 0, init_ms = 0, scan_ms = 0, finalize_ms = 0,
+         download_ms = 0;
+  bool nvrtc_cached = false;
+};
+
+class GpuEngine {
+ public:
+  GpuEngine();  // opens device 0; throws Error(Device) when there is none
+  ~GpuEngine();
+
+  Result run(const BoundSelect& query, const Table& table, const std::vector<Value>& parameters,
+             std::shared_ptr<StringHeap> strings, const GpuRunOptions& options,
+             GpuRunReport* report = nullptr);
+
+  std::string device_name() const;
+  DeviceLimits limits() const;
+
+  struct Impl;  // device, memory pool, uploaded columns, loaded modules
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tally
