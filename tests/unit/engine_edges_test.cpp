@@ -289,6 +289,21 @@ TEST_CASE("engine: VAR_SAMP and STDDEV_SAMP of one row are NULL, of known sets e
         double_cell(std::sqrt(var)), double_cell(var / 100), double_cell(std::sqrt(var) / 10)}});
 }
 
+// BUG: VAR_SAMP/STDDEV_SAMP of DOUBLE finish with the one-pass formula
+// (sumsq - sum^2/n) / (n-1) (variance_double in templates/tally_finals.cuh, shared with the
+// GPU path, over the state count/sum/sum of squares), which cancels catastrophically when
+// the mean is large next to the spread: tally gives 0 here. A stable state (Welford, with
+// Chan's combine) or a shifted sum of squares would give 1.
+TEST_CASE("engine: VAR_SAMP of DOUBLE values with a large mean stays accurate" * doctest::skip()) {
+  Database db;
+  run_script(db,
+             "CREATE TABLE t (f DOUBLE);"
+             "INSERT INTO t VALUES (1000000001), (1000000002), (1000000003)");
+  // Mean 1000000002, deviations -1, 0, 1: VAR_SAMP (1 + 0 + 1) / 2 = 1, STDDEV_SAMP 1.
+  expect_rows(run_sql(db, "SELECT VAR_SAMP(f), STDDEV_SAMP(f) FROM t"),
+              {{double_cell(1), double_cell(1)}});
+}
+
 TEST_CASE("engine: COUNT(DISTINCT) ignores NULLs") {
   Database db;
   run_script(db,
