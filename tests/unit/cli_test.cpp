@@ -123,9 +123,13 @@ TEST_CASE("cli: run -e prints a psql-style table with the statement tags") {
   CHECK(lines[7] == "(3 rows)");
 }
 
+Outcome small_table_as(const std::string& format) {
+  return tally({"run", "--format", format, "-e",
+                std::string(kSmallTable) + "SELECT k, v, n FROM t ORDER BY v"});
+}
+
 TEST_CASE("cli: --format csv prints RFC 4180 CSV and nothing for other statements") {
-  Outcome o = tally({"run", "--format", "csv", "-e",
-                     std::string(kSmallTable) + "SELECT k, v, n FROM t ORDER BY v"});
+  Outcome o = small_table_as("csv");
   CHECK(o.exit_code == 0);
   CHECK(o.out ==
         "k,v,n\n"
@@ -135,8 +139,7 @@ TEST_CASE("cli: --format csv prints RFC 4180 CSV and nothing for other statement
 }
 
 TEST_CASE("cli: --format json prints an array of objects, DECIMAL as strings") {
-  Outcome o = tally({"run", "--format", "json", "-e",
-                     std::string(kSmallTable) + "SELECT k, v, n FROM t ORDER BY v"});
+  Outcome o = small_table_as("json");
   CHECK(o.exit_code == 0);
   CHECK(o.out ==
         "[\n"
