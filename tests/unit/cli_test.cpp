@@ -180,7 +180,13 @@ TEST_CASE("cli: a syntax error names line and column, shows a caret, exits 1") {
     }
   }
   CHECK(caret_line);
-  CHECK(o.out.empty());  // a syntax error runs nothing
+  CHECK(o.out.empty());
+  // The whole script is parsed first: a syntax error on line 2 runs nothing of line 1.
+  //                                                       column 15 -v
+  Outcome later = tally({"run", "-e", "CREATE TABLE t (x INTEGER);\nSELECT x FROM )"});
+  expect_clean_failure(later);
+  CHECK(contains(later.err, "line 2, column 15"));
+  CHECK(later.out.empty());
 }
 
 TEST_CASE("cli: an unknown column says it does not exist and suggests the near name") {
