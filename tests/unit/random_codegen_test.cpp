@@ -2,6 +2,7 @@
 // runs, and every one the GPU path accepts generates CUDA that NVRTC compiles for sm_90.
 // tests/gpu/random_diff_test.cpp runs the same generator against a real GPU.
 #include <doctest/doctest.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -55,7 +56,7 @@ std::string inline_parameters(const QueryShape& shape, size_t instance) {
 }
 
 struct CpuCheck {
-  size_t queries = 0, errors = 0, empty = 0, mismatches = 0;
+  size_t queries = 0, errors = 0, empty = 0, mismatches = 0, partitions = 0;
 };
 
 // Runs instance `i` of `shape` on the CPU, with parameters and with the values inlined: a
@@ -91,16 +92,67 @@ void check_on_cpu(Database& db, const QueryShape& shape, size_t i, uint64_t seed
   }
 }
 
+// Ternary logic partitioning: the rows where the filter is TRUE, FALSE or NULL are all the
+// rows, so per group the COUNT(*)s of the three add up to the COUNT(*) without the filter.
+std::map<std::string, int64_t> group_counts(const Result& r) {
+  std::map<std::string, int64_t> counts;
+  for (size_t row = 0; row < r.rows.size(); ++row) {
+    std::string key;
+    for (size_t c = 0; c + 1 < r.names.size(); ++c) key += r.cell_text(row, c) + "\x1f";
+    counts[key] += r.rows[row].back().i;
+  }
+  return counts;
+}
+
+void check_partition(Database& db, const QueryShape& shape, size_t i, CpuCheck& check) {
+  if (shape.filter.empty()) return;
+  std::string keys;
+  for (const auto& k : shape.keys) keys += k + ", ";
+  std::string group_by = keys.empty() ? "" : " GROUP BY " + keys.substr(0, keys.size() - 2);
+  auto count_query = [&](const std::string& where) {
+    return fmt::format("SELECT {}COUNT(*) FROM {}{}{}", keys, shape.table, where, group_by);
+  };
+  RunOutcome whole = run_outcome(db, count_query(""), cpu_options({}));
+  REQUIRE_MESSAGE(whole.ok, whole.error);
+  std::map<std::string, int64_t> sum;
+  int raised = 0;
+  std::string texts;
+  for (const char* form : {"({})", "NOT ({})", "({}) IS NULL"}) {
+    std::string sql = count_query(" WHERE " + fmt::format(fmt::runtime(form), shape.filter));
+    RunOutcome part = run_outcome(db, sql, cpu_options(shape.filter_parameters_of(i)));
+    texts += "\n  " + sql + "\n  -> " + (part.ok ? result_text(part.result) : part.error);
+    if (!part.ok) {
+      ++raised;
+      continue;
+    }
+    if (keys.empty() && part.result.rows.size() == 1 && part.result.rows[0][0].i == 0) continue;
+    for (const auto& [key, n] : group_counts(part.result)) sum[key] += n;
+  }
+  ++check.partitions;
+  bool same = raised == 0 ? sum == group_counts(whole.result) : raised == 3;
+  if (!same) {
+    ++check.mismatches;
+    FAIL_CHECK("the TRUE, FALSE and NULL parts of a filter do not add up to the whole:"
+               << texts << "\n  parameters: "
+               << fmt::format("{}", fmt::join(shape.filter_parameters_of(i), ", "))
+               << "\n  whole: " << result_text(whole.result));
+  }
+}
+
 void run_cpu_queries(uint64_t seed, size_t shapes) {
   Database& db = fuzz_database();
   QueryGenerator generator(seed, 2);
   CpuCheck check;
   for (size_t s = 0; s < shapes; ++s) {
     QueryShape shape = generator.next();
-    for (size_t i = 0; i < shape.instances; ++i) check_on_cpu(db, shape, i, seed, s, check);
+    for (size_t i = 0; i < shape.instances; ++i) {
+      check_on_cpu(db, shape, i, seed, s, check);
+      if (i == 0) check_partition(db, shape, i, check);
+    }
   }
   MESSAGE("CPU: " << check.queries << " queries (seed " << seed << "), " << check.errors
-                  << " raised execution errors, " << check.empty << " returned no rows");
+                  << " raised execution errors, " << check.empty << " returned no rows; "
+                  << check.partitions << " filters partitioned");
   CHECK(check.mismatches == 0);
   // The generator means most queries to run: errors are the rare deliberate ones.
   CHECK(check.errors * 5 < check.queries);

@@ -230,10 +230,24 @@ struct QueryShape {
   std::vector<ColumnTolerance> tolerances;           // one per output column
   bool risky = false;                                // meant to raise an error sometimes
   size_t instances = 1;
+  // For partition checks: the WHERE condition alone ("" if none) with its own parameters,
+  // and the group keys (they hold no parameters).
+  std::string filter;
+  std::vector<std::vector<std::string>> filter_parameters;
+  std::vector<std::string> keys;
 
   std::vector<std::string> parameters_of(size_t instance) const {
+    return values_of(parameters, instance);
+  }
+  std::vector<std::string> filter_parameters_of(size_t instance) const {
+    return values_of(filter_parameters, instance);
+  }
+
+ private:
+  static std::vector<std::string> values_of(const std::vector<std::vector<std::string>>& all,
+                                            size_t instance) {
     std::vector<std::string> values;
-    for (const auto& p : parameters) values.push_back(p[instance % p.size()]);
+    for (const auto& p : all) values.push_back(p[instance % p.size()]);
     return values;
   }
 };
@@ -1191,6 +1205,27 @@ class QueryGenerator {
     return numeric_aggregate(r < 90 ? "SUM" : "AVG");
   }
 
+  // How far the GPU's float aggregate may stray from the CPU's. Both add the same values in
+  // different orders (atomics, threads), so sums agree to about 1e-16 of the sum of |x|: a
+  // relative 1e-9, and an absolute part for sums that cancel out near zero. VAR/STDDEV of
+  // DOUBLE come from n*sum(x^2) - sum(x)^2 (tally_finals.cuh variance_double), which loses
+  // the digits that mean^2 has and the variance has not: an absolute error of up to ~1e-12 of
+  // max(x)^2, whose square root STDDEV shows as ~1e-6 of max(x), plus 1e-6 relative. An
+  // exact (integer/DECIMAL) variance is computed from exact sums on both sides.
+  ColumnTolerance float_tolerance(const std::string& fn, const Gen& x) const {
+    double m = x.magnitude();
+    if (fn.rfind("VAR", 0) == 0) {
+      return x.kind == FuzzKind::Double ? ColumnTolerance{1e-6, 1e-12 * m * m + 1e-12}
+                                        : ColumnTolerance{1e-9, 1e-12};
+    }
+    if (fn.rfind("STDDEV", 0) == 0) {
+      return x.kind == FuzzKind::Double ? ColumnTolerance{1e-6, 1e-6 * m + 1e-9}
+                                        : ColumnTolerance{1e-9, 1e-12};
+    }
+    if (fn == "SUM") return {1e-9, 1e-13 * m * table_->rows + 1e-12};
+    return {1e-9, 1e-12 * m + 1e-12};
+  }
+
   Aggregate numeric_aggregate(const std::string& fn) {
     bool variance = fn.rfind("VAR", 0) == 0 || fn.rfind("STDDEV", 0) == 0;
     Gen x = numeric(static_cast<int>(below(3)));
@@ -1204,9 +1239,7 @@ class QueryGenerator {
     a.has_arg = true;
     if (x.kind == FuzzKind::Double || variance) {
       a.exact = false;
-      // The GPU adds in another order (atomics); variance goes through a difference of sums,
-      // so its rounding is amplified: 1e-6 there.
-      a.tolerance = variance ? ColumnTolerance{1e-6, 1e-6} : ColumnTolerance{1e-9, 1e-12};
+      a.tolerance = float_tolerance(fn, x);
     }
     if (fn == "SUM") {  // a group's sum, for HAVING: groups hold dozens of rows or more
       a.arg.lo = std::min(0.0, x.lo * 50);
@@ -1290,6 +1323,8 @@ class QueryGenerator {
       }
     }
     std::string having_clause = !keys.empty() && chance(0.25) ? having(aggs, keys) : "";
+    shape.filter = filter;
+    for (const auto& k : keys) shape.keys.push_back(k.sql);
 
     uint64_t style = below(10);  // GROUP BY the expression (6), its position (2), its alias (2)
     std::vector<std::string> items, group_by;
@@ -1342,26 +1377,32 @@ class QueryGenerator {
       shape.tolerances.push_back({});
     }
     sql += " FROM " + table_->name;
-    if (chance(0.7)) sql += " WHERE " + predicate(1);
+    if (chance(0.7)) shape.filter = predicate(1);
+    if (!shape.filter.empty()) sql += " WHERE " + shape.filter;
+    for (const auto& k : keys) shape.keys.push_back(k.sql);
     return sql;
   }
 
   // Markers become `?` in the order they appear in the text, which fixes parameter numbers.
   void resolve_parameters(QueryShape& shape) {
+    resolve_markers(shape.sql, shape.parameters);
+    resolve_markers(shape.filter, shape.filter_parameters);
+  }
+
+  void resolve_markers(std::string& text, std::vector<std::vector<std::string>>& parameters) {
     std::string out;
-    const std::string& s = shape.sql;
-    for (size_t i = 0; i < s.size(); ++i) {
-      if (s[i] != '\x01') {
-        out += s[i];
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] != '\x01') {
+        out += text[i];
         continue;
       }
-      size_t end = s.find('\x01', i + 1);
-      size_t id = std::stoul(s.substr(i + 1, end - i - 1));
-      shape.parameters.push_back(markers_[id]);
+      size_t end = text.find('\x01', i + 1);
+      size_t id = std::stoul(text.substr(i + 1, end - i - 1));
+      parameters.push_back(markers_[id]);
       out += '?';
       i = end;
     }
-    shape.sql = std::move(out);
+    text = std::move(out);
   }
 
   std::mt19937_64 rng_;
