@@ -124,11 +124,12 @@ bool like_match(std::string_view text, std::string_view pattern) {
   // patterns, never exponential.
   size_t t = 0, p = 0, star_p = std::string_view::npos, star_t = 0;
   while (t < text.size()) {
-    if (p < pattern.size() && (pattern[p] == '_' || pattern[p] == text[t])) {
-      ++t, ++p;
-    } else if (p < pattern.size() && pattern[p] == '%') {
+    // '%' first: a '%' in the text must not be matched as a literal by the pattern's '%'.
+    if (p < pattern.size() && pattern[p] == '%') {
       star_p = p++;
       star_t = t;
+    } else if (p < pattern.size() && (pattern[p] == '_' || pattern[p] == text[t])) {
+      ++t, ++p;
     } else if (star_p != std::string_view::npos) {
       p = star_p + 1;
       t = ++star_t;
