@@ -181,8 +181,7 @@ ExprPtr string_literal_as(std::string_view text, const Type& target, SourceLocat
 
 ExprPtr cast_string_literal(std::string_view text, const Type& target, SourceLocation location) {
   if (target.is_string()) {
-    if (target.length > 0 && text.size() > target.length) text = text.substr(0, target.length);
-    return typed_string_constant(text, target, location);
+    return typed_string_constant(cut_string(text, target), target, location);
   }
   ExprPtr value = string_literal_as(text, target, location);
   if (value->type.same_as(target)) return value;
