@@ -56,9 +56,12 @@ Value from_string(std::string_view raw, const Type& to, StringHeap* strings) {
       std::string lower;
       for (char c : s)
         lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-      if (lower == "t" || lower == "true" || lower == "yes" || lower == "on" || lower == "1")
+      // The spellings COPY and string literals accept.
+      if (lower == "t" || lower == "true" || lower == "y" || lower == "yes" || lower == "on" ||
+          lower == "1")
         return Value::from_bool(true);
-      if (lower == "f" || lower == "false" || lower == "no" || lower == "off" || lower == "0")
+      if (lower == "f" || lower == "false" || lower == "n" || lower == "no" || lower == "off" ||
+          lower == "0")
         return Value::from_bool(false);
       bad_input(to, raw);
     }
