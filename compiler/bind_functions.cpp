@@ -99,7 +99,10 @@ ExprPtr ExpressionBinder::bind_aggregate(const ast::Expr& e, AggKind kind) {
   }
   AggregateCall call{kind, e.distinct, nullptr, Type::bigint(), e.source_text};
   if (e.star) {
-    if (kind != AggKind::Count || e.distinct) {
+    if (kind == AggKind::Count && e.distinct) {
+      throw Error(ErrorKind::Unsupported, "COUNT(DISTINCT *) is not supported", e.location);
+    }
+    if (kind != AggKind::Count) {
       throw Error(ErrorKind::Binder,
                   fmt::format("{}(*) is not valid; only COUNT(*) counts rows", name), e.location);
     }

@@ -8,16 +8,6 @@ namespace tally {
 
 namespace {
 
-const char* arith_symbol(int op) {
-  static const char* const kSymbols[] = {"+", "-", "*", "/", "%"};
-  return kSymbols[op];
-}
-
-const char* compare_symbol(int op) {
-  static const char* const kSymbols[] = {"=", "<>", "<", "<=", ">", ">="};
-  return kSymbols[op];
-}
-
 // The type an unknown operand of `op` takes from the typed operand next to it. Next to a
 // DATE, + reads it as a number of days; - reads a string literal as a DATE (date - date),
 // and a parameter as days unless it is the left operand (? - date is date - date).
@@ -59,7 +49,7 @@ ExprPtr ExpressionBinder::bind_arith(const ast::Expr& site, int op, const ast::E
   b.expr = settle_untyped(b.expr, Type::integer(), ctx_);
   auto typing = arith_typing(op, a.expr->type, b.expr->type, site);
   if (!typing) {
-    fail_operator(site, arith_symbol(op), a.expr->type.to_string(), b.expr->type.to_string());
+    fail_operator(site, arith_op_symbol(op), a.expr->type.to_string(), b.expr->type.to_string());
   }
   ExprPtr l = convert(a.expr, typing->left, ctx_);
   ExprPtr r = convert(b.expr, typing->right, ctx_);
@@ -83,7 +73,7 @@ ExprPtr ExpressionBinder::bind_date_interval(const ast::Expr& site, int op) {
   resolve_unknown(d, Type::date(), ctx_);
   if (d.expr->type.id != TypeId::Date || (interval_left && op == kSub)) {
     std::string date_type = d.expr->type.to_string();
-    fail_operator(site, arith_symbol(op), interval_left ? "INTERVAL" : date_type,
+    fail_operator(site, arith_op_symbol(op), interval_left ? "INTERVAL" : date_type,
                   interval_left ? date_type : "INTERVAL");
   }
   auto node = new_node(ExprKind::DateAdd, Type::date(), site, {d.expr});
@@ -115,7 +105,7 @@ ExprPtr ExpressionBinder::compare_operands(const ast::Expr& site, int op, Operan
   ExprPtr l = settle_untyped(both[0].expr, Type::varchar(), ctx_);
   ExprPtr r = settle_untyped(both[1].expr, Type::varchar(), ctx_);
   auto types = comparison_types(l->type, r->type);
-  if (!types) fail_operator(site, compare_symbol(op), l->type.to_string(), r->type.to_string());
+  if (!types) fail_operator(site, compare_op_symbol(op), l->type.to_string(), r->type.to_string());
   return new_node(ExprKind::Compare, Type::boolean(), site,
                   {convert(l, types->first, ctx_), convert(r, types->second, ctx_)}, op);
 }

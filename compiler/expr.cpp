@@ -16,40 +16,6 @@ std::shared_ptr<Expr> new_node(ExprKind kind, Type type) {
   return e;
 }
 
-const char* arith_symbol(int op) {
-  switch (op) {
-    case kAdd:
-      return "+";
-    case kSub:
-      return "-";
-    case kMul:
-      return "*";
-    case kDiv:
-      return "/";
-    case kMod:
-      return "%";
-  }
-  return "?";
-}
-
-const char* compare_symbol(int op) {
-  switch (op) {
-    case kEq:
-      return "=";
-    case kNe:
-      return "<>";
-    case kLt:
-      return "<";
-    case kLe:
-      return "<=";
-    case kGt:
-      return ">";
-    case kGe:
-      return ">=";
-  }
-  return "?";
-}
-
 const char* extract_field_name(int field) {
   switch (field) {
     case kYear:
@@ -132,6 +98,16 @@ bool values_equal(const Expr& a, const Expr& b) {
 
 }  // namespace
 
+const char* arith_op_symbol(int op) {
+  static const char* const kSymbols[] = {"+", "-", "*", "/", "%"};
+  return op >= kAdd && op <= kMod ? kSymbols[op] : "?";
+}
+
+const char* compare_op_symbol(int op) {
+  static const char* const kSymbols[] = {"=", "<>", "<", "<=", ">", ">="};
+  return op >= kEq && op <= kGe ? kSymbols[op] : "?";
+}
+
 ExprPtr make_column_ref(int index, Type type, std::string text) {
   auto e = new_node(ExprKind::ColumnRef, type);
   e->index = index;
@@ -189,11 +165,11 @@ std::string expr_to_string(const Expr& e) {
     case ExprKind::AggregateRef:
       return fmt::format("agg{}", e.index);
     case ExprKind::Arith:
-      return fmt::format("({} {} {})", child(0), arith_symbol(e.op), child(1));
+      return fmt::format("({} {} {})", child(0), arith_op_symbol(e.op), child(1));
     case ExprKind::Negate:
       return fmt::format("(-{})", child(0));
     case ExprKind::Compare:
-      return fmt::format("({} {} {})", child(0), compare_symbol(e.op), child(1));
+      return fmt::format("({} {} {})", child(0), compare_op_symbol(e.op), child(1));
     case ExprKind::And:
       return "(" + join_children(e, 0, " AND ") + ")";
     case ExprKind::Or:

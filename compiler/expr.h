@@ -74,6 +74,10 @@ ExprPtr make_null_constant(Type type);
 ExprPtr make_cast(ExprPtr child, Type to);
 ExprPtr make_node(ExprKind kind, Type type, std::vector<ExprPtr> children, int op = 0);
 
+// SQL spelling of an operator: "+", "<=", ...
+const char* arith_op_symbol(int op);
+const char* compare_op_symbol(int op);
+
 // Readable form of an expression tree, e.g. "(#3 * (1.00 - #6))", for --explain and
 // test failure messages.
 std::string expr_to_string(const Expr& e);

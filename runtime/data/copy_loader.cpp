@@ -83,8 +83,9 @@ void CopyJob::parse_piece(const char* begin, const char* end, Piece& piece) cons
     for (size_t c = 0; c < n; ++c) {
       const RawField& field = fields[c];
       if (!field.quoted && field.raw == options_.null_text) {
-        if (schema_.columns[c].not_null)
+        if (schema_.columns[c].not_null) {
           return fail(static_cast<int>(c), "NULL in a NOT NULL column");
+        }
         piece.columns[c].append_null();
         continue;
       }

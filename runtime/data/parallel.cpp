@@ -1,5 +1,7 @@
 #include "runtime/data/parallel.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -7,7 +9,14 @@
 
 namespace tally {
 
-size_t worker_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+// The CPUs this process may run on (taskset, container cpusets), else all of them.
+size_t worker_threads() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) {
+    return static_cast<size_t>(CPU_COUNT(&set));
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
 
 void run_parallel(size_t count, const std::function<void(size_t task)>& task) {
   std::vector<std::exception_ptr> errors(count);

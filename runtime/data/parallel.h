@@ -1,5 +1,5 @@
-// Runs independent tasks on all hardware threads (std::thread), for the generators and
-// the COPY loader.
+// Runs independent tasks on all the CPUs the process may use (std::thread), for the
+// generators, the .tbl writer and the COPY loader.
 #pragma once
 
 #include <cstddef>
@@ -10,7 +10,7 @@
 
 namespace tally {
 
-// Threads the parallel helpers use: std::thread::hardware_concurrency(), at least 1.
+// Threads the parallel helpers use: the CPUs this process may run on, at least 1.
 size_t worker_threads();
 
 // Runs task(0) .. task(count - 1), each exactly once, on up to worker_threads() threads.

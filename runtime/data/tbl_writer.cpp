@@ -1,5 +1,6 @@
 #include "runtime/data/tbl_writer.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include "compiler/date.h"
 #include "compiler/decimal.h"
 #include "compiler/error.h"
+#include "runtime/data/parallel.h"
 
 namespace tally {
 
@@ -17,55 +19,62 @@ namespace {
 // Text of one field is at most this long (a 38-digit DECIMAL with sign and point).
 constexpr size_t kMaxField = 64;
 
-class BufferedFile {
+// Rows formatted in memory; grows as needed.
+class TextBuffer {
  public:
-  explicit BufferedFile(const std::string& path) : path_(path), buffer_(kSize) {
-    file_ = std::fopen(path.c_str(), "wb");
-    if (!file_) fail("cannot open");
-  }
-  ~BufferedFile() {
-    if (file_) std::fclose(file_);
-  }
-
-  // Room for `n` more bytes, flushing when needed.
+  // Room for `n` more bytes.
   char* reserve(size_t n) {
-    if (used_ + n > buffer_.size()) flush();
-    return buffer_.data() + used_;
+    if (used_ + n > bytes_.size()) bytes_.resize(std::max(bytes_.size() * 2, used_ + n + 4096));
+    return bytes_.data() + used_;
   }
-  void commit(char* end) { used_ = static_cast<size_t>(end - buffer_.data()); }
+  void commit(char* end) { used_ = static_cast<size_t>(end - bytes_.data()); }
   void write(std::string_view s) {
-    if (s.size() > buffer_.size()) {
-      flush();
-      put(s.data(), s.size());
-      return;
-    }
     char* out = reserve(s.size());
     std::memcpy(out, s.data(), s.size());
     commit(out + s.size());
   }
+  void put(char c) {
+    char* out = reserve(1);
+    *out = c;
+    commit(out + 1);
+  }
+  std::string_view text() const { return {bytes_.data(), used_}; }
+  void clear() { used_ = 0; }  // keeps the memory for the next batch
+
+ private:
+  std::vector<char> bytes_;
+  size_t used_ = 0;
+};
+
+class OutputFile {
+ public:
+  explicit OutputFile(const std::string& path) : path_(path) {
+    file_ = std::fopen(path.c_str(), "wb");
+    if (!file_) fail("cannot open");
+  }
+  ~OutputFile() {
+    if (file_) std::fclose(file_);
+  }
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  void write(std::string_view text) {
+    if (!text.empty() && std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
+      fail("cannot write");
+    }
+  }
   void close() {
-    flush();
     FILE* file = file_;
     file_ = nullptr;
     if (std::fclose(file) != 0) fail("cannot write");
   }
 
  private:
-  static constexpr size_t kSize = 8 << 20;
-  void flush() {
-    put(buffer_.data(), used_);
-    used_ = 0;
-  }
-  void put(const char* data, size_t n) {
-    if (n && std::fwrite(data, 1, n, file_) != n) fail("cannot write");
-  }
   [[noreturn]] void fail(const char* what) {
     throw Error(ErrorKind::Io, std::string(what) + " " + path_ + ": " + std::strerror(errno));
   }
 
   std::string path_;
-  std::vector<char> buffer_;
-  size_t used_ = 0;
   FILE* file_ = nullptr;
 };
 
@@ -146,33 +155,47 @@ void check_writable_strings(const Table& table, char delimiter) {
   }
 }
 
-}  // namespace
-
-void write_tbl(const Table& table, const std::string& path, char delimiter,
-               bool trailing_delimiter) {
-  check_writable_strings(table, delimiter);
-  BufferedFile file(path);
+void format_rows(const Table& table, size_t begin, size_t end, char delimiter,
+                 bool trailing_delimiter, TextBuffer& out) {
   size_t columns = table.columns.size();
-  for (size_t row = 0; row < table.rows(); ++row) {
+  for (size_t row = begin; row < end; ++row) {
     for (size_t c = 0; c < columns; ++c) {
       const Column& column = *table.columns[c];
       if (column.is_valid(row)) {
         if (column.type().is_string()) {
-          file.write(column.dictionary()[static_cast<size_t>(column.get_int(row))]);
+          out.write(column.dictionary()[static_cast<size_t>(column.get_int(row))]);
         } else {
-          char* out = file.reserve(kMaxField);
-          file.commit(write_field(out, column, row));
+          out.commit(write_field(out.reserve(kMaxField), column, row));
         }
       }
-      if (c + 1 < columns || trailing_delimiter) {
-        char* out = file.reserve(1);
-        *out = delimiter;
-        file.commit(out + 1);
-      }
+      if (c + 1 < columns || trailing_delimiter) out.put(delimiter);
     }
-    char* out = file.reserve(1);
-    *out = '\n';
-    file.commit(out + 1);
+    out.put('\n');
+  }
+}
+
+}  // namespace
+
+// Batches of rows are formatted in parallel, a round of one batch per thread at a time,
+// and written in order.
+void write_tbl(const Table& table, const std::string& path, char delimiter,
+               bool trailing_delimiter) {
+  constexpr size_t kBatchRows = 1 << 16;
+  check_writable_strings(table, delimiter);
+  OutputFile file(path);
+  size_t rows = table.rows();
+  size_t batches = (rows + kBatchRows - 1) / kBatchRows;
+  size_t threads = worker_threads();
+  std::vector<TextBuffer> texts(threads);
+  for (size_t first = 0; first < batches; first += threads) {
+    size_t count = std::min(threads, batches - first);
+    run_parallel(count, [&](size_t t) {
+      texts[t].clear();
+      size_t begin = (first + t) * kBatchRows;
+      format_rows(table, begin, std::min(rows, begin + kBatchRows), delimiter, trailing_delimiter,
+                  texts[t]);
+    });
+    for (size_t t = 0; t < count; ++t) file.write(texts[t].text());
   }
   file.close();
 }

@@ -122,10 +122,11 @@ void ColumnBuilder::mark(bool valid) {
   }
   if (nulls_ == 0) start_validity();
   if (size_ % 64 == 0) validity_.push_back(0);
-  if (valid)
+  if (valid) {
     validity_.back() |= uint64_t{1} << (size_ % 64);
-  else
+  } else {
     ++nulls_;
+  }
   ++size_;
 }
 
@@ -226,7 +227,10 @@ void ColumnBuilder::append_pooled_strings(std::span<const std::string> pool,
   std::vector<int64_t> ids(pool.size(), -1);
   ints_.reserve(ints_.size() + indexes.size());
   for (uint32_t index : indexes) {
-    int64_t& id = ids.at(index);
+    if (index >= pool.size()) {
+      throw Error(ErrorKind::Internal, "append_pooled_strings: index outside the pool");
+    }
+    int64_t& id = ids[index];
     if (id < 0) id = strings_.intern(pool[index]);
     mark(true);
     ints_.push_back(id);
@@ -261,7 +265,7 @@ void ColumnBuilder::append_builder(ColumnBuilder&& other) {
 
 namespace {
 
-// Smallest and largest non-NULL value of some parts; nullopt when there is none.
+// Smallest and largest non-NULL value of some parts; {0, 0} when there is none.
 template <typename T>
 struct Range {
   bool any = false;
@@ -412,20 +416,26 @@ void ColumnBuilder::finish_plain(std::span<ColumnBuilder> parts, Column& column)
 // The dictionary is sorted so that code order is string order: comparisons and ORDER BY
 // on a string column can work on codes.
 void ColumnBuilder::finish_strings(std::span<ColumnBuilder> parts, Column& column) {
-  // Each part's ids -> ids in one heap of all distinct strings.
-  StringInterner all;
+  // One interner of all distinct strings: the largest part's, moved, so that its strings
+  // (often nearly all of them) are not hashed again; the others map their ids into it.
+  size_t base = 0;
+  for (size_t p = 1; p < parts.size(); ++p) {
+    if (parts[p].strings_.size() > parts[base].strings_.size()) base = p;
+  }
+  StringInterner all = std::move(parts[base].strings_);
   std::vector<std::vector<int64_t>> part_ids(parts.size());
   for (size_t p = 0; p < parts.size(); ++p) {
-    const StringInterner& strings = parts[p].strings_;
-    part_ids[p].resize(strings.size());
-    for (uint32_t id = 0; id < strings.size(); ++id) {
-      part_ids[p][id] = all.intern(strings.get(id));
+    std::vector<int64_t>& ids = part_ids[p];
+    if (p == base) {
+      ids.resize(all.size());
+      std::iota(ids.begin(), ids.end(), int64_t{0});
+      continue;
     }
+    const StringInterner& strings = parts[p].strings_;
+    ids.resize(strings.size());
+    for (uint32_t id = 0; id < strings.size(); ++id) ids[id] = all.intern(strings.get(id));
   }
-  std::vector<uint32_t> order(all.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(),
-            [&](uint32_t a, uint32_t b) { return all.get(a) < all.get(b); });
+  std::vector<uint32_t> order = all.ids_in_string_order();
   std::vector<int64_t> code_of(all.size());
   column.dictionary_.reserve(all.size());
   for (size_t rank = 0; rank < order.size(); ++rank) {

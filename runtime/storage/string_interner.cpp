@@ -1,5 +1,6 @@
 #include "runtime/storage/string_interner.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace tally {
@@ -48,6 +49,31 @@ uint32_t StringInterner::intern(std::string_view s) {
     uint32_t id = static_cast<uint32_t>(entry) - 1;
     if ((entry & ~uint64_t{0xffffffff}) == tag && get(id) == s) return id;
   }
+}
+
+// Sorting on the first 8 bytes as a big-endian integer settles most comparisons without
+// touching the strings; equal prefixes fall back to comparing the whole strings.
+std::vector<uint32_t> StringInterner::ids_in_string_order() const {
+  struct Key {
+    uint64_t prefix;
+    uint32_t id;
+  };
+  std::vector<Key> keys(size());
+  for (uint32_t id = 0; id < keys.size(); ++id) {
+    std::string_view s = get(id);
+    unsigned char bytes[8] = {};
+    std::memcpy(bytes, s.data(), std::min<size_t>(8, s.size()));
+    uint64_t prefix = 0;
+    for (unsigned char b : bytes) prefix = (prefix << 8) | b;
+    keys[id] = {prefix, id};
+  }
+  std::sort(keys.begin(), keys.end(), [this](const Key& a, const Key& b) {
+    if (a.prefix != b.prefix) return a.prefix < b.prefix;
+    return get(a.id) < get(b.id);
+  });
+  std::vector<uint32_t> ids(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) ids[i] = keys[i].id;
+  return ids;
 }
 
 // Doubles the table (at most half full, so probes stay short) and re-places every id.

@@ -17,6 +17,8 @@ class StringInterner {
     return {bytes_.data() + starts_[id], starts_[id + 1] - starts_[id]};
   }
   size_t size() const { return starts_.size() - 1; }
+  // All ids, ordered by their strings (bytewise, as std::string compares).
+  std::vector<uint32_t> ids_in_string_order() const;
 
  private:
   void grow();

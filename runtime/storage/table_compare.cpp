@@ -36,11 +36,10 @@ std::optional<std::string> first_difference(const Table& a, const Table& b) {
   for (size_t c = 0; c < a.columns.size(); ++c) {
     const Column& x = *a.columns[c];
     const Column& y = *b.columns[c];
-    std::string name = c < a.schema.columns.size() ? a.schema.columns[c].name
-                                                   : "#" + std::to_string(c + 1);
+    std::string name =
+        c < a.schema.columns.size() ? a.schema.columns[c].name : "#" + std::to_string(c + 1);
     if (!x.type().same_as(y.type())) {
-      return "column " + name + ": types " + x.type().to_string() + " vs " +
-             y.type().to_string();
+      return "column " + name + ": types " + x.type().to_string() + " vs " + y.type().to_string();
     }
     for (size_t row = 0; row < a.rows(); ++row) {
       std::string u = payload_text(x, row), v = payload_text(y, row);

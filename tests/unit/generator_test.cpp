@@ -10,6 +10,7 @@
 #include "compiler/date.h"
 #include "compiler/error.h"
 #include "runtime/data/paper_tables.h"
+#include "runtime/data/parallel.h"
 #include "runtime/data/tpch_lineitem.h"
 #include "runtime/storage/table_compare.h"
 
@@ -283,6 +284,40 @@ TEST_CASE("generator: nulls table has every type, NULLs and small domains") {
   }
   auto none = generate_nulls_table(100, 0, 5);
   for (const auto& col : none->columns) CHECK_FALSE(col->has_nulls());
+}
+
+TEST_CASE("generator: parallel chunks join in item order whatever their number") {
+  for (size_t items : {0, 1, 100, 16384 * 3 + 5, 1000000}) {
+    CAPTURE(items);
+    TableSchema schema{"n", {{"item", Type::bigint()}, {"text", Type::varchar()}}};
+    auto table = build_table_parallel(schema, items, [](auto& columns, size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) {
+        columns[0].append_int(static_cast<int64_t>(i));
+        columns[1].append_string(i % 3 ? "x" : "y");
+      }
+    });
+    REQUIRE(table->rows() == items);
+    size_t out_of_order = 0;
+    for (size_t row = 0; row < items; ++row) {
+      out_of_order += table->columns[0]->get_int(row) != static_cast<int64_t>(row);
+      out_of_order += string_at(*table->columns[1], row) != (row % 3 ? "x" : "y");
+    }
+    CHECK(out_of_order == 0);
+  }
+}
+
+TEST_CASE("generator: run_parallel runs every task once and rethrows the first failure") {
+  std::vector<int> runs(1000, 0);
+  run_parallel(runs.size(), [&](size_t task) { ++runs[task]; });
+  CHECK(std::count(runs.begin(), runs.end(), 1) == 1000);
+  try {
+    run_parallel(50, [](size_t task) {
+      if (task % 10 == 7) throw Error(ErrorKind::Data, "task " + std::to_string(task));
+    });
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()) == "task 7");
+  }
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -395,6 +396,33 @@ TEST_CASE("storage: the string interner keeps ids dense and stable while growing
   CHECK(interner.get(5000) == "");
   StringInterner copy = interner;
   CHECK(copy.intern("s42") == 42);
+}
+
+TEST_CASE("storage: dictionary order is std::string order for tricky strings") {
+  std::vector<std::string> values = {"abcdefgh",
+                                     "abcdefghX",
+                                     "abcdefgh\x01",
+                                     "abcdefg",
+                                     "",
+                                     "\xff",
+                                     "\x80"
+                                     "abc",
+                                     "zz",
+                                     "abcdefgi",
+                                     "Abcdefgh",
+                                     std::string("ab\0c", 4),
+                                     "ab",
+                                     "abcdefgh"};
+  ColumnBuilder builder(Type::varchar());
+  for (const auto& v : values) builder.append_string(v);
+  auto column = builder.finish();
+  std::vector<std::string> expected = values;
+  std::sort(expected.begin(), expected.end());
+  expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+  CHECK(column->dictionary() == expected);
+  for (size_t row = 0; row < values.size(); ++row) {
+    CHECK(column->dictionary()[static_cast<size_t>(column->get_int(row))] == values[row]);
+  }
 }
 
 TEST_CASE("storage: bulk appends and append_value") {
