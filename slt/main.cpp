@@ -38,6 +38,10 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
   }
+  if (files.empty()) {
+    std::cerr << "error: no .test files found\n";  // a corpus that vanished must not pass
+    return 1;
+  }
   const tally::slt::RunOptions options = run_options(device);
   int passed = 0, failed = 0, skipped = 0;
   for (const auto& file : files) {
