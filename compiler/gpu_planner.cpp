@@ -239,6 +239,9 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
       unsupported(fmt::format("--strategy thread with {} slots x {} state fields", product,
                               state_fields(query)));
     }
+    if (chosen == GpuStrategy::Hash && query.group_keys.empty()) {
+      unsupported("--strategy hash without GROUP BY (one group has no key to hash)");
+    }
     if (chosen == GpuStrategy::Direct && !fits_direct) {
       unsupported("--strategy direct with an unbounded or very large key domain");
     }
