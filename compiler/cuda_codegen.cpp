@@ -194,8 +194,9 @@ class KernelWriter {
       }
       agg_fields_.push_back(ids);
       agg_states_.push_back(state);
-      int dictionary = -1;
-      if (call.arg && call.arg->type.is_string() && call.arg->kind == ExprKind::ColumnRef) {
+      int dictionary = -1;  // MIN/MAX of a string column return a code to decode
+      bool extreme = call.kind == AggKind::Min || call.kind == AggKind::Max;
+      if (extreme && call.arg && call.arg->type.is_string() && call.arg->kind == ExprKind::ColumnRef) {
         dictionary = call.arg->index;
       }
       program_.aggregate_dictionary.push_back(dictionary);

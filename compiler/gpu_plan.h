@@ -17,6 +17,7 @@ struct ColumnStats {
   int64_t min = 0;
   int64_t max = 0;
   bool has_nulls = false;
+  bool has_values = true;  // at least one non-NULL value
   size_t dictionary_size = 0;  // VARCHAR columns
   // Physical encoding, for the decoder the generated Scan instantiates.
   enum class Layout { Plain, BitPacked } layout = Layout::Plain;

@@ -38,8 +38,8 @@ KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
       k.min = s.min;
       k.values = static_cast<uint64_t>(s.max) - static_cast<uint64_t>(s.min) + 1;
       if (k.values != 0 && k.values <= (1ull << 62)) return k;
-    } else if (!key.type.is_float()) {
-      k.values = 1;  // no non-NULL value at all
+    } else if (!s.has_values) {
+      k.values = 1;  // no non-NULL value at all: only the NULL digit is ever used
       return k;
     }
   }

@@ -17,6 +17,7 @@ std::vector<ColumnStats> scan_stats(const BoundSelect& query, const Table& table
     s.min = c.min_int();
     s.max = c.max_int();
     s.has_nulls = c.has_nulls();
+    s.has_values = c.size() > c.null_count();
     s.dictionary_size = c.dictionary().size();
     if (c.encoding() == Encoding::Plain) {
       s.layout = ColumnStats::Layout::Plain;
