@@ -5,6 +5,7 @@
 // The device code itself lives in templates/; this file only instantiates it.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <functional>
 
 #include "compiler/cuda_expr.h"
@@ -181,6 +182,9 @@ class KernelWriter {
         name, common, body);
   }
 
+  // State fields, shared where aggregates need the same one: SUM(x) and AVG(x) keep one
+  // sum, and the non-NULL count of an argument that is never NULL is the group's row count
+  // (field 0). Fewer fields mean fewer registers and fewer atomics per row.
   void layout_fields() {
     program_.fields.push_back({FieldKind::Count, -1});
     for (size_t a = 0; a < query_.aggregates.size(); ++a) {
@@ -188,19 +192,43 @@ class KernelWriter {
       Type arg = call.arg ? call.arg->type : Type::bigint();
       AggStateKind state = aggregate_state_kind(call.kind, call.distinct, arg);
       std::vector<int> ids;
-      for (FieldKind k : fields_of(call, state)) {
-        ids.push_back(static_cast<int>(program_.fields.size()));
-        program_.fields.push_back({k, static_cast<int>(a)});
-      }
+      for (FieldKind k : fields_of(call, state)) ids.push_back(field_for(k, static_cast<int>(a)));
       agg_fields_.push_back(ids);
       agg_states_.push_back(state);
       int dictionary = -1;  // MIN/MAX of a string column return a code to decode
       bool extreme = call.kind == AggKind::Min || call.kind == AggKind::Max;
-      if (extreme && call.arg && call.arg->type.is_string() && call.arg->kind == ExprKind::ColumnRef) {
+      if (extreme && call.arg && call.arg->type.is_string() &&
+          call.arg->kind == ExprKind::ColumnRef) {
         dictionary = call.arg->index;
       }
       program_.aggregate_dictionary.push_back(dictionary);
     }
+  }
+
+  int field_for(FieldKind kind, int aggregate) {
+    const auto& arg = query_.aggregates[aggregate].arg;
+    if (kind == FieldKind::Count && (!arg || !emitter_.may_be_null(*arg))) return 0;
+    for (size_t f = 1; f < program_.fields.size(); ++f) {
+      const auto& other = query_.aggregates[program_.fields[f].aggregate].arg;
+      if (program_.fields[f].kind == kind && other && arg && expr_equal(*other, *arg)) {
+        return static_cast<int>(f);
+      }
+    }
+    program_.fields.push_back({kind, aggregate});
+    return static_cast<int>(program_.fields.size() - 1);
+  }
+
+  // The register type of a thread-private accumulator: a 64-bit sum where the statistics
+  // prove one thread's rows (and a warp's sum of them) cannot overflow it.
+  std::string register_type(size_t f) {
+    FieldKind k = program_.fields[f].kind;
+    if (k != FieldKind::SumI128) return field_type(k);
+    const auto& arg = query_.aggregates[program_.fields[f].aggregate].arg;
+    uint64_t threads = static_cast<uint64_t>(plan_.grid) * plan_.block;
+    long double rows_per_thread =
+        static_cast<long double>(plan_.rows / std::max<uint64_t>(threads, 1) + 1);
+    long double bits = magnitude_log2(*arg, stats_) + std::log2(rows_per_thread) + 5;  // 5: a warp
+    return bits < 62 ? "i64" : "i128";
   }
 
   void check_supported() {
@@ -335,35 +363,34 @@ class KernelWriter {
     return inputs;
   }
 
-  // `target(f)` names where field f's state for this row's slot lives.
+  // `target(f)` names where field f's state for this row's slot lives; `type(f)` its type.
   std::string merge_code(const std::vector<CudaOperand>& inputs,
-                         const std::function<std::string(int)>& target, bool atomic) {
+                         const std::function<std::string(int)>& target,
+                         const std::function<std::string(int)>& type, bool atomic) {
     auto merge = [&](int f, const std::string& value) {
       FieldKind k = program_.fields[f].kind;
-      std::string t = target(f);
+      std::string t = target(f), ty = type(f);
       switch (field_merge(k)) {
         case MergeOp::Add:
-          return atomic ? fmt::format("atomic_add(&{}, ({}){});\n", t, field_type(k), value)
-                        : fmt::format("{} += ({}){};\n", t, field_type(k), value);
+          return atomic ? fmt::format("atomic_add(&{}, ({}){});\n", t, ty, value)
+                        : fmt::format("{} += ({}){};\n", t, ty, value);
         case MergeOp::Min:
-          return atomic ? fmt::format("atomic_min(&{}, ({}){});\n", t, field_type(k), value)
-                        : fmt::format("{0} = ({1}){2} < {0} ? ({1}){2} : {0};\n", t, field_type(k),
-                                      value);
+          return atomic ? fmt::format("atomic_min(&{}, ({}){});\n", t, ty, value)
+                        : fmt::format("{0} = ({1}){2} < {0} ? ({1}){2} : {0};\n", t, ty, value);
         default:
-          return atomic ? fmt::format("atomic_max(&{}, ({}){});\n", t, field_type(k), value)
-                        : fmt::format("{0} = ({1}){2} > {0} ? ({1}){2} : {0};\n", t, field_type(k),
-                                      value);
+          return atomic ? fmt::format("atomic_max(&{}, ({}){});\n", t, ty, value)
+                        : fmt::format("{0} = ({1}){2} > {0} ? ({1}){2} : {0};\n", t, ty, value);
       }
     };
     std::string m = merge(0, "1");
-    for (size_t a = 0; a < query_.aggregates.size(); ++a) {
-      const auto& ids = agg_fields_[a];
+    for (size_t f = 1; f < program_.fields.size(); ++f) {
+      int a = program_.fields[f].aggregate;
       const CudaOperand& v = inputs[a];
-      m += fmt::format("if (!{}) {{\n", v.null);
-      m += merge(ids[0], "1");
-      if (ids.size() > 1) m += merge(ids[1], v.value);
-      if (ids.size() > 2) m += merge(ids[2], squares_[a]);
-      m += "}\n";
+      FieldKind k = program_.fields[f].kind;
+      std::string value = k == FieldKind::Count                                     ? "1"
+                          : (k == FieldKind::SumSqI128 || k == FieldKind::SumSqF64) ? squares_[a]
+                                                                                    : v.value;
+      m += fmt::format("if (!{}) {}", v.null, merge(static_cast<int>(f), value));
     }
     return m;
   }
@@ -371,11 +398,12 @@ class KernelWriter {
   // Squares for the variance states, computed once per row beside the inputs.
   void square_inputs(const std::vector<CudaOperand>& inputs, std::string& code) {
     squares_.assign(inputs.size(), "");
-    for (size_t a = 0; a < inputs.size(); ++a) {
-      const auto& ids = agg_fields_[a];
-      if (ids.size() < 3) continue;
+    for (size_t f = 1; f < program_.fields.size(); ++f) {
+      FieldKind k = program_.fields[f].kind;
+      if (k != FieldKind::SumSqI128 && k != FieldKind::SumSqF64) continue;
+      size_t a = static_cast<size_t>(program_.fields[f].aggregate);
       std::string name = fmt::format("sq{}", a);
-      if (program_.fields[ids[2]].kind == FieldKind::SumSqI128) {
+      if (k == FieldKind::SumSqI128) {
         code += fmt::format(
             "const i128 {0} = {1} ? (i128)0 : mul_checked((i128){2}, (i128){2}, status);\n", name,
             inputs[a].null, inputs[a].value);
@@ -395,7 +423,7 @@ class KernelWriter {
       for (uint64_t s = 0; s < slots; ++s) {
         for (size_t f = 0; f < program_.fields.size(); ++f) {
           FieldKind k = program_.fields[f].kind;
-          b += fmt::format("  {} r{}_{} = {};\n", field_type(k), f, s, field_identity(k));
+          b += fmt::format("  {} r{}_{} = {};\n", register_type(f), f, s, field_identity(k));
         }
       }
     }
@@ -413,13 +441,16 @@ class KernelWriter {
     if (registers) {
       // A compile-time index per slot keeps the accumulators in registers.
       for (uint64_t s = 0; s < slots; ++s) {
-        row += fmt::format("if (slot == {}ull) {{\n{}}}\n", s,
-                           merge_code(
-                               inputs, [&](int f) { return fmt::format("r{}_{}", f, s); }, false));
+        row += fmt::format(
+            "if (slot == {}ull) {{\n{}}}\n", s,
+            merge_code(
+                inputs, [&](int f) { return fmt::format("r{}_{}", f, s); },
+                [&](int f) { return register_type(static_cast<size_t>(f)); }, false));
       }
     } else {
       row += merge_code(
-          inputs, [&](int f) { return fmt::format("f{}[slot]", f); }, true);
+          inputs, [&](int f) { return fmt::format("f{}[slot]", f); },
+          [&](int f) { return std::string(field_type(program_.fields[f].kind)); }, true);
     }
     b += indent(row, "    ");
     b += "  }\n";
@@ -438,8 +469,9 @@ class KernelWriter {
         const char* atomic = field_merge(k) == MergeOp::Add   ? "atomic_add"
                              : field_merge(k) == MergeOp::Min ? "atomic_min"
                                                               : "atomic_max";
-        b += fmt::format("  {{ const {} w = {}(r{}_{}); if (is_lane_zero()) {}(&f{}[{}], w); }}\n",
-                         field_type(k), reduce, f, s, atomic, f, s);
+        b += fmt::format(
+            "  {{ const {} w = {}(r{}_{}); if (is_lane_zero()) {}(&f{}[{}], ({})w); }}\n",
+            register_type(f), reduce, f, s, atomic, f, s, field_type(k));
       }
     }
     return b;

@@ -149,6 +149,40 @@ void CudaExprEmitter::check_supported(const Expr& e) const {
   }
 }
 
+bool CudaExprEmitter::may_be_null(const Expr& e) const {
+  if (lookup_column(e) >= 0) return true;  // the host's per-code values may be NULL
+  auto any_child = [&](size_t from) {
+    for (size_t i = from; i < e.children.size(); ++i) {
+      if (may_be_null(*e.children[i])) return true;
+    }
+    return false;
+  };
+  switch (e.kind) {
+    case ExprKind::ColumnRef:
+      return stats_[e.index].has_nulls;
+    case ExprKind::Constant:
+      return e.value.null;
+    case ExprKind::IsNull:
+      return false;
+    case ExprKind::Case:
+      for (size_t i = 1; i < e.children.size(); i += 2) {
+        if (may_be_null(*e.children[i])) return true;
+      }
+      return may_be_null(*e.children.back());
+    case ExprKind::Coalesce:
+      for (const auto& c : e.children) {
+        if (!may_be_null(*c)) return false;
+      }
+      return true;
+    case ExprKind::Parameter:
+    case ExprKind::GroupKeyRef:
+    case ExprKind::AggregateRef:
+      return true;
+    default:
+      return any_child(0);
+  }
+}
+
 CudaOperand CudaExprEmitter::emit(const Expr& e, std::string& out) {
   int column = lookup_column(e);
   if (column >= 0) return emit_lookup(e, column, out);
@@ -300,6 +334,18 @@ CudaOperand CudaExprEmitter::emit_arith(const Expr& e, std::string& out) {
   static const char* kOps[] = {"+", "-", "*", "/", "%"};
   if (e.type.is_decimal()) {
     int s = e.type.scale, sa = ta.scale, sb = tb.scale;
+    // Operands below 10^p each: where the exact result's digits fit 38, no check is needed.
+    bool add_fits = std::max(ta.precision - sa, tb.precision - sb) + s + 1 <= 38;
+    bool mul_fits = ta.precision + tb.precision <= 38;
+    if ((e.op == kAdd || e.op == kSub) && add_fits) {
+      out += fmt::format("  {} = {} * pow10_i128({}) {} {} * pow10_i128({});\n}}\n", r.value,
+                         a.value, s - sa, e.op == kAdd ? "+" : "-", b.value, s - sb);
+      return r;
+    }
+    if (e.op == kMul && mul_fits) {
+      out += fmt::format("  {} = {} * {};\n}}\n", r.value, a.value, b.value);
+      return r;
+    }
     switch (e.op) {
       case kAdd:
       case kSub:

@@ -38,6 +38,9 @@ class CudaExprEmitter {
   // Appends the statements computing `e` to `out`; returns where its value is.
   CudaOperand emit(const Expr& e, std::string& out);
 
+  // False when `e` can never be NULL for this data (so its NULL flag needs no state).
+  bool may_be_null(const Expr& e) const;
+
   // Throws Error(Unsupported) if `e` contains something the GPU cannot evaluate.
   void check_supported(const Expr& e) const;
 
