@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "bench/q1_kernels.h"
@@ -46,8 +47,24 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
+// Median device time of `launch` over `reps` runs after two warm-up runs; `reset` runs
+// before each, outside the timed region.
+double median_kernel_ms(int reps, const std::function<void()>& reset,
+                        const std::function<void()>& launch) {
+  std::vector<double> ms;
+  for (int i = 0; i < reps + 2; ++i) {
+    reset();
+    cuda::EventTimer timer;
+    timer.start();
+    launch();
+    timer.stop();
+    if (i >= 2) ms.push_back(timer.elapsed_ms());
+  }
+  return median(ms);
+}
+
 // Read bandwidth in GB/s over a buffer much larger than L2.
-double measure_read_bandwidth(int reps) {
+double measure_read_bandwidth(int reps, int sm_count) {
   const size_t bytes = size_t{4} << 30;
   cuda::DeviceBuffer data(bytes, "the bandwidth probe");
   data.fill_bytes(1);
@@ -56,17 +73,15 @@ double measure_read_bandwidth(int reps) {
   cuda::Module module(compiled);
   cuda::Kernel kernel = module.kernel("read_bandwidth");
   cuda::LaunchConfig config;
-  config.grid = 132 * 16;
+  config.grid = static_cast<uint32_t>(sm_count) * 16;
   config.block = 256;
-  std::vector<double> ms;
-  for (int i = 0; i < reps + 2; ++i) {
-    cuda::EventTimer timer;
-    timer.start();
-    cuda::launch(kernel, config, data.ptr(), static_cast<unsigned long long>(bytes / 16), sink.ptr());
-    timer.stop();
-    if (i >= 2) ms.push_back(timer.elapsed_ms());
-  }
-  return static_cast<double>(bytes) / (median(ms) * 1e-3) / 1e9;
+  double ms = median_kernel_ms(
+      reps, [] {},
+      [&] {
+        cuda::launch(kernel, config, data.ptr(), static_cast<unsigned long long>(bytes / 16),
+                     sink.ptr());
+      });
+  return static_cast<double>(bytes) / (ms * 1e-3) / 1e9;
 }
 
 struct HostCol {  // mirrors `struct Col` of the hand-written kernel
@@ -81,12 +96,13 @@ struct HandResult {
   std::vector<unsigned long long> counts;
 };
 
-HandResult run_hand_q1(const Table& t, int reps) {
+HandResult run_hand_q1(const Table& t, int reps, int sm_count) {
   auto column = [&](const char* name) { return t.columns[t.schema.find_column(name)]; };
   std::vector<cuda::DeviceBuffer> buffers;
   auto upload = [&](const char* name) {
     const Column& c = *column(name);
-    if (c.encoding() == Encoding::Plain) throw std::runtime_error(fmt::format("{} is not bit-packed", name));
+    if (c.encoding() == Encoding::Plain)
+      throw std::runtime_error(fmt::format("{} is not bit-packed", name));
     auto& b = buffers.emplace_back(c.packed_words().size() * 8, name);
     b.upload(c.packed_words().data(), c.packed_words().size() * 8);
     return HostCol{b.ptr(), c.base(), static_cast<unsigned>(c.bits()), 0};
@@ -99,31 +115,31 @@ HandResult run_hand_q1(const Table& t, int reps) {
   cuda::Module module(compiled);
   cuda::Kernel kernel = module.kernel("hand_q1");
   cuda::LaunchConfig config;
-  config.grid = 132 * 8;
+  config.grid = static_cast<uint32_t>(sm_count) * 8;
   config.block = 256;
   long long cutoff = days_from_civil(1998, 12, 1) - 90;
   unsigned long long rows = t.rows();
-  std::vector<double> ms;
-  for (int i = 0; i < reps + 2; ++i) {
-    out.fill_bytes(0);
-    counts.fill_bytes(0);
-    cuda::EventTimer timer;
-    timer.start();
-    cuda::launch(kernel, config, qty, price, disc, tax, flag, status, ship, rows, cutoff, out.ptr(),
-                 counts.ptr());
-    timer.stop();
-    if (i >= 2) ms.push_back(timer.elapsed_ms());
-  }
+  double ms = median_kernel_ms(
+      reps,
+      [&] {
+        out.fill_bytes(0);
+        counts.fill_bytes(0);
+      },
+      [&] {
+        cuda::launch(kernel, config, qty, price, disc, tax, flag, status, ship, rows, cutoff,
+                     out.ptr(), counts.ptr());
+      });
   HandResult r;
-  r.ms = median(ms);
+  r.ms = ms;
   r.counts = counts.download_vector<unsigned long long>(6);
   return r;
 }
 
-void bench_sf(double sf, int reps, double bandwidth_gbs, const std::string& device) {
+void bench_sf(double sf, int reps, double bandwidth_gbs, const std::string& device, int sm_count) {
   auto gen_start = std::chrono::steady_clock::now();
   TablePtr table = generate_lineitem(sf, 0);
-  double gen_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - gen_start).count();
+  double gen_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - gen_start).count();
   Database db;
   db.put_table(table);
   auto statements = parse_script(read_file(source_dir() + "/queries/tpch_q1.sql"));
@@ -139,31 +155,38 @@ void bench_sf(double sf, int reps, double bandwidth_gbs, const std::string& devi
     GpuRunReport report;
     auto start = std::chrono::steady_clock::now();
     gpu_result = engine.run(q1, *table, {}, std::make_shared<StringHeap>(), {}, &report);
-    double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    double wall =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (i < 2) continue;  // warm-up: NVRTC, column upload
     kernel_ms.push_back(report.init_ms + report.scan_ms + report.finalize_ms);
     e2e_ms.push_back(wall);
   }
-  HandResult hand = run_hand_q1(*table, reps);
+  HandResult hand = run_hand_q1(*table, reps, sm_count);
   // The peer must compute the same thing: its counts per (flag, status) slot equal tally's.
   size_t count_column = gpu_result.names.size() - 1;
   unsigned long long tally_rows = 0, hand_rows = 0;
-  for (const auto& row : gpu_result.rows) tally_rows += static_cast<unsigned long long>(row[count_column].i);
+  for (const auto& row : gpu_result.rows)
+    tally_rows += static_cast<unsigned long long>(row[count_column].i);
   for (auto c : hand.counts) hand_rows += c;
   std::vector<double> cpu_ms;
   Result cpu_result;
   for (int i = 0; i < 3; ++i) {
     auto start = std::chrono::steady_clock::now();
     cpu_result = run_cpu(q1, table.get(), {});
-    cpu_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    cpu_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
   }
   bool same = cpu_result.rows.size() == gpu_result.rows.size();
   for (size_t r = 0; same && r < cpu_result.rows.size(); ++r) {
-    for (size_t c = 0; c < cpu_result.names.size(); ++c) same &= cpu_result.cell_text(r, c) == gpu_result.cell_text(r, c);
+    for (size_t c = 0; c < cpu_result.names.size(); ++c)
+      same &= cpu_result.cell_text(r, c) == gpu_result.cell_text(r, c);
   }
   double k = median(kernel_ms), e = median(e2e_ms), c = median(cpu_ms);
-  fmt::print("\nTPC-H Q1, SF {} ({} rows, {:.1f} MB of encoded columns read, generated in {:.1f} s) on {}\n",
-             sf, table->rows(), bytes / 1e6, gen_s, device);
+  fmt::print(
+      "\nTPC-H Q1, SF {} ({} rows, {:.1f} MB of encoded columns read, generated in {:.1f} s) on "
+      "{}\n",
+      sf, table->rows(), bytes / 1e6, gen_s, device);
   fmt::print("  {:<40} {:>10} {:>10} {:>10}\n", "", "ms", "x floor", "x hand");
   auto line = [&](const char* what, double ms) {
     fmt::print("  {:<40} {:>10.3f} {:>10.2f} {:>10.2f}\n", what, ms, ms / floor_ms, ms / hand.ms);
@@ -196,9 +219,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   cuda::Device device(0);
-  double bw = measure_read_bandwidth(reps);
+  int sms = device.profile().sm_count;
+  double bw = measure_read_bandwidth(reps, sms);
   fmt::print("read bandwidth (int4 loads, 4 GiB, median of {}): {:.0f} GB/s on {}\n", reps, bw,
              device.profile().name);
-  for (double sf : sfs) bench_sf(sf, reps, bw, device.profile().name);
+  for (double sf : sfs) bench_sf(sf, reps, bw, device.profile().name, sms);
   return 0;
 }

@@ -2,7 +2,8 @@
 // bandwidth probe (the floor's denominator), and a hand-written TPC-H Q1 kernel over the
 // same encoded columns, written the way an expert would without a query compiler:
 // per-thread register accumulators for the 6 (returnflag, linestatus) slots in 64-bit
-// integers, warp reductions, one atomic per warp and slot.
+// integers (one thread's rows cannot overflow them at TPC-H's value ranges), 128-bit
+// products only where needed, warp reductions, one atomic per warp and slot.
 #pragma once
 
 namespace tally::bench {
@@ -36,8 +37,7 @@ struct Col { const u64* words; i64 base; u32 bits; };
 extern "C" __global__ void __launch_bounds__(256) hand_q1(
     Col qty, Col price, Col disc, Col tax, Col flag, Col status, Col ship, u64 rows, i64 cutoff,
     i128* out /* 6 slots x 5 sums */, u64* counts /* 6 */) {
-  i64 s_qty[6] = {0}, s_price[6] = {0}, s_disc[6] = {0};
-  i128 s_dp[6] = {0}, s_ch[6] = {0};
+  i64 s_qty[6] = {0}, s_price[6] = {0}, s_disc[6] = {0}, s_dp[6] = {0}, s_ch[6] = {0};
   u64 n[6] = {0};
   for (u64 r = global_thread_index(); r < rows; r += grid_stride()) {
     const i64 d = BitPackedColumn{ship.words, ship.base, ship.bits}.get(r);
@@ -49,7 +49,7 @@ extern "C" __global__ void __launch_bounds__(256) hand_q1(
     const i64 di = BitPackedColumn{disc.words, disc.base, disc.bits}.get(r);
     const i64 t = BitPackedColumn{tax.words, tax.base, tax.bits}.get(r);
     const i64 dp = p * (100 - di);
-    const i128 ch = (i128)dp * (100 + t);
+    const i64 ch = dp * (100 + t);
 #pragma unroll
     for (int s = 0; s < 6; ++s) {
       if (slot == s) {
@@ -59,8 +59,8 @@ extern "C" __global__ void __launch_bounds__(256) hand_q1(
   }
 #pragma unroll
   for (int s = 0; s < 6; ++s) {
-    const i128 a = warp_sum((i128)s_qty[s]), b = warp_sum((i128)s_price[s]),
-               c = warp_sum(s_dp[s]), e = warp_sum(s_ch[s]), f = warp_sum((i128)s_disc[s]);
+    const i128 a = warp_sum(s_qty[s]), b = warp_sum(s_price[s]), c = warp_sum(s_dp[s]),
+               e = warp_sum(s_ch[s]), f = warp_sum(s_disc[s]);
     const u64 m = warp_sum(n[s]);
     if (is_lane_zero()) {
       atomic_add(&out[s * 5 + 0], a); atomic_add(&out[s * 5 + 1], b);
