@@ -218,16 +218,20 @@ class KernelWriter {
     return static_cast<int>(program_.fields.size() - 1);
   }
 
-  // The register type of a thread-private accumulator: a 64-bit sum where the statistics
-  // prove one thread's rows (and a warp's sum of them) cannot overflow it.
+  // The register type of a thread-private accumulator: the narrowest integer the
+  // statistics prove one thread's rows (and then a warp's sum of them) cannot overflow.
+  // Fewer registers per thread mean more threads resident per SM.
   std::string register_type(size_t f) {
     FieldKind k = program_.fields[f].kind;
-    if (k != FieldKind::SumI128) return field_type(k);
-    const auto& arg = query_.aggregates[program_.fields[f].aggregate].arg;
     uint64_t threads = static_cast<uint64_t>(plan_.grid) * plan_.block;
     long double rows_per_thread =
         static_cast<long double>(plan_.rows / std::max<uint64_t>(threads, 1) + 1);
-    long double bits = magnitude_log2(*arg, stats_) + std::log2(rows_per_thread) + 5;  // 5: a warp
+    long double warp_rows_bits = std::log2(rows_per_thread) + 5;  // 5: 32 lanes of a warp
+    if (k == FieldKind::Count) return warp_rows_bits < 31 ? "u32" : "u64";
+    if (k != FieldKind::SumI128) return field_type(k);
+    const auto& arg = query_.aggregates[program_.fields[f].aggregate].arg;
+    long double bits = magnitude_log2(*arg, stats_) + warp_rows_bits;
+    if (bits < 30) return "i32";
     return bits < 62 ? "i64" : "i128";
   }
 
@@ -306,15 +310,15 @@ class KernelWriter {
       if (t.id == TypeId::Boolean) {
         value = fmt::format("({}) != 0", raw);
       } else {
-        value = fmt::format("({})({})", cuda_type(t), raw);
+        value = fmt::format("({})({})", emitter_.column_type(static_cast<int>(c)), raw);
       }
       std::string null = "false";
       if (s.has_nulls) {
         null = fmt::format("!Validity{{(const u64*)args[{}]}}.valid(row)",
                            args_.add({ArgKind::ColumnValidity, static_cast<int>(c)}));
       }
-      d += fmt::format("    const {} c{} = {}; const bool c{}_n = {};\n", cuda_type(t), c, value, c,
-                       null);
+      d += fmt::format("    const {} c{} = {}; const bool c{}_n = {};\n",
+                       emitter_.column_type(static_cast<int>(c)), c, value, c, null);
       d += fmt::format("    (void)c{0}; (void)c{0}_n;\n", c);
     }
     return d;
@@ -441,11 +445,11 @@ class KernelWriter {
     if (registers) {
       // A compile-time index per slot keeps the accumulators in registers.
       for (uint64_t s = 0; s < slots; ++s) {
-        row += fmt::format(
-            "if (slot == {}ull) {{\n{}}}\n", s,
-            merge_code(
-                inputs, [&](int f) { return fmt::format("r{}_{}", f, s); },
-                [&](int f) { return register_type(static_cast<size_t>(f)); }, false));
+        row +=
+            fmt::format("if (slot == {}ull) {{\n{}}}\n", s,
+                        merge_code(
+                            inputs, [&](int f) { return fmt::format("r{}_{}", f, s); },
+                            [&](int f) { return register_type(static_cast<size_t>(f)); }, false));
       }
     } else {
       row += merge_code(

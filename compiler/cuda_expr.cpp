@@ -102,10 +102,24 @@ CudaExprEmitter::CudaExprEmitter(const BoundSelect& query, const std::vector<Col
 
 std::string CudaExprEmitter::fresh() { return fmt::format("t{}", counter_++); }
 
-CudaOperand CudaExprEmitter::declare(const Type& t, std::string& out) {
+CudaOperand CudaExprEmitter::declare(const Expr& e, std::string& out) {
   std::string name = fresh();
-  out += fmt::format("{} {} = 0; bool {}_n = false;\n", cuda_type(t), name, name);
+  out += fmt::format("{} {} = 0; bool {}_n = false;\n", value_type(e), name, name);
   return {name, name + "_n"};
+}
+
+std::string CudaExprEmitter::column_type(int scan_column) const {
+  const Type& t = query_.scan[scan_column].type;
+  // A DECIMAL column with a range is at most 18 digits: its payload is 64-bit already.
+  if (t.is_decimal() && stats_[scan_column].has_range) return "i64";
+  return cuda_type(t);
+}
+
+std::string CudaExprEmitter::value_type(const Expr& e) const {
+  // DECIMAL values the statistics bound below 2^62 live in 64-bit registers: half the
+  // registers and a fraction of the instructions of 128-bit arithmetic.
+  if (e.type.is_decimal() && magnitude_log2(e, stats_) < 62) return "i64";
+  return cuda_type(e.type);
 }
 
 int CudaExprEmitter::lookup_column(const Expr& e) const {
@@ -327,7 +341,7 @@ CudaOperand CudaExprEmitter::emit_lookup(const Expr& e, int column, std::string&
 CudaOperand CudaExprEmitter::emit_arith(const Expr& e, std::string& out) {
   CudaOperand a = emit(*e.children[0], out);
   CudaOperand b = emit(*e.children[1], out);
-  CudaOperand r = declare(e.type, out);
+  CudaOperand r = declare(e, out);
   out += fmt::format("{} = {} || {};\nif (!{}) {{\n", r.null, a.null, b.null, r.null);
   const Type& ta = e.children[0]->type;
   const Type& tb = e.children[1]->type;
@@ -466,7 +480,7 @@ CudaOperand CudaExprEmitter::emit_in_list(const Expr& e, std::string& out) {
 }
 
 CudaOperand CudaExprEmitter::emit_case(const Expr& e, std::string& out) {
-  CudaOperand r = declare(e.type, out);
+  CudaOperand r = declare(e, out);
   std::string taken = fresh();
   out += fmt::format("bool {} = false;\n", taken);
   size_t pairs = (e.children.size() - 1) / 2;
@@ -484,7 +498,7 @@ CudaOperand CudaExprEmitter::emit_case(const Expr& e, std::string& out) {
 }
 
 CudaOperand CudaExprEmitter::emit_coalesce(const Expr& e, std::string& out) {
-  CudaOperand r = declare(e.type, out);
+  CudaOperand r = declare(e, out);
   out += fmt::format("{} = true;\n", r.null);
   for (const auto& child : e.children) {
     out += fmt::format("if ({}) {{\n", r.null);
@@ -499,7 +513,7 @@ CudaOperand CudaExprEmitter::emit_cast(const Expr& e, std::string& out) {
   const Type& from = e.children[0]->type;
   const Type& to = e.type;
   CudaOperand a = emit(*e.children[0], out);
-  CudaOperand r = declare(to, out);
+  CudaOperand r = declare(e, out);
   out += fmt::format("{} = {};\nif (!{}) {{\n", r.null, a.null, r.null);
   std::string v = a.value, code;
   bool from_int = from.is_integer() || from.id == TypeId::Boolean || from.id == TypeId::Date;
@@ -548,7 +562,7 @@ CudaOperand CudaExprEmitter::emit_cast(const Expr& e, std::string& out) {
 
 CudaOperand CudaExprEmitter::emit_unary(const Expr& e, std::string& out) {
   CudaOperand a = emit(*e.children[0], out);
-  CudaOperand r = declare(e.type, out);
+  CudaOperand r = declare(e, out);
   bool negate = e.kind == ExprKind::Negate;
   std::string code;
   if (e.type.is_decimal()) {
@@ -569,7 +583,7 @@ CudaOperand CudaExprEmitter::emit_unary(const Expr& e, std::string& out) {
 CudaOperand CudaExprEmitter::emit_round(const Expr& e, std::string& out) {
   const Type& from = e.children[0]->type;
   CudaOperand a = emit(*e.children[0], out);
-  CudaOperand r = declare(e.type, out);
+  CudaOperand r = declare(e, out);
   int n = e.digits;
   std::string code;
   if (from.is_decimal()) {
@@ -600,7 +614,7 @@ CudaOperand CudaExprEmitter::emit_round(const Expr& e, std::string& out) {
 
 CudaOperand CudaExprEmitter::emit_date(const Expr& e, std::string& out) {
   CudaOperand a = emit(*e.children[0], out);
-  CudaOperand r = declare(e.type, out);
+  CudaOperand r = declare(e, out);
   std::string code;
   if (e.kind == ExprKind::Extract) {
     static const char* kFields[] = {"year", "month", "day"};

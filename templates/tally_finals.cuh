@@ -3,7 +3,7 @@
 // equal states into bit-identical results.
 #pragma once
 
-#ifdef __CUDACC_RTC__
+#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
 #define TALLY_HD __host__ __device__ __forceinline__
 #else
 #define TALLY_HD inline

@@ -18,7 +18,7 @@ constexpr u32 kStatusSmallintOverflow = 64;
 constexpr u32 kStatusBigintOverflow = 128;
 
 // 10^n as i128, 0 <= n <= 38; constexpr so that literal exponents fold at compile time.
-constexpr i128 pow10_i128(int n) {
+__host__ __device__ constexpr i128 pow10_i128(int n) {
   i128 v = 1;
   for (int i = 0; i < n; ++i) v *= 10;
   return v;
