@@ -1,0 +1,172 @@
+// The random query generator in CI (no GPU): its queries are valid SQL that the CPU engine
+// runs, and every one the GPU path accepts generates CUDA that NVRTC compiles for sm_90.
+// tests/gpu/random_diff_test.cpp runs the same generator against a real GPU.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <map>
+#include <string>
+
+#include "tests/unit/support/query_generator.h"
+#include "tests/unit/support/result_compare.h"
+
+namespace tally::test {
+
+namespace {
+
+Database& fuzz_database() {
+  static Database db;
+  static bool registered = false;
+  if (!registered) {
+    register_fuzz_tables(db);
+    registered = true;
+  }
+  return db;
+}
+
+uint64_t env_number(const char* name, uint64_t fallback) {
+  const char* text = std::getenv(name);
+  return text && *text ? std::strtoull(text, nullptr, 0) : fallback;
+}
+
+ExecOptions cpu_options(std::vector<std::string> parameters) {
+  ExecOptions options;
+  options.device = DeviceChoice::Cpu;
+  options.parameters = std::move(parameters);
+  return options;
+}
+
+// The shape's text with instance `i`'s parameter values written in as string literals
+// (each `?` sits inside CAST(? AS type), so the constant gets the parameter's type).
+std::string inline_parameters(const QueryShape& shape, size_t instance) {
+  std::vector<std::string> values = shape.parameters_of(instance);
+  std::string out;
+  size_t next = 0;
+  for (char c : shape.sql) {
+    if (c != '?') {
+      out += c;
+      continue;
+    }
+    const std::string& v = values.at(next++);
+    out += v == "NULL" ? "NULL" : "'" + v + "'";
+  }
+  return out;
+}
+
+struct CpuCheck {
+  size_t queries = 0, errors = 0, empty = 0, mismatches = 0;
+};
+
+// Runs instance `i` of `shape` on the CPU, with parameters and with the values inlined: a
+// valid query either runs or raises an execution error, and both spellings agree.
+void check_on_cpu(Database& db, const QueryShape& shape, size_t i, uint64_t seed, size_t index,
+                  CpuCheck& check) {
+  RunOutcome with_parameters = run_outcome(db, shape.sql, cpu_options(shape.parameters_of(i)));
+  ++check.queries;
+  INFO("seed ", seed, ", query ", index, ", instance ", i, ": ", shape.sql);
+  if (!with_parameters.ok) {
+    ++check.errors;
+    CHECK_MESSAGE(with_parameters.error_kind == ErrorKind::Execution,
+                  error_kind_name(with_parameters.error_kind)
+                      << " error: " << with_parameters.error);
+  } else if (with_parameters.result.rows.empty()) {
+    ++check.empty;
+  }
+  std::string inlined = inline_parameters(shape, i);
+  RunOutcome with_constants = run_outcome(db, inlined, cpu_options({}));
+  bool same = with_parameters.ok == with_constants.ok;
+  std::string difference;
+  if (same && with_parameters.ok) {
+    difference = result_difference(with_parameters.result, with_constants.result, shape.tolerances);
+    same = difference.empty();
+  }
+  if (!same) {
+    ++check.mismatches;
+    FAIL_CHECK("parameters and inlined constants disagree\n  inlined: "
+               << inlined << "\n  " << difference << "\n  with parameters: "
+               << (with_parameters.ok ? result_text(with_parameters.result) : with_parameters.error)
+               << "\n  inlined: "
+               << (with_constants.ok ? result_text(with_constants.result) : with_constants.error));
+  }
+}
+
+void run_cpu_queries(uint64_t seed, size_t shapes) {
+  Database& db = fuzz_database();
+  QueryGenerator generator(seed, 2);
+  CpuCheck check;
+  for (size_t s = 0; s < shapes; ++s) {
+    QueryShape shape = generator.next();
+    for (size_t i = 0; i < shape.instances; ++i) check_on_cpu(db, shape, i, seed, s, check);
+  }
+  MESSAGE("CPU: " << check.queries << " queries (seed " << seed << "), " << check.errors
+                  << " raised execution errors, " << check.empty << " returned no rows");
+  CHECK(check.mismatches == 0);
+  // The generator means most queries to run: errors are the rare deliberate ones.
+  CHECK(check.errors * 5 < check.queries);
+}
+
+}  // namespace
+
+TEST_CASE("query generator: one seed gives the same queries; another seed others") {
+  QueryGenerator a(42), b(42), c(43);
+  std::map<std::string, int> tables;
+  for (int i = 0; i < 200; ++i) {
+    QueryShape x = a.next(), y = b.next(), z = c.next();
+    CHECK(x.sql == y.sql);
+    CHECK(x.parameters == y.parameters);
+    CHECK(x.sql != z.sql);
+    ++tables[x.table];
+    size_t marks = static_cast<size_t>(std::count(x.sql.begin(), x.sql.end(), '?'));
+    CHECK(marks == x.parameters.size());
+    for (const auto& p : x.parameters) CHECK(p.size() == x.instances);
+  }
+  CHECK(tables.size() == fuzz_tables().size());  // every table is drawn from
+}
+
+TEST_CASE("random queries bind and run on the CPU engine, with parameters or constants") {
+  run_cpu_queries(env_number("TALLY_FUZZ_SEED", 20240611), 30);
+}
+
+// A long run for finding CPU engine and binder bugs by hand:
+//   TALLY_FUZZ_COUNT=2000 ./tests/tally_tests -tc="random queries on the CPU engine*" --no-skip
+TEST_CASE("random queries on the CPU engine, long" * doctest::skip()) {
+  run_cpu_queries(env_number("TALLY_FUZZ_SEED", 1), env_number("TALLY_FUZZ_COUNT", 500));
+}
+
+TEST_CASE("random queries: every query the GPU path takes compiles with NVRTC for sm_90") {
+  Database& db = fuzz_database();
+  const uint64_t seed = env_number("TALLY_FUZZ_SEED", 20240611) + 1;
+  QueryGenerator generator(seed, 1);
+  std::map<std::string, int> unsupported;
+  int compiled = 0, attempts = 0;
+  auto start = std::chrono::steady_clock::now();
+  for (int q = 0; q < 40; ++q) {
+    QueryShape shape = generator.next();
+    for (const char* strategy : {"auto", "thread", "direct", "hash"}) {
+      ExecOptions options;
+      options.compile_only = true;
+      options.strategy = strategy;
+      options.hash_capacity = std::string(strategy) == "hash" && q % 2 ? 64 : 0;
+      RunOutcome out = run_outcome(db, shape.sql, options);
+      ++attempts;
+      if (out.ok) {
+        ++compiled;
+      } else if (out.error_kind == ErrorKind::Unsupported) {
+        ++unsupported[strategy];
+      } else {
+        FAIL_CHECK("seed " << seed << ", query " << q << ", strategy " << strategy << ": "
+                           << error_kind_name(out.error_kind) << " error: " << out.error << "\n  "
+                           << shape.sql);
+      }
+    }
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::string by_strategy;
+  for (const auto& [s, n] : unsupported) by_strategy += fmt::format(" {}: {}", s, n);
+  MESSAGE("NVRTC: " << compiled << " of " << attempts << " compiled in " << seconds
+                    << " s; unsupported by strategy:" << by_strategy);
+  CHECK(compiled > attempts / 4);  // most queries reach the compiler under some strategy
+}
+
+}  // namespace tally::test
