@@ -137,7 +137,12 @@ class GpuExecution {
     uint64_t slots = c_.plan.state_slots;
     report_.init_ms += timed(module.kernel("tally_init"), launch_grid(slots));
     report_.scan_ms += timed(module.kernel("tally_scan"), c_.plan.grid);
-    return read_status();
+    uint32_t status = read_status();
+    if (status == 0 && c_.program.second_pass) {
+      report_.scan_ms += timed(module.kernel("tally_scan_m2"), c_.plan.grid);
+      status = read_status();
+    }
+    return status;
   }
 
   GroupRows finalize() {
@@ -371,7 +376,8 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
     uint32_t status = run.scan();
     if (status & kKeyOutOfRange) {
       // Keys come from exact column statistics, so this is a planner bug, not bad data.
-      throw Error(ErrorKind::Internal, "a GROUP BY key fell outside the domain its statistics gave");
+      throw Error(ErrorKind::Internal,
+                  "a GROUP BY key fell outside the domain its statistics gave");
     }
     bool full = (status & kTableFull) != 0;
     if (full && attempt < kMaxAttempts) {

@@ -210,3 +210,22 @@ TEST_CASE("gpu queries: errors match the CPU engine, and guarded divisions never
 }
 
 }  // namespace tally
+
+namespace tally {
+
+TEST_CASE("gpu queries: DOUBLE variances with a large mean keep their precision") {
+  // Deviations of a few units around 1e12: the one-pass sum of squares would cancel.
+  const char* sql =
+      "SELECT l_returnflag, VAR_SAMP(CAST(l_linenumber AS DOUBLE) + 1e12), "
+      "STDDEV_SAMP(CAST(l_linenumber AS DOUBLE) + 1e12), VAR_SAMP(l_linenumber) FROM lineitem "
+      "GROUP BY l_returnflag";
+  Result cpu = run(sql, {}, DeviceChoice::Cpu);
+  for (std::string strategy : {"auto", "direct", "hash"}) {
+    Result gpu = run(sql, {}, DeviceChoice::Gpu, strategy);
+    compare(cpu, gpu, std::string("large-mean variance ") + strategy);
+  }
+  // The shift changes nothing: equal to the exact integer variance of the same values.
+  for (const auto& row : cpu.rows) CHECK(std::fabs(row[1].f - row[3].f) <= 1e-9 * row[3].f);
+}
+
+}  // namespace tally
