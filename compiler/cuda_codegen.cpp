@@ -414,13 +414,19 @@ class KernelWriter {
       if (k != FieldKind::SumSqI128 && k != FieldKind::SumSqF64) continue;
       size_t a = static_cast<size_t>(program_.fields[f].aggregate);
       std::string name = fmt::format("sq{}", a);
+      // Each pass computes only the squares it merges (see merge_code).
+      if ((k == FieldKind::SumSqF64) != m2_pass_) continue;
       if (k == FieldKind::SumSqI128) {
         code += fmt::format(
             "const i128 {0} = {1} ? (i128)0 : mul_checked((i128){2}, (i128){2}, status);\n", name,
             inputs[a].null, inputs[a].value);
       } else {
-        code += fmt::format("const f64 {} = (f64){} * (f64){};\n", name, inputs[a].value,
-                            inputs[a].value);
+        // Deviation from the group's final mean: count and sum are complete after pass 1.
+        const auto& ids = agg_fields_[a];
+        code += fmt::format(
+            "const f64 {0}_d = (f64){1} - f{2}[slot] / (f64)f{3}[slot];\n"
+            "const f64 {0} = {0}_d * {0}_d;\n",
+            name, inputs[a].value, ids[1], ids[0]);
       }
       squares_[a] = name;
     }
