@@ -25,7 +25,7 @@ constexpr auto kStaleTempAge = std::chrono::hours(1);
 fs::path from_variable(const char* name, const char* below = "") {
   const char* value = std::getenv(name);
   if (value == nullptr || *value == '\0') return {};
-  return fs::path(value) / below;
+  return *below == '\0' ? fs::path(value) : fs::path(value) / below;
 }
 
 Error cache_error(const std::string& what, const fs::path& path) {

@@ -86,10 +86,10 @@ std::optional<KernelCacheKey> disk_key(const std::string& source,
 // Disk cache, then NVRTC (storing what it compiles).
 KernelPtr load_or_compile(const std::string& source, const cuda::CompileOptions& options,
                           GpuCompilation& c) {
+  auto start = std::chrono::steady_clock::now();
   KernelCache disk(KernelCacheConfig::from_environment());
   std::optional<KernelCacheKey> key = disk.enabled() ? disk_key(source, options) : std::nullopt;
   if (key) {
-    auto start = std::chrono::steady_clock::now();
     std::optional<cuda::CompiledKernel> hit = disk.load(*key);
     c.disk_load_ms = ms_since(start);
     if (hit) {

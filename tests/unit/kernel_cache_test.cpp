@@ -312,7 +312,7 @@ TEST_CASE("kernel cache: a second tally process loads the kernel from disk") {
 
   Run stats = tally(cache, "cache stats");
   CHECK(contains(stats.out, "entries:   2"));
-  CHECK(contains(stats.out, fmt::format("directory: {}", cache.string())));
+  CHECK(contains(stats.out, fmt::format("directory: {}\n", cache.string())));
   CHECK(contains(stats.out, fmt::format("limit:     {} bytes", kDefaultKernelCacheBytes)));
   Run list = tally(cache, "cache list");
   for (const auto& e : entries_in(cache)) CHECK(contains(list.out, e.key_hex.substr(0, 16)));
