@@ -369,8 +369,9 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   for (int attempt = 1;; ++attempt) {
     GpuCompilation c = compile_plan(query, stats, plan, compile.arch);
     report.codegen_ms += c.codegen_ms;
-    report.nvrtc_ms += c.from_memory_cache ? 0 : c.binary->compile_ms;
-    report.nvrtc_cached = c.from_memory_cache;
+    report.nvrtc_ms += c.source == BinarySource::Nvrtc ? c.binary->compile_ms : 0;
+    report.binary_source = c.source;
+    report.disk_load_ms += c.disk_load_ms;
     report.attempts = attempt;
     GpuExecution run(*impl_, query, table, parameters, *strings, c, report);
     uint32_t status = run.scan();
