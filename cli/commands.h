@@ -12,6 +12,7 @@ using Runner = std::function<int()>;
 Runner add_run_command(CLI::App& app);
 Runner add_gen_command(CLI::App& app);
 Runner add_compile_command(CLI::App& app);
+Runner add_cache_command(CLI::App& app);
 
 // Prints an error (with the offending source line and a caret when it has a location)
 // and returns the exit code for it.

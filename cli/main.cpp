@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   auto run = tally::cli::add_run_command(app);
   auto gen = tally::cli::add_gen_command(app);
   auto compile = tally::cli::add_compile_command(app);
+  auto cache = tally::cli::add_cache_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("run")) return run();
     if (app.got_subcommand("gen")) return gen();
     if (app.got_subcommand("compile")) return compile();
+    if (app.got_subcommand("cache")) return cache();
   } catch (const std::exception& e) {
     return tally::cli::report_error(e, "");
   }

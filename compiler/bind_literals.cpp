@@ -181,19 +181,18 @@ ExprPtr string_literal_as(std::string_view text, const Type& target, SourceLocat
 
 ExprPtr cast_string_literal(std::string_view text, const Type& target, SourceLocation location) {
   if (target.is_string()) {
-    if (target.length > 0 && text.size() > target.length) text = text.substr(0, target.length);
-    return typed_string_constant(text, target, location);
+    return typed_string_constant(cut_string(text, target), target, location);
   }
-  ExprPtr value = string_literal_as(text, target, location);
-  if (value->type.same_as(target)) return value;
+  // The run-time cast from VARCHAR, so that CAST('1.5' AS INTEGER) means what it means on a
+  // column holding '1.5' (an error, as in PostgreSQL), not a cast of the numeric literal 1.5.
   try {
-    Value cast = cast_value(value->value, value->type, target, nullptr);
+    StringHeap strings;
+    Value string = Value::from_int(strings.intern(text));
+    Value cast = cast_value(string, Type::varchar(), target, &strings);
     return constant_at(cast, target, text, location);
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::Execution) throw;
-    throw Error(ErrorKind::Type,
-                fmt::format("cannot cast \"{}\" to {}: {}", text, target.to_string(), e.what()),
-                location);
+    throw Error(ErrorKind::Type, e.what(), location);  // the message names the text and type
   }
 }
 

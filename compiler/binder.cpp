@@ -147,13 +147,14 @@ ExprPtr bind_constant(const ast::Expr& expr, const Type& target) {
     throw Error(ErrorKind::Type, e.what(), expr.location);
   }
   if (target.is_string() && !v.null) {
-    value = make_string_constant(strings.get(v.i), expr.source_text);
+    std::optional<std::string_view> fitted = fit_string(strings.get(v.i), target);
+    if (!fitted) {
+      throw Error(ErrorKind::Type, fmt::format("value too long for type {}", target.to_string()),
+                  expr.location);
+    }
+    value = make_string_constant(std::string(*fitted), expr.source_text);
   } else {
     value = make_constant(v, target, expr.source_text);
-  }
-  if (target.is_string() && target.length > 0 && !v.null && value->str.size() > target.length) {
-    throw Error(ErrorKind::Type, fmt::format("value too long for type {}", target.to_string()),
-                expr.location);
   }
   auto typed = std::make_shared<Expr>(*value);
   typed->type = target;

@@ -14,6 +14,15 @@ using detail::execution_error;
 
 namespace {
 
+// Byte length of the first `chars` UTF-8 characters of s (all of s if it has fewer).
+size_t prefix_bytes(std::string_view s, size_t chars) {
+  size_t seen = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xc0) != 0x80 && seen++ == chars) return i;
+  }
+  return s.size();
+}
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
@@ -49,9 +58,12 @@ Value from_string(std::string_view raw, const Type& to, StringHeap* strings) {
       std::string lower;
       for (char c : s)
         lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-      if (lower == "t" || lower == "true" || lower == "yes" || lower == "on" || lower == "1")
+      // The spellings COPY and string literals accept.
+      if (lower == "t" || lower == "true" || lower == "y" || lower == "yes" || lower == "on" ||
+          lower == "1")
         return Value::from_bool(true);
-      if (lower == "f" || lower == "false" || lower == "no" || lower == "off" || lower == "0")
+      if (lower == "f" || lower == "false" || lower == "n" || lower == "no" || lower == "off" ||
+          lower == "0")
         return Value::from_bool(false);
       bad_input(to, raw);
     }
@@ -85,11 +97,7 @@ Value from_string(std::string_view raw, const Type& to, StringHeap* strings) {
       return Value::from_int(*d);
     }
     case TypeId::Varchar: {
-      std::string_view kept = raw;
-      if (to.fixed_length) {
-        while (!kept.empty() && kept.back() == ' ') kept.remove_suffix(1);
-      }
-      if (to.length && kept.size() > to.length) kept = kept.substr(0, to.length);
+      std::string_view kept = cut_string(raw, to);
       return Value::from_int(strings->intern(kept));
     }
     case TypeId::Null:
@@ -210,6 +218,21 @@ Value cast_value(const Value& v, const Type& from, const Type& to, StringHeap* s
       return from_integer(v.i, to, strings);
   }
   execution_error("cannot cast " + from.to_string() + " to " + to.to_string());
+}
+
+std::string_view cut_string(std::string_view s, const Type& type) {
+  if (type.fixed_length) {
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  }
+  // Bytes are never fewer than characters, so only long values need counting.
+  if (type.length > 0 && s.size() > type.length) s = s.substr(0, prefix_bytes(s, type.length));
+  return s;
+}
+
+std::optional<std::string_view> fit_string(std::string_view s, const Type& type) {
+  std::string_view kept = cut_string(s, type);
+  if (s.substr(kept.size()).find_first_not_of(' ') != std::string_view::npos) return std::nullopt;
+  return kept;
 }
 
 }  // namespace tally

@@ -102,10 +102,24 @@ CudaExprEmitter::CudaExprEmitter(const BoundSelect& query, const std::vector<Col
 
 std::string CudaExprEmitter::fresh() { return fmt::format("t{}", counter_++); }
 
-CudaOperand CudaExprEmitter::declare(const Type& t, std::string& out) {
+CudaOperand CudaExprEmitter::declare(const Expr& e, std::string& out) {
   std::string name = fresh();
-  out += fmt::format("{} {} = 0; bool {}_n = false;\n", cuda_type(t), name, name);
+  out += fmt::format("{} {} = 0; bool {}_n = false;\n", value_type(e), name, name);
   return {name, name + "_n"};
+}
+
+std::string CudaExprEmitter::column_type(int scan_column) const {
+  const Type& t = query_.scan[scan_column].type;
+  // A DECIMAL column with a range is at most 18 digits: its payload is 64-bit already.
+  if (t.is_decimal() && stats_[scan_column].has_range) return "i64";
+  return cuda_type(t);
+}
+
+std::string CudaExprEmitter::value_type(const Expr& e) const {
+  // DECIMAL values the statistics bound below 2^62 live in 64-bit registers: half the
+  // registers and a fraction of the instructions of 128-bit arithmetic.
+  if (e.type.is_decimal() && magnitude_log2(e, stats_) < 62) return "i64";
+  return cuda_type(e.type);
 }
 
 int CudaExprEmitter::lookup_column(const Expr& e) const {
@@ -146,6 +160,40 @@ void CudaExprEmitter::check_supported(const Expr& e) const {
       unsupported(fmt::format("comparing strings of two columns in \"{}\"", e.text));
     }
     check_supported(*c);
+  }
+}
+
+bool CudaExprEmitter::may_be_null(const Expr& e) const {
+  if (lookup_column(e) >= 0) return true;  // the host's per-code values may be NULL
+  auto any_child = [&](size_t from) {
+    for (size_t i = from; i < e.children.size(); ++i) {
+      if (may_be_null(*e.children[i])) return true;
+    }
+    return false;
+  };
+  switch (e.kind) {
+    case ExprKind::ColumnRef:
+      return stats_[e.index].has_nulls;
+    case ExprKind::Constant:
+      return e.value.null;
+    case ExprKind::IsNull:
+      return false;
+    case ExprKind::Case:
+      for (size_t i = 1; i < e.children.size(); i += 2) {
+        if (may_be_null(*e.children[i])) return true;
+      }
+      return may_be_null(*e.children.back());
+    case ExprKind::Coalesce:
+      for (const auto& c : e.children) {
+        if (!may_be_null(*c)) return false;
+      }
+      return true;
+    case ExprKind::Parameter:
+    case ExprKind::GroupKeyRef:
+    case ExprKind::AggregateRef:
+      return true;
+    default:
+      return any_child(0);
   }
 }
 
@@ -293,13 +341,25 @@ CudaOperand CudaExprEmitter::emit_lookup(const Expr& e, int column, std::string&
 CudaOperand CudaExprEmitter::emit_arith(const Expr& e, std::string& out) {
   CudaOperand a = emit(*e.children[0], out);
   CudaOperand b = emit(*e.children[1], out);
-  CudaOperand r = declare(e.type, out);
+  CudaOperand r = declare(e, out);
   out += fmt::format("{} = {} || {};\nif (!{}) {{\n", r.null, a.null, b.null, r.null);
   const Type& ta = e.children[0]->type;
   const Type& tb = e.children[1]->type;
   static const char* kOps[] = {"+", "-", "*", "/", "%"};
   if (e.type.is_decimal()) {
     int s = e.type.scale, sa = ta.scale, sb = tb.scale;
+    // Operands below 10^p each: where the exact result's digits fit 38, no check is needed.
+    bool add_fits = std::max(ta.precision - sa, tb.precision - sb) + s + 1 <= 38;
+    bool mul_fits = ta.precision + tb.precision <= 38;
+    if ((e.op == kAdd || e.op == kSub) && add_fits) {
+      out += fmt::format("  {} = {} * pow10_i128({}) {} {} * pow10_i128({});\n}}\n", r.value,
+                         a.value, s - sa, e.op == kAdd ? "+" : "-", b.value, s - sb);
+      return r;
+    }
+    if (e.op == kMul && mul_fits) {
+      out += fmt::format("  {} = {} * {};\n}}\n", r.value, a.value, b.value);
+      return r;
+    }
     switch (e.op) {
       case kAdd:
       case kSub:
@@ -420,7 +480,7 @@ CudaOperand CudaExprEmitter::emit_in_list(const Expr& e, std::string& out) {
 }
 
 CudaOperand CudaExprEmitter::emit_case(const Expr& e, std::string& out) {
-  CudaOperand r = declare(e.type, out);
+  CudaOperand r = declare(e, out);
   std::string taken = fresh();
   out += fmt::format("bool {} = false;\n", taken);
   size_t pairs = (e.children.size() - 1) / 2;
@@ -438,7 +498,7 @@ CudaOperand CudaExprEmitter::emit_case(const Expr& e, std::string& out) {
 }
 
 CudaOperand CudaExprEmitter::emit_coalesce(const Expr& e, std::string& out) {
-  CudaOperand r = declare(e.type, out);
+  CudaOperand r = declare(e, out);
   out += fmt::format("{} = true;\n", r.null);
   for (const auto& child : e.children) {
     out += fmt::format("if ({}) {{\n", r.null);
@@ -453,7 +513,7 @@ CudaOperand CudaExprEmitter::emit_cast(const Expr& e, std::string& out) {
   const Type& from = e.children[0]->type;
   const Type& to = e.type;
   CudaOperand a = emit(*e.children[0], out);
-  CudaOperand r = declare(to, out);
+  CudaOperand r = declare(e, out);
   out += fmt::format("{} = {};\nif (!{}) {{\n", r.null, a.null, r.null);
   std::string v = a.value, code;
   bool from_int = from.is_integer() || from.id == TypeId::Boolean || from.id == TypeId::Date;
@@ -502,7 +562,7 @@ CudaOperand CudaExprEmitter::emit_cast(const Expr& e, std::string& out) {
 
 CudaOperand CudaExprEmitter::emit_unary(const Expr& e, std::string& out) {
   CudaOperand a = emit(*e.children[0], out);
-  CudaOperand r = declare(e.type, out);
+  CudaOperand r = declare(e, out);
   bool negate = e.kind == ExprKind::Negate;
   std::string code;
   if (e.type.is_decimal()) {
@@ -523,7 +583,7 @@ CudaOperand CudaExprEmitter::emit_unary(const Expr& e, std::string& out) {
 CudaOperand CudaExprEmitter::emit_round(const Expr& e, std::string& out) {
   const Type& from = e.children[0]->type;
   CudaOperand a = emit(*e.children[0], out);
-  CudaOperand r = declare(e.type, out);
+  CudaOperand r = declare(e, out);
   int n = e.digits;
   std::string code;
   if (from.is_decimal()) {
@@ -554,7 +614,7 @@ CudaOperand CudaExprEmitter::emit_round(const Expr& e, std::string& out) {
 
 CudaOperand CudaExprEmitter::emit_date(const Expr& e, std::string& out) {
   CudaOperand a = emit(*e.children[0], out);
-  CudaOperand r = declare(e.type, out);
+  CudaOperand r = declare(e, out);
   std::string code;
   if (e.kind == ExprKind::Extract) {
     static const char* kFields[] = {"year", "month", "day"};

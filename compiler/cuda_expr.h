@@ -38,12 +38,19 @@ class CudaExprEmitter {
   // Appends the statements computing `e` to `out`; returns where its value is.
   CudaOperand emit(const Expr& e, std::string& out);
 
+  // The C type holding `e`'s value: cuda_type, narrowed to i64 for bounded DECIMALs.
+  std::string column_type(int scan_column) const;
+
+  // False when `e` can never be NULL for this data (so its NULL flag needs no state).
+  bool may_be_null(const Expr& e) const;
+
   // Throws Error(Unsupported) if `e` contains something the GPU cannot evaluate.
   void check_supported(const Expr& e) const;
 
  private:
   std::string fresh();
-  CudaOperand declare(const Type& t, std::string& out);
+  CudaOperand declare(const Expr& e, std::string& out);
+  std::string value_type(const Expr& e) const;
   CudaOperand emit_node(const Expr& e, std::string& out);
   CudaOperand emit_column(const Expr& e, std::string& out);
   CudaOperand emit_constant(const Expr& e, std::string& out);

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string_view>
 
 #include "compiler/expr.h"
 #include "compiler/string_heap.h"
@@ -29,6 +31,14 @@ inline bool is_true(const Value& v) { return !v.null && v.i != 0; }
 // Converts a value between types with SQL cast rules. Throws Error(Execution) when the
 // value does not fit or a string does not parse.
 Value cast_value(const Value& v, const Type& from, const Type& to, StringHeap* strings);
+
+// A string CAST to CHAR(n)/VARCHAR(n): CHAR drops trailing spaces, and a value longer than
+// n characters (UTF-8) is cut to n.
+std::string_view cut_string(std::string_view s, const Type& type);
+
+// A string as INSERT and COPY store it in a CHAR(n)/VARCHAR(n) column (PostgreSQL's rule):
+// as cut_string, but cutting anything other than spaces makes the value too long (nullopt).
+std::optional<std::string_view> fit_string(std::string_view s, const Type& type);
 
 // Total order used by ORDER BY, MIN/MAX and comparisons (NULLs handled by the caller):
 // negative, zero or positive.

@@ -17,6 +17,7 @@ struct ColumnStats {
   int64_t min = 0;
   int64_t max = 0;
   bool has_nulls = false;
+  bool has_values = true;  // at least one non-NULL value
   size_t dictionary_size = 0;  // VARCHAR columns
   // Physical encoding, for the decoder the generated Scan instantiates.
   enum class Layout { Plain, BitPacked } layout = Layout::Plain;
@@ -58,9 +59,14 @@ struct GpuPlan {
   uint64_t slots = 1;        // Direct/ThreadPrivate: product of radices; Hash: probed capacity
   uint64_t state_slots = 1;  // state array length: slots, or capacity + side + NULL slot
   uint32_t block = 256;
-  uint32_t grid = 0;   // 0: the runtime picks from the SM count
+  uint32_t grid = 0;   // blocks of the Scan launch
+  uint64_t rows = 0;   // input rows the plan was made for
   std::string reason;  // why this strategy, for --explain
 };
+
+// log2 of the largest unscaled magnitude an expression can reach, by interval reasoning
+// over the column statistics (declared precision where nothing better is known).
+long double magnitude_log2(const Expr& e, const std::vector<ColumnStats>& stats);
 
 // Chooses the strategy and encodings. `forced` other than Auto is honoured when it can run
 // the query; otherwise Error(Unsupported) says why. `rows` is the table's row count.

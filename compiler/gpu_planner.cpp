@@ -10,6 +10,69 @@
 
 namespace tally {
 
+// log2 of the largest unscaled magnitude an expression can reach, by interval reasoning
+// over the column statistics (declared precision where nothing better is known).
+long double magnitude_log2(const Expr& e, const std::vector<ColumnStats>& stats) {
+  const long double ten = std::log2(10.0L);
+  auto scale_of = [](const Expr& x) { return x.type.is_decimal() ? x.type.scale : 0; };
+  auto fallback = [&]() -> long double {
+    if (e.type.is_decimal()) return e.type.precision * ten;
+    return 63;
+  };
+  switch (e.kind) {
+    case ExprKind::ColumnRef:
+      if (stats[e.index].has_range) {
+        long double m = std::max(std::fabs(static_cast<long double>(stats[e.index].min)),
+                                 std::fabs(static_cast<long double>(stats[e.index].max)));
+        return std::log2(std::max(m, 1.0L));
+      }
+      return fallback();
+    case ExprKind::Constant: {
+      long double m = e.type.is_decimal() ? std::fabs(static_cast<long double>(e.value.d))
+                                          : std::fabs(static_cast<long double>(e.value.i));
+      return e.type.is_float() ? fallback() : std::log2(std::max(m, 1.0L));
+    }
+    case ExprKind::Cast: {
+      const Expr& c = *e.children[0];
+      if (!e.type.is_decimal() && !e.type.is_integer()) return fallback();
+      if (c.type.is_float()) return fallback();
+      return magnitude_log2(c, stats) + std::max(0, scale_of(e) - scale_of(c)) * ten;
+    }
+    case ExprKind::Negate:
+    case ExprKind::Abs:
+      return magnitude_log2(*e.children[0], stats);
+    case ExprKind::Arith: {
+      if (e.type.is_float()) return fallback();
+      const Expr& a = *e.children[0];
+      const Expr& b = *e.children[1];
+      long double ma = magnitude_log2(a, stats) + std::max(0, scale_of(e) - scale_of(a)) * ten;
+      long double mb = magnitude_log2(b, stats) + std::max(0, scale_of(e) - scale_of(b)) * ten;
+      switch (e.op) {
+        case kAdd:
+        case kSub:
+          return std::max(ma, mb) + 1;
+        case kMul:
+          return magnitude_log2(a, stats) + magnitude_log2(b, stats);
+        case kDiv:
+          return magnitude_log2(a, stats) + (scale_of(e) - scale_of(a) + scale_of(b)) * ten;
+        default:
+          return std::max(ma, mb);
+      }
+    }
+    case ExprKind::Case:
+    case ExprKind::Coalesce: {
+      long double m = 0;
+      for (size_t i = 0; i < e.children.size(); ++i) {
+        if (e.kind == ExprKind::Case && i % 2 == 0 && i + 1 < e.children.size()) continue;
+        m = std::max(m, magnitude_log2(*e.children[i], stats));
+      }
+      return m;
+    }
+    default:
+      return fallback();
+  }
+}
+
 namespace {
 
 // Register accumulators: slots x state fields must stay small, or they spill to local memory.
@@ -38,8 +101,8 @@ KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
       k.min = s.min;
       k.values = static_cast<uint64_t>(s.max) - static_cast<uint64_t>(s.min) + 1;
       if (k.values != 0 && k.values <= (1ull << 62)) return k;
-    } else if (!key.type.is_float()) {
-      k.values = 1;  // no non-NULL value at all
+    } else if (!s.has_values) {
+      k.values = 1;  // no non-NULL value at all: only the NULL digit is ever used
       return k;
     }
   }
@@ -86,63 +149,6 @@ uint64_t next_pow2(uint64_t v) {
   uint64_t p = 1;
   while (p < v) p <<= 1;
   return p;
-}
-
-// log2 of the largest unscaled magnitude an expression can reach, by interval reasoning
-// over the column statistics (declared precision where nothing better is known).
-long double magnitude_log2(const Expr& e, const std::vector<ColumnStats>& stats) {
-  const long double ten = std::log2(10.0L);
-  auto scale_of = [](const Expr& x) { return x.type.is_decimal() ? x.type.scale : 0; };
-  auto fallback = [&]() -> long double {
-    if (e.type.is_decimal()) return e.type.precision * ten;
-    return 63;
-  };
-  switch (e.kind) {
-    case ExprKind::ColumnRef:
-      if (stats[e.index].has_range) {
-        long double m = std::max(std::fabs(static_cast<long double>(stats[e.index].min)),
-                                 std::fabs(static_cast<long double>(stats[e.index].max)));
-        return std::log2(std::max(m, 1.0L));
-      }
-      return fallback();
-    case ExprKind::Constant: {
-      long double m = e.type.is_decimal() ? std::fabs(static_cast<long double>(e.value.d))
-                                          : std::fabs(static_cast<long double>(e.value.i));
-      return e.type.is_float() ? fallback() : std::log2(std::max(m, 1.0L));
-    }
-    case ExprKind::Cast: {
-      const Expr& c = *e.children[0];
-      if (!e.type.is_decimal() && !e.type.is_integer()) return fallback();
-      if (c.type.is_float()) return fallback();
-      return magnitude_log2(c, stats) + std::max(0, scale_of(e) - scale_of(c)) * ten;
-    }
-    case ExprKind::Negate:
-    case ExprKind::Abs: return magnitude_log2(*e.children[0], stats);
-    case ExprKind::Arith: {
-      if (e.type.is_float()) return fallback();
-      const Expr& a = *e.children[0];
-      const Expr& b = *e.children[1];
-      long double ma = magnitude_log2(a, stats) + std::max(0, scale_of(e) - scale_of(a)) * ten;
-      long double mb = magnitude_log2(b, stats) + std::max(0, scale_of(e) - scale_of(b)) * ten;
-      switch (e.op) {
-        case kAdd:
-        case kSub: return std::max(ma, mb) + 1;
-        case kMul: return magnitude_log2(a, stats) + magnitude_log2(b, stats);
-        case kDiv: return magnitude_log2(a, stats) + (scale_of(e) - scale_of(a) + scale_of(b)) * ten;
-        default: return std::max(ma, mb);
-      }
-    }
-    case ExprKind::Case:
-    case ExprKind::Coalesce: {
-      long double m = 0;
-      for (size_t i = 0; i < e.children.size(); ++i) {
-        if (e.kind == ExprKind::Case && i % 2 == 0 && i + 1 < e.children.size()) continue;
-        m = std::max(m, magnitude_log2(*e.children[i], stats));
-      }
-      return m;
-    }
-    default: return fallback();
-  }
 }
 
 // 128-bit sums on the device wrap silently where the CPU reports an overflow, so the GPU
@@ -210,6 +216,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   GpuPlan plan;
   for (const auto& key : query.group_keys) plan.keys.push_back(encode_key(*key, stats, query));
   plan.grid = static_cast<uint32_t>(limits.sm_count) * 8;
+  plan.rows = rows;
   uint64_t product = slot_product(plan.keys);
   bool raw = product == 0;
   if (raw && plan.keys.size() > 1) {
@@ -238,6 +245,9 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     if (chosen == GpuStrategy::ThreadPrivate && !fits_registers) {
       unsupported(fmt::format("--strategy thread with {} slots x {} state fields", product,
                               state_fields(query)));
+    }
+    if (chosen == GpuStrategy::Hash && query.group_keys.empty()) {
+      unsupported("--strategy hash without GROUP BY (one group has no key to hash)");
     }
     if (chosen == GpuStrategy::Direct && !fits_direct) {
       unsupported("--strategy direct with an unbounded or very large key domain");

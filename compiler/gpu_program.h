@@ -70,6 +70,7 @@ struct GpuProgram {
   std::vector<ArgSlot> args;
   std::vector<StateField> fields;
   std::vector<DictLookup> lookups;
+  bool second_pass = false;  // a tally_scan_m2 kernel follows tally_scan (DOUBLE variances)
   std::vector<int> aggregate_dictionary;  // per aggregate: scan column decoding a VARCHAR
                                           // final (MIN/MAX of strings), or -1
 };

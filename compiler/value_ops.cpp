@@ -119,19 +119,36 @@ std::string format_value(const Value& v, const Type& type, const StringHeap* str
   return "?";
 }
 
+namespace {
+
+// Bytes of the UTF-8 character that starts at text[i]: '_' and the backtracking of '%'
+// step over characters, as PostgreSQL's LIKE does, never into the middle of one.
+size_t character_bytes(std::string_view text, size_t i) {
+  size_t n = 1;
+  while (i + n < text.size() && (static_cast<unsigned char>(text[i + n]) & 0xc0) == 0x80) ++n;
+  return n;
+}
+
+}  // namespace
+
 bool like_match(std::string_view text, std::string_view pattern) {
   // Iterative wildcard match with backtracking to the last '%': linear for typical
   // patterns, never exponential.
   size_t t = 0, p = 0, star_p = std::string_view::npos, star_t = 0;
   while (t < text.size()) {
-    if (p < pattern.size() && (pattern[p] == '_' || pattern[p] == text[t])) {
-      ++t, ++p;
-    } else if (p < pattern.size() && pattern[p] == '%') {
+    // '%' first: a '%' in the text must not be matched as a literal by the pattern's '%'.
+    if (p < pattern.size() && pattern[p] == '%') {
       star_p = p++;
       star_t = t;
+    } else if (p < pattern.size() && pattern[p] == '_') {
+      t += character_bytes(text, t);
+      ++p;
+    } else if (p < pattern.size() && pattern[p] == text[t]) {
+      ++t, ++p;
     } else if (star_p != std::string_view::npos) {
       p = star_p + 1;
-      t = ++star_t;
+      star_t += character_bytes(text, star_t);
+      t = star_t;
     } else {
       return false;
     }

@@ -49,8 +49,8 @@ std::string gpu_timing(const GpuRunReport& r) {
   return fmt::format(
       "codegen {:.2f} ms, NVRTC {:.1f} ms{}, upload {:.2f} ms, init {:.3f} ms, scan {:.3f} ms, "
       "finalize {:.3f} ms, download {:.2f} ms, attempts {}",
-      r.codegen_ms, r.nvrtc_ms, r.nvrtc_cached ? " (cached)" : "", r.upload_ms, r.init_ms,
-      r.scan_ms, r.finalize_ms, r.download_ms, r.attempts);
+      r.codegen_ms, r.nvrtc_ms, binary_source_note(r.binary_source, r.disk_load_ms), r.upload_ms,
+      r.init_ms, r.scan_ms, r.finalize_ms, r.download_ms, r.attempts);
 }
 
 }  // namespace
@@ -122,8 +122,9 @@ StatementOutcome Database::compile_select(const BoundSelect& query, const TableP
   if (options.emit_cuda) outcome.cuda = c.program.source;
   outcome.tag = fmt::format("COMPILE {} ({} bytes of {})", options.arch, c.binary->image.size(),
                             c.binary->is_ptx ? "PTX" : "cubin");
-  outcome.timings.gpu = fmt::format("codegen {:.2f} ms, NVRTC {:.1f} ms{}", c.codegen_ms,
-                                    c.binary->compile_ms, c.from_memory_cache ? " (cached)" : "");
+  outcome.timings.gpu =
+      fmt::format("codegen {:.2f} ms, NVRTC {:.1f} ms{}", c.codegen_ms, c.binary->compile_ms,
+                  binary_source_note(c.source, c.disk_load_ms));
   return outcome;
 }
 

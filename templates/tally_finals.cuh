@@ -3,7 +3,7 @@
 // equal states into bit-identical results.
 #pragma once
 
-#ifdef __CUDACC_RTC__
+#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
 #define TALLY_HD __host__ __device__ __forceinline__
 #else
 #define TALLY_HD inline
@@ -93,10 +93,11 @@ TALLY_HD double variance_exact(long long n, i128 sum, i128 sumsq, int scale) {
   return v < 0.0 ? 0.0 : v;
 }
 
-// Sample variance from a floating state (n, sum, sum of squares). Requires n >= 2.
-TALLY_HD double variance_double(long long n, double sum, double sumsq) {
-  double dn = static_cast<double>(n);
-  double v = (sumsq - sum * sum / dn) / (dn - 1.0);
+// Sample variance from the sum of squared deviations from the mean (M2), which both
+// engines compute without cancellation: the CPU by Welford/Chan, the GPU by a second pass
+// over the rows once the group means are known. Requires n >= 2.
+TALLY_HD double variance_from_m2(long long n, double m2) {
+  double v = m2 / (static_cast<double>(n) - 1.0);
   return v < 0.0 ? 0.0 : v;
 }
 

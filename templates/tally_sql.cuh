@@ -14,9 +14,11 @@ constexpr u32 kStatusDivisionByZero = 4;
 constexpr u32 kStatusIntegerOverflow = 8;
 constexpr u32 kStatusNumericOverflow = 16;  // DECIMAL beyond 38 digits or its precision
 constexpr u32 kStatusLookupError = 32;      // a per-code value the host could not compute
+constexpr u32 kStatusSmallintOverflow = 64;
+constexpr u32 kStatusBigintOverflow = 128;
 
-// 10^n as i128, 0 <= n <= 38.
-TALLY_DEV i128 pow10_i128(int n) {
+// 10^n as i128, 0 <= n <= 38; constexpr so that literal exponents fold at compile time.
+__host__ __device__ constexpr i128 pow10_i128(int n) {
   i128 v = 1;
   for (int i = 0; i < n; ++i) v *= 10;
   return v;
@@ -24,10 +26,12 @@ TALLY_DEV i128 pow10_i128(int n) {
 
 TALLY_DEV i128 abs_i128(i128 v) { return v < 0 ? -v : v; }
 
-// Integer result checked against [lo, hi] (the SQL type's range).
+// Integer result checked against [lo, hi] (the SQL type's range); the status bit names
+// the type, so the host reports the CPU's message ("bigint out of range").
 TALLY_DEV i64 check_int(i128 v, i64 lo, i64 hi, u32* status) {
   if (v < (i128)lo || v > (i128)hi) {
-    raise_status(status, kStatusIntegerOverflow);
+    raise_status(status, hi == 32767 ? kStatusSmallintOverflow
+                         : hi == kI64Max ? kStatusBigintOverflow : kStatusIntegerOverflow);
     return 0;
   }
   return (i64)v;

@@ -81,14 +81,34 @@ void merge_value(AggState& s, const AggSpec& spec, const Value& v, const StringH
       s.sumsq = add_exact(s.sumsq, *sq, "variance");
       break;
     }
-    case AggStateKind::VarianceDouble:
+    case AggStateKind::VarianceDouble: {
+      // Welford: fsum holds the running mean and fsumsq the sum of squared deviations
+      // (M2), so a large mean next to a small spread loses nothing to cancellation.
       ++s.count;
-      s.fsum += v.f;
-      s.fsumsq += v.f * v.f;
+      double delta = v.f - s.fsum;
+      s.fsum += delta / static_cast<double>(s.count);
+      s.fsumsq += delta * (v.f - s.fsum);
       break;
+    }
     case AggStateKind::DistinctSet:
       break;  // handled by the caller
   }
+}
+
+// Chan et al.'s pairwise combination of two (count, mean, M2) states.
+void combine_welford(AggState& into, const AggState& from) {
+  if (from.count == 0) return;
+  if (into.count == 0) {
+    into.count = from.count;
+    into.fsum = from.fsum;
+    into.fsumsq = from.fsumsq;
+    return;
+  }
+  double na = static_cast<double>(into.count), nb = static_cast<double>(from.count);
+  double delta = from.fsum - into.fsum;
+  into.count += from.count;
+  into.fsum += delta * nb / (na + nb);
+  into.fsumsq += from.fsumsq + delta * delta * na * nb / (na + nb);
 }
 
 AggSpec undistinct(const AggSpec& spec) {
@@ -132,6 +152,10 @@ void agg_combine(AggState& into, AggState& from, const AggSpec& spec, const Stri
     } else {
       into.distinct->insert(from.distinct->begin(), from.distinct->end());
     }
+    return;
+  }
+  if (spec.state == AggStateKind::VarianceDouble) {
+    combine_welford(into, from);
     return;
   }
   into.count += from.count;
@@ -185,7 +209,7 @@ Value agg_final(const AggState& s, const AggSpec& spec, const StringHeap* string
       double var = spec.state == AggStateKind::VarianceWide
                        ? tally_finals::variance_exact(s.count, s.sum, s.sumsq,
                                                       spec.arg.is_decimal() ? spec.arg.scale : 0)
-                       : tally_finals::variance_double(s.count, s.fsum, s.fsumsq);
+                       : tally_finals::variance_from_m2(s.count, s.fsumsq);
       return Value::from_double(spec.kind == AggKind::StddevSamp ? std::sqrt(var) : var);
     }
     case AggStateKind::DistinctSet:

@@ -5,6 +5,7 @@
 
 #include "compiler/date.h"
 #include "compiler/decimal.h"
+#include "compiler/evaluator.h"
 
 namespace tally {
 
@@ -106,31 +107,14 @@ bool append_boolean(const Type& type, std::string_view text, ColumnBuilder& buil
   return fail(error, type, text, Problem::Invalid);
 }
 
-// Byte length of the first `chars` UTF-8 characters of s, or s.size() if it is shorter.
-size_t prefix_bytes(std::string_view s, size_t chars) {
-  size_t seen = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if ((static_cast<unsigned char>(s[i]) & 0xc0) != 0x80 && seen++ == chars) return i;
-  }
-  return s.size();
-}
-
 bool append_string(const Type& type, std::string_view text, ColumnBuilder& builder,
                    std::string& error) {
-  std::string_view s = text;
-  if (type.fixed_length) {
-    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  std::optional<std::string_view> fitted = fit_string(text, type);
+  if (!fitted) {
+    error = "value too long for " + type.to_string() + ": " + quoted(text);
+    return false;
   }
-  // Bytes are never fewer than characters, so only long values need counting.
-  if (type.length > 0 && s.size() > type.length) {
-    size_t keep = prefix_bytes(s, type.length);
-    if (s.substr(keep).find_first_not_of(' ') != std::string_view::npos) {
-      error = "value too long for " + type.to_string() + ": " + quoted(text);
-      return false;
-    }
-    s = s.substr(0, keep);
-  }
-  builder.append_string(s);
+  builder.append_string(*fitted);
   return true;
 }
 

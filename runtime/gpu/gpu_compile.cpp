@@ -1,8 +1,13 @@
 #include "runtime/gpu/gpu_compile.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <optional>
+
+#include "runtime/cache/kernel_cache.h"
 
 namespace tally {
 
@@ -17,6 +22,7 @@ std::vector<ColumnStats> scan_stats(const BoundSelect& query, const Table& table
     s.min = c.min_int();
     s.max = c.max_int();
     s.has_nulls = c.has_nulls();
+    s.has_values = c.size() > c.null_count();
     s.dictionary_size = c.dictionary().size();
     if (c.encoding() == Encoding::Plain) {
       s.layout = ColumnStats::Layout::Plain;
@@ -40,33 +46,89 @@ GpuPlan plan_for(const BoundSelect& query, const std::vector<ColumnStats>& stats
   return plan;
 }
 
+std::string binary_source_note(BinarySource source, double disk_load_ms) {
+  switch (source) {
+    case BinarySource::Nvrtc:
+      return "";
+    case BinarySource::MemoryCache:
+      return " (memory cache)";
+    case BinarySource::DiskCache:
+      return fmt::format(" (disk cache, loaded in {:.2f} ms)", disk_load_ms);
+  }
+  return "";
+}
+
+namespace {
+
+using KernelPtr = std::shared_ptr<const cuda::CompiledKernel>;
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// The disk cache's key, or nullopt when NVRTC cannot be loaded (compile_cuda then reports
+// that properly).
+std::optional<KernelCacheKey> disk_key(const std::string& source,
+                                       const cuda::CompileOptions& options) {
+  try {
+    KernelCacheKeyInputs inputs;
+    inputs.source = source;
+    inputs.nvrtc_args = cuda::nvrtc_arguments(options);
+    inputs.arch = options.arch;
+    inputs.nvrtc_version = cuda::nvrtc_version();
+    return kernel_cache_key(inputs);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+// Disk cache, then NVRTC (storing what it compiles).
+KernelPtr load_or_compile(const std::string& source, const cuda::CompileOptions& options,
+                          GpuCompilation& c) {
+  auto start = std::chrono::steady_clock::now();
+  KernelCache disk(KernelCacheConfig::from_environment());
+  std::optional<KernelCacheKey> key = disk.enabled() ? disk_key(source, options) : std::nullopt;
+  if (key) {
+    std::optional<cuda::CompiledKernel> hit = disk.load(*key);
+    c.disk_load_ms = ms_since(start);
+    if (hit) {
+      c.source = BinarySource::DiskCache;
+      return std::make_shared<const cuda::CompiledKernel>(std::move(*hit));
+    }
+  }
+  auto binary = std::make_shared<const cuda::CompiledKernel>(
+      cuda::compile_cuda(source, "tally_query.cu", options));
+  if (key) disk.store(*key, *binary);
+  return binary;
+}
+
+}  // namespace
+
 GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,
                             const GpuPlan& plan, const std::string& arch) {
   static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const cuda::CompiledKernel>> cache;
+  static std::map<std::string, KernelPtr> memory;
   GpuCompilation c;
   c.plan = plan;
   auto start = std::chrono::steady_clock::now();
   c.program = generate_cuda(query, plan, stats);
-  c.codegen_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  c.codegen_ms = ms_since(start);
   std::string key = arch + "\n" + c.program.source;
   {
     std::lock_guard lock(mutex);
-    auto it = cache.find(key);
-    if (it != cache.end()) {
+    auto it = memory.find(key);
+    if (it != memory.end()) {
       c.binary = it->second;
-      c.from_memory_cache = true;
+      c.source = BinarySource::MemoryCache;
       return c;
     }
   }
   cuda::CompileOptions options;
   options.arch = arch;
-  auto binary = std::make_shared<const cuda::CompiledKernel>(
-      cuda::compile_cuda(c.program.source, "tally_query.cu", options));
+  c.binary = load_or_compile(c.program.source, options, c);
   std::lock_guard lock(mutex);
-  cache.emplace(key, binary);
-  c.binary = binary;
+  memory.emplace(key, c.binary);
   return c;
 }
 

@@ -23,19 +23,29 @@ struct GpuCompileOptions {
   std::string arch = "sm_90";
 };
 
+// Where a compiled binary came from: this process's memory, the disk cache
+// (runtime/cache/kernel_cache.h), or a fresh NVRTC compile.
+enum class BinarySource { Nvrtc, MemoryCache, DiskCache };
+
+// "" for a fresh compile, else " (memory cache)" or " (disk cache, loaded in 0.12 ms)", to
+// follow the NVRTC time in --timing lines.
+std::string binary_source_note(BinarySource source, double disk_load_ms);
+
 struct GpuCompilation {
   GpuPlan plan;
   GpuProgram program;
   double codegen_ms = 0;
-  std::shared_ptr<const cuda::CompiledKernel> binary;
-  bool from_memory_cache = false;
+  std::shared_ptr<const cuda::CompiledKernel> binary;  // compile_ms: of its NVRTC compile
+  BinarySource source = BinarySource::Nvrtc;
+  double disk_load_ms = 0;  // looking in the disk cache, hit or miss
 };
 
 GpuPlan plan_for(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows,
                  const GpuCompileOptions& options);
 
 // Generates and compiles `plan`. Compiled binaries are kept in memory by source text, so
-// a query run again (or rerun after a table grows) skips NVRTC.
+// a query run again (or rerun after a table grows) skips NVRTC; below that, the disk cache
+// (configured by the environment, see KernelCacheConfig) lets a new process skip it too.
 GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,
                             const GpuPlan& plan, const std::string& arch);
 

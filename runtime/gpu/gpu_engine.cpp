@@ -20,7 +20,8 @@ namespace {
 
 // Status bits of templates/tally_types.cuh and tally_sql.cuh.
 constexpr uint32_t kTableFull = 1, kKeyOutOfRange = 2, kDivisionByZero = 4, kIntegerOverflow = 8,
-                   kNumericOverflow = 16, kLookupError = 32;
+                   kNumericOverflow = 16, kLookupError = 32, kSmallintOverflow = 64,
+                   kBigintOverflow = 128;
 constexpr int kMaxAttempts = 8;
 
 double ms_since(std::chrono::steady_clock::time_point start) {
@@ -136,7 +137,12 @@ class GpuExecution {
     uint64_t slots = c_.plan.state_slots;
     report_.init_ms += timed(module.kernel("tally_init"), launch_grid(slots));
     report_.scan_ms += timed(module.kernel("tally_scan"), c_.plan.grid);
-    return read_status();
+    uint32_t status = read_status();
+    if (status == 0 && c_.program.second_pass) {
+      report_.scan_ms += timed(module.kernel("tally_scan_m2"), c_.plan.grid);
+      status = read_status();
+    }
+    return status;
   }
 
   GroupRows finalize() {
@@ -152,6 +158,8 @@ class GpuExecution {
   void raise_errors(uint32_t status) const {
     if (status & kDivisionByZero) throw Error(ErrorKind::Execution, "division by zero");
     if (status & kIntegerOverflow) throw Error(ErrorKind::Execution, "integer out of range");
+    if (status & kSmallintOverflow) throw Error(ErrorKind::Execution, "smallint out of range");
+    if (status & kBigintOverflow) throw Error(ErrorKind::Execution, "bigint out of range");
     if (status & kNumericOverflow) {
       throw Error(ErrorKind::Execution, "numeric overflow: a DECIMAL result exceeds its precision");
     }
@@ -361,18 +369,24 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   for (int attempt = 1;; ++attempt) {
     GpuCompilation c = compile_plan(query, stats, plan, compile.arch);
     report.codegen_ms += c.codegen_ms;
-    report.nvrtc_ms += c.from_memory_cache ? 0 : c.binary->compile_ms;
-    report.nvrtc_cached = c.from_memory_cache;
+    report.nvrtc_ms += c.source == BinarySource::Nvrtc ? c.binary->compile_ms : 0;
+    report.binary_source = c.source;
+    report.disk_load_ms += c.disk_load_ms;
     report.attempts = attempt;
     GpuExecution run(*impl_, query, table, parameters, *strings, c, report);
     uint32_t status = run.scan();
-    bool rerun = (status & (kTableFull | kKeyOutOfRange)) != 0;
-    if (rerun && attempt < kMaxAttempts) {
-      // A full table or a key outside its domain costs a rerun, never a wrong answer.
+    if (status & kKeyOutOfRange) {
+      // Keys come from exact column statistics, so this is a planner bug, not bad data.
+      throw Error(ErrorKind::Internal,
+                  "a GROUP BY key fell outside the domain its statistics gave");
+    }
+    bool full = (status & kTableFull) != 0;
+    if (full && attempt < kMaxAttempts) {
+      // A full table costs a rerun with a larger one, never a wrong answer.
       plan = with_hash_capacity(plan, grown_capacity(plan, table.rows()));
       continue;
     }
-    if (rerun) throw Error(ErrorKind::Device, "the GPU hash table kept filling up; giving up");
+    if (full) throw Error(ErrorKind::Device, "the GPU hash table kept filling up; giving up");
     run.raise_errors(status);
     GroupRows groups = run.finalize();
     report.plan = describe_plan(plan);

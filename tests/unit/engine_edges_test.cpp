@@ -287,12 +287,10 @@ TEST_CASE("engine: VAR_SAMP and STDDEV_SAMP of one row are NULL, of known sets e
         double_cell(std::sqrt(var)), double_cell(var / 100), double_cell(std::sqrt(var) / 10)}});
 }
 
-// BUG: VAR_SAMP/STDDEV_SAMP of DOUBLE finish with the one-pass formula
-// (sumsq - sum^2/n) / (n-1) (variance_double in templates/tally_finals.cuh, shared with the
-// GPU path, over the state count/sum/sum of squares), which cancels catastrophically when
-// the mean is large next to the spread: tally gives 0 here. A stable state (Welford, with
-// Chan's combine) or a shifted sum of squares would give 1.
-TEST_CASE("engine: VAR_SAMP of DOUBLE values with a large mean stays accurate" * doctest::skip()) {
+// The one-pass formula (sumsq - sum^2/n) / (n-1) cancels catastrophically when the mean is
+// large next to the spread (it gave 0 here); the CPU keeps Welford's (mean, M2) state with
+// Chan's combine, and the GPU squares deviations from the final means in a second pass.
+TEST_CASE("engine: VAR_SAMP of DOUBLE values with a large mean stays accurate") {
   Database db;
   run_script(db,
              "CREATE TABLE t (f DOUBLE);"

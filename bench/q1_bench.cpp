@@ -1,0 +1,228 @@
+// TPC-H Q1 with lineitem resident in GPU memory: tally's generated kernels (kernels only,
+// and end to end with the result download and host finish), next to the bytes-read floor
+// at the read bandwidth measured in this run, a hand-written Q1 kernel over the same
+// encoded columns, and the CPU engine. Medians of --reps runs, device events for kernels.
+//   bench_q1 [--sf 1,10] [--reps 20]
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "bench/q1_kernels.h"
+#include "compiler/binder.h"
+#include "compiler/date.h"
+#include "compiler/parser.h"
+#include "runtime/cpu/cpu_engine.h"
+#include "runtime/cuda/device.h"
+#include "runtime/cuda/memory.h"
+#include "runtime/cuda/module.h"
+#include "runtime/cuda/nvrtc.h"
+#include "runtime/cuda/stream.h"
+#include "runtime/data/tpch_lineitem.h"
+#include "runtime/database.h"
+#include "runtime/gpu/gpu_engine.h"
+
+using namespace tally;
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+std::string source_dir() {
+  const char* env = std::getenv("TALLY_SOURCE_DIR");
+  return env ? env : TALLY_SOURCE_DIR;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Median device time of `launch` over `reps` runs after two warm-up runs; `reset` runs
+// before each, outside the timed region.
+double median_kernel_ms(int reps, const std::function<void()>& reset,
+                        const std::function<void()>& launch) {
+  std::vector<double> ms;
+  for (int i = 0; i < reps + 2; ++i) {
+    reset();
+    cuda::EventTimer timer;
+    timer.start();
+    launch();
+    timer.stop();
+    if (i >= 2) ms.push_back(timer.elapsed_ms());
+  }
+  return median(ms);
+}
+
+// Read bandwidth in GB/s over a buffer much larger than L2.
+double measure_read_bandwidth(int reps, int sm_count) {
+  const size_t bytes = size_t{4} << 30;
+  cuda::DeviceBuffer data(bytes, "the bandwidth probe");
+  data.fill_bytes(1);
+  cuda::DeviceBuffer sink(8, "the bandwidth probe's sink");
+  auto compiled = cuda::compile_cuda(bench::kReadBandwidthKernel, "read_bandwidth.cu");
+  cuda::Module module(compiled);
+  cuda::Kernel kernel = module.kernel("read_bandwidth");
+  cuda::LaunchConfig config;
+  config.grid = static_cast<uint32_t>(sm_count) * 16;
+  config.block = 256;
+  double ms = median_kernel_ms(
+      reps, [] {},
+      [&] {
+        cuda::launch(kernel, config, data.ptr(), static_cast<unsigned long long>(bytes / 16),
+                     sink.ptr());
+      });
+  return static_cast<double>(bytes) / (ms * 1e-3) / 1e9;
+}
+
+struct HostCol {  // mirrors `struct Col` of the hand-written kernel
+  unsigned long long words;
+  long long base;
+  unsigned int bits;
+  unsigned int pad;
+};
+
+struct HandResult {
+  double ms = 0;
+  std::vector<unsigned long long> counts;
+};
+
+HandResult run_hand_q1(const Table& t, int reps, int sm_count) {
+  auto column = [&](const char* name) { return t.columns[t.schema.find_column(name)]; };
+  std::vector<cuda::DeviceBuffer> buffers;
+  auto upload = [&](const char* name) {
+    const Column& c = *column(name);
+    if (c.encoding() == Encoding::Plain)
+      throw std::runtime_error(fmt::format("{} is not bit-packed", name));
+    auto& b = buffers.emplace_back(c.packed_words().size() * 8, name);
+    b.upload(c.packed_words().data(), c.packed_words().size() * 8);
+    return HostCol{b.ptr(), c.base(), static_cast<unsigned>(c.bits()), 0};
+  };
+  HostCol qty = upload("l_quantity"), price = upload("l_extendedprice"),
+          disc = upload("l_discount"), tax = upload("l_tax"), flag = upload("l_returnflag"),
+          status = upload("l_linestatus"), ship = upload("l_shipdate");
+  cuda::DeviceBuffer out(6 * 5 * 16, "hand Q1 sums"), counts(6 * 8, "hand Q1 counts");
+  auto compiled = cuda::compile_cuda(bench::kHandQ1Kernel, "hand_q1.cu");
+  cuda::Module module(compiled);
+  cuda::Kernel kernel = module.kernel("hand_q1");
+  cuda::LaunchConfig config;
+  config.grid = static_cast<uint32_t>(sm_count) * 8;
+  config.block = 256;
+  long long cutoff = days_from_civil(1998, 12, 1) - 90;
+  unsigned long long rows = t.rows();
+  double ms = median_kernel_ms(
+      reps,
+      [&] {
+        out.fill_bytes(0);
+        counts.fill_bytes(0);
+      },
+      [&] {
+        cuda::launch(kernel, config, qty, price, disc, tax, flag, status, ship, rows, cutoff,
+                     out.ptr(), counts.ptr());
+      });
+  HandResult r;
+  r.ms = ms;
+  r.counts = counts.download_vector<unsigned long long>(6);
+  return r;
+}
+
+void bench_sf(double sf, int reps, double bandwidth_gbs, const std::string& device, int sm_count) {
+  auto gen_start = std::chrono::steady_clock::now();
+  TablePtr table = generate_lineitem(sf, 0);
+  double gen_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - gen_start).count();
+  Database db;
+  db.put_table(table);
+  auto statements = parse_script(read_file(source_dir() + "/queries/tpch_q1.sql"));
+  BoundSelect q1 = bind_select(std::get<ast::SelectStmt>(statements[0].body), db, 0);
+  size_t bytes = 0;
+  for (const auto& sc : q1.scan) bytes += table->columns[sc.table_column]->encoded_bytes();
+  double floor_ms = static_cast<double>(bytes) / (bandwidth_gbs * 1e9) * 1e3;
+
+  GpuEngine engine;
+  std::vector<double> kernel_ms, e2e_ms;
+  Result gpu_result;
+  for (int i = 0; i < reps + 2; ++i) {
+    GpuRunReport report;
+    auto start = std::chrono::steady_clock::now();
+    gpu_result = engine.run(q1, *table, {}, std::make_shared<StringHeap>(), {}, &report);
+    double wall =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (i < 2) continue;  // warm-up: NVRTC, column upload
+    kernel_ms.push_back(report.init_ms + report.scan_ms + report.finalize_ms);
+    e2e_ms.push_back(wall);
+  }
+  HandResult hand = run_hand_q1(*table, reps, sm_count);
+  // The peer must compute the same thing: its counts per (flag, status) slot equal tally's.
+  size_t count_column = gpu_result.names.size() - 1;
+  unsigned long long tally_rows = 0, hand_rows = 0;
+  for (const auto& row : gpu_result.rows)
+    tally_rows += static_cast<unsigned long long>(row[count_column].i);
+  for (auto c : hand.counts) hand_rows += c;
+  std::vector<double> cpu_ms;
+  Result cpu_result;
+  for (int i = 0; i < 3; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    cpu_result = run_cpu(q1, table.get(), {});
+    cpu_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
+  }
+  bool same = cpu_result.rows.size() == gpu_result.rows.size();
+  for (size_t r = 0; same && r < cpu_result.rows.size(); ++r) {
+    for (size_t c = 0; c < cpu_result.names.size(); ++c)
+      same &= cpu_result.cell_text(r, c) == gpu_result.cell_text(r, c);
+  }
+  double k = median(kernel_ms), e = median(e2e_ms), c = median(cpu_ms);
+  fmt::print(
+      "\nTPC-H Q1, SF {} ({} rows, {:.1f} MB of encoded columns read, generated in {:.1f} s) on "
+      "{}\n",
+      sf, table->rows(), bytes / 1e6, gen_s, device);
+  fmt::print("  {:<40} {:>10} {:>10} {:>10}\n", "", "ms", "x floor", "x hand");
+  auto line = [&](const char* what, double ms) {
+    fmt::print("  {:<40} {:>10.3f} {:>10.2f} {:>10.2f}\n", what, ms, ms / floor_ms, ms / hand.ms);
+  };
+  line("floor (bytes / measured read bandwidth)", floor_ms);
+  line("hand-written Q1 kernel", hand.ms);
+  line("tally kernels (init + scan + finalize)", k);
+  line("tally end to end (with download, host)", e);
+  line("CPU engine (all cores)", c);
+  fmt::print("  results: tally GPU == CPU engine: {}; hand-written kernel rows {} vs tally {}\n",
+             same ? "yes" : "NO", hand_rows, tally_rows);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<double> sfs = {1, 10};
+  int reps = 20;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string a = argv[i];
+    if (a == "--reps") reps = std::atoi(argv[i + 1]);
+    if (a == "--sf") {
+      sfs.clear();
+      std::stringstream s(argv[i + 1]);
+      for (std::string x; std::getline(s, x, ',');) sfs.push_back(std::stod(x));
+    }
+  }
+  if (!cuda::gpu_available()) {
+    fmt::print("bench_q1: no GPU available\n");
+    return 1;
+  }
+  cuda::Device device(0);
+  int sms = device.profile().sm_count;
+  double bw = measure_read_bandwidth(reps, sms);
+  fmt::print("read bandwidth (int4 loads, 4 GiB, median of {}): {:.0f} GB/s on {}\n", reps, bw,
+             device.profile().name);
+  for (double sf : sfs) bench_sf(sf, reps, bw, device.profile().name, sms);
+  return 0;
+}

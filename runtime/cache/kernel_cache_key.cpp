@@ -1,0 +1,35 @@
+#include "runtime/cache/kernel_cache_key.h"
+
+#include <cstdint>
+
+namespace tally {
+
+namespace {
+
+// Each field goes in with its length first, so that no two different inputs hash the same
+// byte stream ("ab"+"c" and "a"+"bc" differ).
+void add_field(Sha256& hash, std::string_view field) {
+  uint64_t size = field.size();
+  uint8_t length[8];
+  for (int i = 0; i < 8; ++i) length[i] = static_cast<uint8_t>(size >> (8 * i));
+  hash.update(length, sizeof length);
+  hash.update(field);
+}
+
+}  // namespace
+
+std::string KernelCacheKeyInputs::tally_release() { return TALLY_VERSION; }
+
+KernelCacheKey kernel_cache_key(const KernelCacheKeyInputs& inputs) {
+  Sha256 hash;
+  add_field(hash, "tally kernel cache key v1");
+  add_field(hash, inputs.tally_version);
+  add_field(hash, std::to_string(inputs.nvrtc_version));
+  add_field(hash, inputs.arch);
+  add_field(hash, std::to_string(inputs.nvrtc_args.size()));
+  for (const std::string& arg : inputs.nvrtc_args) add_field(hash, arg);
+  add_field(hash, inputs.source);
+  return KernelCacheKey{hash.finish()};
+}
+
+}  // namespace tally
