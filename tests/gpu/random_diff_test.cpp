@@ -9,7 +9,7 @@
 //
 // TALLY_FUZZ_SEED picks other queries (the seed is printed first; a failure prints the seed,
 // the query index, its SQL and parameters, and both results); TALLY_FUZZ_SHAPES changes the
-// number of shapes (250).
+// number of shapes (400).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -36,11 +36,6 @@ namespace {
 
 constexpr uint64_t kDefaultSeed = 0x7a11e5eedull;
 constexpr size_t kInstances = 4;
-
-uint64_t env_number(const char* name, uint64_t fallback) {
-  const char* text = std::getenv(name);
-  return text && *text ? std::strtoull(text, nullptr, 0) : fallback;
-}
 
 struct Variant {
   const char* strategy = "auto";
@@ -151,6 +146,31 @@ void compile_ahead(Database& db, const std::vector<QueryShape>& shapes) {
   for (auto& t : pool) t.join();
 }
 
+// Turns tally's on-disk kernel cache off for the test (every kernel goes through NVRTC, and
+// nothing lands in ~/.cache/tally), and back to what it was after.
+class DiskCacheOff {
+ public:
+  DiskCacheOff() {
+    const char* old = std::getenv("TALLY_CACHE_DISABLE");
+    if (old) old_ = old;
+    had_ = old != nullptr;
+    setenv("TALLY_CACHE_DISABLE", "1", 1);
+  }
+  ~DiskCacheOff() {
+    if (had_) {
+      setenv("TALLY_CACHE_DISABLE", old_.c_str(), 1);
+    } else {
+      unsetenv("TALLY_CACHE_DISABLE");
+    }
+  }
+  DiskCacheOff(const DiskCacheOff&) = delete;
+  DiskCacheOff& operator=(const DiskCacheOff&) = delete;
+
+ private:
+  bool had_ = false;
+  std::string old_;
+};
+
 struct Tally {
   size_t queries = 0;      // CPU runs (shape instances)
   size_t gpu_runs = 0;     // GPU runs over all variants
@@ -224,11 +244,12 @@ std::string summary(const Tally& t, double seconds) {
 }  // namespace
 
 TEST_CASE("random differential: GPU against the CPU engine") {
-  const uint64_t seed = env_number("TALLY_FUZZ_SEED", kDefaultSeed);
-  const size_t shape_count = env_number("TALLY_FUZZ_SHAPES", 250);
+  const uint64_t seed = fuzz_env("TALLY_FUZZ_SEED", kDefaultSeed);
+  const size_t shape_count = fuzz_env("TALLY_FUZZ_SHAPES", 400);
   MESSAGE("random differential: base seed " << seed << " (TALLY_FUZZ_SEED), " << shape_count
                                             << " shapes x " << kInstances << " parameter sets");
   auto start = std::chrono::steady_clock::now();
+  DiskCacheOff disk_cache_off;
   Database db;
   register_fuzz_tables(db);
   QueryGenerator generator(seed, kInstances);

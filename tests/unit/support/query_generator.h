@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -213,6 +214,12 @@ inline void register_fuzz_tables(Database& db, uint64_t seed = 7) {
     db.put_table(
         fuzz_detail::renamed(generate_nulls_table(50000, f, seed), fuzz_detail::nulls_name(f)));
   }
+}
+
+// A number from the environment (TALLY_FUZZ_SEED, ...), or `fallback` when it is unset.
+inline uint64_t fuzz_env(const char* name, uint64_t fallback) {
+  const char* text = std::getenv(name);
+  return text && *text ? std::strtoull(text, nullptr, 0) : fallback;
 }
 
 // ---- the queries ---------------------------------------------------------------------
@@ -1114,8 +1121,11 @@ class QueryGenerator {
   };
 
   std::optional<Key> column_key() {
-    auto cols = columns_where(
-        [](const FuzzColumn& c) { return c.kind != FuzzKind::Double && c.distinct <= 5000; });
+    // A DECIMAL wider than 18 digits is a key the GPU declines: now and then only.
+    bool wide = chance(0.2);
+    auto cols = columns_where([&](const FuzzColumn& c) {
+      return c.kind != FuzzKind::Double && c.distinct <= 5000 && (wide || c.precision <= 18);
+    });
     if (cols.empty()) return std::nullopt;
     return Key{pick(cols)->name};
   }
@@ -1208,18 +1218,19 @@ class QueryGenerator {
   // How far the GPU's float aggregate may stray from the CPU's. Both add the same values in
   // different orders (atomics, threads), so sums agree to about 1e-16 of the sum of |x|: a
   // relative 1e-9, and an absolute part for sums that cancel out near zero. VAR/STDDEV of
-  // DOUBLE come from n*sum(x^2) - sum(x)^2 (tally_finals.cuh variance_double), which loses
-  // the digits that mean^2 has and the variance has not: an absolute error of up to ~1e-12 of
-  // max(x)^2, whose square root STDDEV shows as ~1e-6 of max(x), plus 1e-6 relative. An
-  // exact (integer/DECIMAL) variance is computed from exact sums on both sides.
+  // DOUBLE sum squared deviations from the mean (CPU: Welford/Chan; GPU: a second pass from
+  // a mean that a plain double sum gave, off by up to ~1e-11 of max|x| over 10^5 rows): the
+  // variance may be off by the square of that mean error, ~1e-22 max|x|^2, and STDDEV, where
+  // the true spread is ~0, by the error itself; 1e-6 relative besides. An exact
+  // (integer/DECIMAL) variance comes from exact sums on both sides.
   ColumnTolerance float_tolerance(const std::string& fn, const Gen& x) const {
     double m = x.magnitude();
     if (fn.rfind("VAR", 0) == 0) {
-      return x.kind == FuzzKind::Double ? ColumnTolerance{1e-6, 1e-12 * m * m + 1e-12}
+      return x.kind == FuzzKind::Double ? ColumnTolerance{1e-6, 1e-21 * m * m + 1e-12}
                                         : ColumnTolerance{1e-9, 1e-12};
     }
     if (fn.rfind("STDDEV", 0) == 0) {
-      return x.kind == FuzzKind::Double ? ColumnTolerance{1e-6, 1e-6 * m + 1e-9}
+      return x.kind == FuzzKind::Double ? ColumnTolerance{1e-6, 1e-10 * m + 1e-12}
                                         : ColumnTolerance{1e-9, 1e-12};
     }
     if (fn == "SUM") return {1e-9, 1e-13 * m * table_->rows + 1e-12};
