@@ -172,10 +172,11 @@ class DiskCacheOff {
 };
 
 struct Tally {
-  size_t queries = 0;      // CPU runs (shape instances)
-  size_t gpu_runs = 0;     // GPU runs over all variants
-  size_t ran_on_gpu = 0;   // GPU runs that were not declined as Unsupported
-  size_t both_raised = 0;  // the CPU and the GPU both raised an error
+  size_t queries = 0;                  // CPU runs (shape instances)
+  size_t gpu_runs = 0;                 // GPU runs over all variants
+  size_t ran_on_gpu = 0;               // GPU runs that were not declined as Unsupported
+  size_t both_raised = 0;              // the CPU and the GPU both raised an error
+  size_t gpu_error_of_other_kind = 0;  // ... the GPU's not an Execution error
   size_t mismatches = 0;
   size_t invalid = 0;  // generated queries the CPU rejected (a generator bug)
   std::map<std::string, size_t> unsupported;  // by reason
@@ -213,6 +214,7 @@ void compare_run(Database& db, const QueryShape& shape, const std::vector<std::s
   std::string difference;
   if (!cpu.ok && !gpu.ok) {
     ++tally.both_raised;
+    if (gpu.error_kind != ErrorKind::Execution) ++tally.gpu_error_of_other_kind;
     return;
   }
   if (cpu.ok != gpu.ok) {
@@ -235,10 +237,11 @@ std::string summary(const Tally& t, double seconds) {
     reasons += fmt::format("{}{}: {}", reasons.empty() ? "" : "; ", reason, count);
   }
   return fmt::format(
-      "random differential: {} queries ({} GPU runs), {} ran on GPU ({} raised an error on both), "
-      "{} unsupported ({}), {} mismatches, {} invalid queries, {:.0f} s",
-      t.queries, t.gpu_runs, t.ran_on_gpu, t.both_raised, t.unsupported_total(),
-      reasons.empty() ? "none" : reasons, t.mismatches, t.invalid, seconds);
+      "random differential: {} queries ({} GPU runs), {} ran on GPU ({} raised an error on both, "
+      "{} of them not an execution error on the GPU), {} unsupported ({}), {} mismatches, {} "
+      "invalid queries, {:.0f} s",
+      t.queries, t.gpu_runs, t.ran_on_gpu, t.both_raised, t.gpu_error_of_other_kind,
+      t.unsupported_total(), reasons.empty() ? "none" : reasons, t.mismatches, t.invalid, seconds);
 }
 
 }  // namespace
