@@ -34,6 +34,7 @@ const char* field_type(FieldKind k) {
       return "u64";
     case FieldKind::SumF64:
     case FieldKind::SumSqF64:
+    case FieldKind::DevSumF64:
     case FieldKind::MinF64:
     case FieldKind::MaxF64:
       return "f64";
@@ -62,6 +63,7 @@ const char* field_identity(FieldKind k) {
       return "__longlong_as_double((long long)0xFFF0000000000000ull)";
     case FieldKind::SumF64:
     case FieldKind::SumSqF64:
+    case FieldKind::DevSumF64:
       return "0.0";
     default:
       return "0";
@@ -106,7 +108,7 @@ std::vector<FieldKind> fields_of(const AggregateCall& a, AggStateKind state) {
     case AggStateKind::VarianceWide:
       return {FieldKind::Count, FieldKind::SumI128, FieldKind::SumSqI128};
     case AggStateKind::VarianceDouble:
-      return {FieldKind::Count, FieldKind::SumF64, FieldKind::SumSqF64};
+      return {FieldKind::Count, FieldKind::SumF64, FieldKind::SumSqF64, FieldKind::DevSumF64};
     case AggStateKind::DistinctSet:
       break;
   }
@@ -394,16 +396,24 @@ class KernelWriter {
     std::string m = m2_pass_ ? "" : merge(0, "1");
     for (size_t f = 1; f < program_.fields.size(); ++f) {
       // The second pass merges only the M2 fields; the first everything else.
-      if ((program_.fields[f].kind == FieldKind::SumSqF64) != m2_pass_) continue;
+      if (second_pass_field(program_.fields[f].kind) != m2_pass_) continue;
       int a = program_.fields[f].aggregate;
       const CudaOperand& v = inputs[a];
       FieldKind k = program_.fields[f].kind;
       std::string value = k == FieldKind::Count                                     ? "1"
                           : (k == FieldKind::SumSqI128 || k == FieldKind::SumSqF64) ? squares_[a]
-                                                                                    : v.value;
+                          : k == FieldKind::DevSumF64 ? squares_[a] + "_d"
+                                                      : v.value;
       m += fmt::format("if (!{}) {}", v.null, merge(static_cast<int>(f), value));
     }
     return m;
+  }
+
+  // The second pass's fields: the sums of deviations from the first pass's means and of
+  // their squares. With both, the variance is the corrected two-pass formula
+  // (sum d^2 - (sum d)^2 / n) / (n - 1), which also cancels the error of the mean itself.
+  static bool second_pass_field(FieldKind k) {
+    return k == FieldKind::SumSqF64 || k == FieldKind::DevSumF64;
   }
 
   // Squares for the variance states, computed once per row beside the inputs.
@@ -581,7 +591,10 @@ class KernelWriter {
             agg_states_[a] == AggStateKind::VarianceWide
                 ? fmt::format("tally_finals::variance_exact((long long){}, {}, {}, {})", cnt, v1,
                               v2, in_scale)
-                : fmt::format("tally_finals::variance_from_m2((long long){}, {})", cnt, v2);
+                : fmt::format(
+                      "tally_finals::variance_from_m2((long long){0}, {1} - f{2}[s] * f{2}[s] / "
+                      "(f64){0})",
+                      cnt, v2, agg_fields_[a][3]);
         if (call.kind == AggKind::StddevSamp) var = fmt::format("sqrt({})", var);
         return fmt::format("    {0} = {1} < 2;\n    if ({1} >= 2) {2} = {3};\n", null, cnt, out,
                            bits(var));

@@ -43,6 +43,7 @@ enum class FieldKind {
   SumF64,
   SumSqI128,
   SumSqF64,
+  DevSumF64,  // DOUBLE variance, second pass: sum of deviations from the first pass's mean
   MinI64,
   MaxI64,
   MinI128,
