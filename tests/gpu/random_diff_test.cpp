@@ -146,31 +146,6 @@ void compile_ahead(Database& db, const std::vector<QueryShape>& shapes) {
   for (auto& t : pool) t.join();
 }
 
-// Turns tally's on-disk kernel cache off for the test (every kernel goes through NVRTC, and
-// nothing lands in ~/.cache/tally), and back to what it was after.
-class DiskCacheOff {
- public:
-  DiskCacheOff() {
-    const char* old = std::getenv("TALLY_CACHE_DISABLE");
-    if (old) old_ = old;
-    had_ = old != nullptr;
-    setenv("TALLY_CACHE_DISABLE", "1", 1);
-  }
-  ~DiskCacheOff() {
-    if (had_) {
-      setenv("TALLY_CACHE_DISABLE", old_.c_str(), 1);
-    } else {
-      unsetenv("TALLY_CACHE_DISABLE");
-    }
-  }
-  DiskCacheOff(const DiskCacheOff&) = delete;
-  DiskCacheOff& operator=(const DiskCacheOff&) = delete;
-
- private:
-  bool had_ = false;
-  std::string old_;
-};
-
 struct Tally {
   size_t queries = 0;                  // CPU runs (shape instances)
   size_t gpu_runs = 0;                 // GPU runs over all variants
@@ -252,7 +227,6 @@ TEST_CASE("random differential: GPU against the CPU engine") {
   MESSAGE("random differential: base seed " << seed << " (TALLY_FUZZ_SEED), " << shape_count
                                             << " shapes x " << kInstances << " parameter sets");
   auto start = std::chrono::steady_clock::now();
-  DiskCacheOff disk_cache_off;
   Database db;
   register_fuzz_tables(db);
   QueryGenerator generator(seed, kInstances);
