@@ -8,16 +8,12 @@
 #include "runtime/cpu/cpu_engine.h"
 #include "runtime/cuda/device.h"
 #include "runtime/database.h"
+#include "runtime/elapsed.h"
 #include "runtime/gpu/gpu_engine.h"
 
 namespace tally {
 
 namespace {
-
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 // Parameter values arrive as text (CLI, tally exec) and take the types the binder inferred.
 std::vector<Value> convert_parameters(const BoundSelect& query,

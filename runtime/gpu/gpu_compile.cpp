@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "runtime/cache/kernel_cache.h"
+#include "runtime/elapsed.h"
 
 namespace tally {
 
@@ -61,11 +62,6 @@ std::string binary_source_note(BinarySource source, double disk_load_ms) {
 namespace {
 
 using KernelPtr = std::shared_ptr<const cuda::CompiledKernel>;
-
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 // The disk cache's key, or nullopt when NVRTC cannot be loaded (compile_cuda then reports
 // that properly).

@@ -12,6 +12,7 @@
 #include "runtime/cuda/memory.h"
 #include "runtime/cuda/module.h"
 #include "runtime/cuda/stream.h"
+#include "runtime/elapsed.h"
 #include "runtime/result_builder.h"
 
 namespace tally {
@@ -23,15 +24,6 @@ constexpr uint32_t kTableFull = 1, kKeyOutOfRange = 2, kDivisionByZero = 4, kInt
                    kNumericOverflow = 16, kLookupError = 32, kSmallintOverflow = 64,
                    kBigintOverflow = 128;
 constexpr int kMaxAttempts = 8;
-
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
-struct Cell {  // one 16-byte value slot as kernels write them
-  int128 v;
-};
 
 int128 to_cell(const Value& v, const Type& t) {
   if (v.null) return 0;
