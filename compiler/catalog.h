@@ -14,6 +14,8 @@ struct ColumnSchema {
   std::string name;
   Type type;
   bool not_null = false;
+
+  bool operator==(const ColumnSchema& other) const = default;
 };
 
 struct TableSchema {

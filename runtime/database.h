@@ -15,6 +15,7 @@
 #include "compiler/ast.h"
 #include "compiler/catalog.h"
 #include "compiler/query.h"
+#include "runtime/prepared_select.h"
 #include "runtime/result.h"
 #include "runtime/storage/table.h"
 
@@ -76,9 +77,19 @@ class Database : public Catalog {
   void execute_script(std::string_view sql, const ExecOptions& options,
                       const std::function<void(const StatementOutcome&)>& on_outcome);
 
+  // Parses and binds one SELECT (with `?` parameters) once. Throws on syntax, name and
+  // type errors, and when `sql` is not exactly one SELECT.
+  std::shared_ptr<const PreparedSelect> prepare(std::string_view sql) const;
+
+  // Runs a prepared SELECT with options.parameters as the values of its `?`s. Rebinds
+  // first if its table was replaced by one of another shape since it was prepared.
+  StatementOutcome execute_prepared(const PreparedSelect& statement, const ExecOptions& options);
+
  private:
   StatementOutcome run_select(const ast::SelectStmt& stmt, int parameter_count,
                               const ExecOptions& options);
+  StatementOutcome run_bound(const BoundSelect& query, const ExecOptions& options,
+                             StatementOutcome outcome);
   StatementOutcome compile_select(const BoundSelect& query, const TablePtr& input,
                                   const ExecOptions& options, StatementOutcome outcome);
   StatementOutcome run_create(const ast::CreateTableStmt& stmt);

@@ -57,6 +57,11 @@ StatementOutcome Database::run_select(const ast::SelectStmt& stmt, int parameter
   auto start = std::chrono::steady_clock::now();
   BoundSelect query = bind_select(stmt, *this, parameter_count);
   outcome.timings.bind_ms = ms_since(start);
+  return run_bound(query, options, std::move(outcome));
+}
+
+StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions& options,
+                                     StatementOutcome outcome) {
   if (options.explain) outcome.explain = explain(query);
   TablePtr input = query.table.empty() ? nullptr : table(query.table);
   if (!query.table.empty() && !input) {
@@ -64,7 +69,7 @@ StatementOutcome Database::run_select(const ast::SelectStmt& stmt, int parameter
   }
   if (options.compile_only) return compile_select(query, input, options, std::move(outcome));
 
-  start = std::chrono::steady_clock::now();
+  auto start = std::chrono::steady_clock::now();
   auto strings = std::make_shared<StringHeap>();
   std::vector<Value> parameters = convert_parameters(query, options.parameters, *strings);
   bool try_gpu = options.device == DeviceChoice::Gpu;
