@@ -88,10 +88,12 @@ class Database : public Catalog {
  private:
   StatementOutcome run_select(const ast::SelectStmt& stmt, int parameter_count,
                               const ExecOptions& options);
+  // `plans`: the prepared statement's plan cache, or null.
   StatementOutcome run_bound(const BoundSelect& query, const ExecOptions& options,
-                             StatementOutcome outcome);
+                             StatementOutcome outcome, GpuPlanCache* plans = nullptr);
   StatementOutcome compile_select(const BoundSelect& query, const TablePtr& input,
-                                  const ExecOptions& options, StatementOutcome outcome);
+                                  const ExecOptions& options, StatementOutcome outcome,
+                                  GpuPlanCache* plans);
   StatementOutcome run_create(const ast::CreateTableStmt& stmt);
   StatementOutcome run_drop(const ast::DropTableStmt& stmt);
   StatementOutcome run_copy(const ast::CopyStmt& stmt);

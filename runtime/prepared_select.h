@@ -4,11 +4,13 @@
 // each execution; what depends only on the statement is done here once.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "compiler/catalog.h"
 #include "compiler/query.h"
+#include "runtime/gpu/gpu_plan_cache.h"
 
 namespace tally {
 
@@ -18,6 +20,9 @@ struct PreparedSelect {
   // The schema the query was bound against: a table replaced by one of another shape
   // makes the statement rebind (the column indexes in `query` would be stale).
   TableSchema bound_schema;
+  // Generated programs and binaries by plan, shared by every execution (and thread): a
+  // second execution whose data gives the same plan skips code generation and compiling.
+  std::shared_ptr<GpuPlanCache> plans = std::make_shared<GpuPlanCache>();
 
   const std::vector<Type>& parameter_types() const { return query.parameter_types; }
 };

@@ -44,15 +44,19 @@ std::shared_ptr<const PreparedSelect> Database::prepare(std::string_view sql) co
 StatementOutcome Database::execute_prepared(const PreparedSelect& statement,
                                             const ExecOptions& options) {
   const BoundSelect* query = &statement.query;
+  // The plan cache holds programs generated from `statement.query`; a rebound query has
+  // other column indexes, so it runs with a cache of its own.
+  GpuPlanCache* plans = statement.plans.get();
   std::shared_ptr<const PreparedSelect> rebound;
   if (!query->table.empty()) {
     TablePtr input = existing_table(query->table);
     if (!(input->schema.columns == statement.bound_schema.columns)) {
       rebound = prepare(statement.sql);
       query = &rebound->query;
+      plans = rebound->plans.get();
     }
   }
-  return run_bound(*query, options, StatementOutcome{});
+  return run_bound(*query, options, StatementOutcome{}, plans);
 }
 
 }  // namespace tally

@@ -51,6 +51,8 @@ std::string binary_source_note(BinarySource source, double disk_load_ms) {
   switch (source) {
     case BinarySource::Nvrtc:
       return "";
+    case BinarySource::PlanCache:
+      return " (plan cache)";
     case BinarySource::MemoryCache:
       return " (memory cache)";
     case BinarySource::DiskCache:
@@ -125,6 +127,24 @@ GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnSt
   c.binary = load_or_compile(c.program.source, options, c);
   std::lock_guard lock(mutex);
   memory.emplace(key, c.binary);
+  return c;
+}
+
+GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                            const GpuPlan& plan, const std::string& arch, GpuPlanCache* plans) {
+  if (plans == nullptr) return compile_plan(query, stats, plan, arch);
+  std::string fingerprint = plan_fingerprint(plan, stats, arch);
+  if (auto hit = plans->find(fingerprint)) {
+    GpuCompilation c;
+    c.plan = plan;
+    c.program = hit->program;
+    c.binary = hit->binary;
+    c.source = BinarySource::PlanCache;
+    return c;
+  }
+  GpuCompilation c = compile_plan(query, stats, plan, arch);
+  plans->insert(fingerprint,
+                std::make_shared<const CachedGpuProgram>(CachedGpuProgram{c.program, c.binary}));
   return c;
 }
 

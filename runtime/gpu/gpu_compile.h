@@ -9,6 +9,7 @@
 
 #include "compiler/gpu_program.h"
 #include "runtime/cuda/nvrtc.h"
+#include "runtime/gpu/gpu_plan_cache.h"
 #include "runtime/storage/table.h"
 
 namespace tally {
@@ -23,12 +24,13 @@ struct GpuCompileOptions {
   std::string arch = "sm_90";
 };
 
-// Where a compiled binary came from: this process's memory, the disk cache
-// (runtime/cache/kernel_cache.h), or a fresh NVRTC compile.
-enum class BinarySource { Nvrtc, MemoryCache, DiskCache };
+// Where a compiled binary came from: a prepared statement's plan cache (no code generation
+// either), this process's memory, the disk cache (runtime/cache/kernel_cache.h), or a fresh
+// NVRTC compile.
+enum class BinarySource { Nvrtc, MemoryCache, DiskCache, PlanCache };
 
-// "" for a fresh compile, else " (memory cache)" or " (disk cache, loaded in 0.12 ms)", to
-// follow the NVRTC time in --timing lines.
+// "" for a fresh compile, else " (plan cache)", " (memory cache)" or " (disk cache, loaded
+// in 0.12 ms)", to follow the NVRTC time in --timing lines.
 std::string binary_source_note(BinarySource source, double disk_load_ms);
 
 struct GpuCompilation {
@@ -48,5 +50,10 @@ GpuPlan plan_for(const BoundSelect& query, const std::vector<ColumnStats>& stats
 // (configured by the environment, see KernelCacheConfig) lets a new process skip it too.
 GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,
                             const GpuPlan& plan, const std::string& arch);
+
+// The same, first looking in a prepared statement's plan cache (and filling it); `plans`
+// null is the plain compile_plan. `query` must be the statement the cache belongs to.
+GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                            const GpuPlan& plan, const std::string& arch, GpuPlanCache* plans);
 
 }  // namespace tally

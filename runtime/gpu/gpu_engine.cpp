@@ -93,6 +93,8 @@ GpuEngine::~GpuEngine() = default;
 
 std::string GpuEngine::device_name() const { return impl_->device.profile().name; }
 
+std::string GpuEngine::arch() const { return impl_->device.profile().arch(); }
+
 DeviceLimits GpuEngine::limits() const {
   const auto& p = impl_->device.profile();
   DeviceLimits l;
@@ -356,10 +358,10 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   compile.strategy = options.strategy;
   compile.hash_capacity = options.hash_capacity;
   compile.limits = limits();
-  compile.arch = impl_->device.profile().arch();
+  compile.arch = arch();
   GpuPlan plan = plan_for(query, stats, table.rows(), compile);
   for (int attempt = 1;; ++attempt) {
-    GpuCompilation c = compile_plan(query, stats, plan, compile.arch);
+    GpuCompilation c = compile_plan(query, stats, plan, compile.arch, options.plans);
     report.codegen_ms += c.codegen_ms;
     report.nvrtc_ms += c.source == BinarySource::Nvrtc ? c.binary->compile_ms : 0;
     report.binary_source = c.source;

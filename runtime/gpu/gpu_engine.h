@@ -18,7 +18,8 @@ namespace tally {
 
 struct GpuRunOptions {
   GpuStrategy strategy = GpuStrategy::Auto;
-  uint64_t hash_capacity = 0;  // > 0: first Hash attempt at this capacity (tests of growth)
+  uint64_t hash_capacity = 0;     // > 0: first Hash attempt at this capacity (tests of growth)
+  GpuPlanCache* plans = nullptr;  // a prepared statement's: skips codegen for a known plan
 };
 
 struct GpuRunReport {
@@ -41,6 +42,7 @@ class GpuEngine {
              GpuRunReport* report = nullptr);
 
   std::string device_name() const;
+  std::string arch() const;  // the NVRTC target of the device, e.g. "sm_90"
   DeviceLimits limits() const;
 
   struct Impl;  // device, memory pool, uploaded columns, loaded modules

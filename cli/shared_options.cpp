@@ -1,0 +1,95 @@
+#include "cli/shared_options.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "compiler/error.h"
+#include "runtime/elapsed.h"
+#include "runtime/result_format.h"
+
+namespace tally::cli {
+
+namespace {
+
+OutputFormat parse_format(const std::string& f) {
+  if (f == "csv") return OutputFormat::Csv;
+  if (f == "json") return OutputFormat::Json;
+  return OutputFormat::Table;
+}
+
+}  // namespace
+
+void add_data_options(CLI::App* cmd, GeneratedData& data) {
+  cmd->add_option("--tpch", data.tpch_sf, "Generate TPC-H lineitem at this scale factor")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--orders", data.orders_rows,
+                  "Generate the seed paper's Query A table orders(zip, chargedamount, tax, "
+                  "ordertotal) with this many rows");
+  cmd->add_option("--atable", data.atable_rows,
+                  "Generate the seed paper's Query B table atable(col1..col4) with this many rows");
+  cmd->add_option("--zipf", data.zipf, "Zipf exponent of atable.col1 (0: uniform)");
+  cmd->add_option("--seed", data.seed, "Seed of the data generators");
+}
+
+void generate_tables(const GeneratedData& data, Database& db, bool timing) {
+  auto start = std::chrono::steady_clock::now();
+  add_generated_tables(data, db);
+  if (timing && data.any()) {
+    std::cerr << fmt::format("Data generation: {:.1f} ms\n", ms_since(start));
+  }
+}
+
+void add_output_options(CLI::App* cmd, OutputArgs& output) {
+  cmd->add_option("--device", output.device, "Engine: auto, cpu or gpu")
+      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  cmd->add_option("--format", output.format, "Output: table, csv or json")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  cmd->add_flag("--timing", output.timing, "Print parse/bind/execute times (and the GPU's split)");
+}
+
+DeviceChoice parse_device(const std::string& d) {
+  if (d == "cpu") return DeviceChoice::Cpu;
+  if (d == "gpu") return DeviceChoice::Gpu;
+  return DeviceChoice::Auto;
+}
+
+std::string read_sql_file(const std::string& file) {
+  std::ostringstream s;
+  if (file.empty() || file == "-") {
+    s << std::cin.rdbuf();
+    return s.str();
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error(ErrorKind::Io, fmt::format("cannot open {}", file));
+  s << in.rdbuf();
+  return s.str();
+}
+
+void print_outcome(const StatementOutcome& outcome, const OutputArgs& output) {
+  if (!outcome.explain.empty()) std::cout << outcome.explain << "\n";
+  if (!outcome.cuda.empty()) std::cout << outcome.cuda << "\n";
+  if (output.compile_only && !outcome.timings.gpu.empty()) {
+    std::cout << outcome.tag << ": " << outcome.timings.gpu << "\n";
+    return;
+  }
+  if (outcome.result) {
+    std::cout << format_result(*outcome.result, parse_format(output.format));
+  } else if (output.format == "table") {
+    std::cout << outcome.tag << "\n";
+  }
+  if (!outcome.notice.empty()) std::cerr << "note: " << outcome.notice << "\n";
+  if (output.timing) {
+    const Timings& t = outcome.timings;
+    std::cerr << fmt::format("Time: parse {:.2f} ms, bind {:.2f} ms, execute {:.2f} ms ({})\n",
+                             t.parse_ms, t.bind_ms, t.execute_ms,
+                             outcome.result ? outcome.result->device : outcome.tag);
+    if (!outcome.timings.gpu.empty()) std::cerr << "GPU: " << outcome.timings.gpu << "\n";
+  }
+  std::cout.flush();
+}
+
+}  // namespace tally::cli

@@ -1,0 +1,35 @@
+// What several subcommands share: the data options that generate tables, the output
+// options, reading a SQL file, and printing a statement's outcome.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "runtime/data/generated_data.h"
+#include "runtime/database.h"
+
+namespace tally::cli {
+
+// --tpch, --orders, --atable, --zipf, --seed.
+void add_data_options(CLI::App* cmd, GeneratedData& data);
+// Generates the tables; with `timing`, says how long that took on stderr.
+void generate_tables(const GeneratedData& data, Database& db, bool timing);
+
+struct OutputArgs {
+  std::string device = "auto";
+  std::string format = "table";
+  bool timing = false;
+  bool compile_only = false;  // tally compile: print the compile line instead of rows
+};
+
+// --device, --format, --timing.
+void add_output_options(CLI::App* cmd, OutputArgs& output);
+
+DeviceChoice parse_device(const std::string& device);
+
+// The SQL text of `file` ('-' or empty: standard input). Throws Error(Io).
+std::string read_sql_file(const std::string& file);
+
+void print_outcome(const StatementOutcome& outcome, const OutputArgs& output);
+
+}  // namespace tally::cli

@@ -1,0 +1,53 @@
+#include "runtime/gpu/gpu_plan_cache.h"
+
+#include <fmt/format.h>
+
+namespace tally {
+
+std::string plan_fingerprint(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
+                             const std::string& arch) {
+  std::string f = fmt::format("{}|{}|{}|{}|{}|{}|{}", arch, static_cast<int>(plan.strategy),
+                              plan.slots, plan.state_slots, plan.block, plan.grid, plan.rows);
+  for (const KeyEncoding& k : plan.keys) {
+    f += fmt::format("|k{},{},{},{},{}", k.bounded, k.min, k.values, k.nullable,
+                     k.dictionary_column);
+  }
+  for (const ColumnStats& s : stats) {
+    f += fmt::format("|s{},{},{},{},{},{},{},{},{},{}", s.has_range, s.min, s.max, s.has_nulls,
+                     s.has_values, s.dictionary_size, static_cast<int>(s.layout), s.bits, s.base,
+                     s.plain_width);
+  }
+  return f;
+}
+
+std::shared_ptr<const CachedGpuProgram> GpuPlanCache::find(const std::string& fingerprint) const {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(fingerprint);
+  if (it == entries_.end()) {
+    ++misses_;
+    return nullptr;
+  }
+  ++hits_;
+  return it->second;
+}
+
+std::shared_ptr<const CachedGpuProgram> GpuPlanCache::insert(
+    const std::string& fingerprint, std::shared_ptr<const CachedGpuProgram> entry) {
+  std::lock_guard lock(mutex_);
+  auto [it, inserted] = entries_.emplace(fingerprint, std::move(entry));
+  if (inserted) {
+    order_.push_back(fingerprint);
+    if (order_.size() > kMaxEntries) {
+      entries_.erase(order_.front());
+      order_.pop_front();
+    }
+  }
+  return it->second;
+}
+
+size_t GpuPlanCache::size() const {
+  std::lock_guard lock(mutex_);
+  return entries_.size();
+}
+
+}  // namespace tally
