@@ -5,6 +5,7 @@
 #include <nvrtc.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <regex>
 #include <sstream>
 
@@ -149,6 +150,18 @@ std::string failing_line(const std::string& log, const std::string& source,
   return fmt::format("{} line {}: {}\n", file, line_number, text);
 }
 
+// $TALLY_NVRTC_OPTIONS, split at spaces: extra NVRTC options for experiments (measuring
+// compile time against kernel time on a GPU) without a rebuild. They are part of the
+// arguments, so the disk cache keys them too.
+std::vector<std::string> environment_options() {
+  std::vector<std::string> options;
+  const char* text = std::getenv("TALLY_NVRTC_OPTIONS");
+  if (text == nullptr) return options;
+  std::istringstream words(text);
+  for (std::string word; words >> word;) options.push_back(word);
+  return options;
+}
+
 }  // namespace
 
 std::vector<std::string> nvrtc_arguments(const CompileOptions& options) {
@@ -157,6 +170,8 @@ std::vector<std::string> nvrtc_arguments(const CompileOptions& options) {
   if (options.minimal) args.push_back("-minimal");
   if (options.line_info) args.push_back("-lineinfo");
   args.insert(args.end(), options.extra.begin(), options.extra.end());
+  std::vector<std::string> from_environment = environment_options();
+  args.insert(args.end(), from_environment.begin(), from_environment.end());
   return args;
 }
 

@@ -43,7 +43,8 @@ int nvrtc_version();
 bool nvrtc_available() noexcept;
 
 // The options string compile_cuda passes to NVRTC for `options`, for --explain and the
-// kernel cache key.
+// kernel cache key: those of `options`, then any in $TALLY_NVRTC_OPTIONS (space-separated,
+// for experiments with NVRTC's options without a rebuild).
 std::vector<std::string> nvrtc_arguments(const CompileOptions& options);
 
 }  // namespace tally::cuda

@@ -365,6 +365,22 @@ TEST_CASE("kernel cache: tally reports a corrupted entry and compiles again") {
   CHECK(after.err.empty());
 }
 
+TEST_CASE("kernel cache: another NVRTC option is another entry, not a hit") {
+  if (!cuda::nvrtc_available()) return;
+  ScratchDir dir("tally_kc");
+  fs::path cache = dir.path() / "cache";
+  REQUIRE(tally(cache, compile_args()).exit_code == 0);
+  REQUIRE(entries_in(cache).size() == 1);
+  // TALLY_NVRTC_OPTIONS adds options (cuda::nvrtc_arguments): -lineinfo changes the cubin.
+  Run lineinfo = tally(cache, compile_args(), "TALLY_NVRTC_OPTIONS=-lineinfo");
+  REQUIRE(lineinfo.exit_code == 0);
+  CHECK(!contains(lineinfo.out, "disk cache"));
+  CHECK(entries_in(cache).size() == 2);
+  CHECK(contains(tally(cache, compile_args(), "TALLY_NVRTC_OPTIONS=-lineinfo").out, "(disk cache"));
+  CHECK(contains(tally(cache, compile_args()).out, "(disk cache"));
+  CHECK(entries_in(cache).size() == 2);
+}
+
 TEST_CASE("kernel cache: TALLY_CACHE_DISABLE=1 writes nothing") {
   if (!cuda::nvrtc_available()) return;
   ScratchDir dir("tally_kc");
