@@ -45,6 +45,12 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// Exit code 1 and `message` on stderr.
+void expect_failure(const Run& r, const std::string& message) {
+  CHECK(r.exit_code == 1);
+  CHECK_MESSAGE(contains(r.err, message), r.err);
+}
+
 std::string query_path(const std::string& name) {
   return std::string(TALLY_SOURCE_DIR) + "/queries/" + name + ".sql";
 }
@@ -110,23 +116,17 @@ TEST_CASE("prepare/exec: DATE parameters are converted with the prepared types")
 TEST_CASE("prepare/exec: an unknown name says so and suggests the near one") {
   PreparedB b;
   REQUIRE(b.prepared.exit_code == 0);
-  Run r = tally(b.cache, {"exec", "bb", "10"});
-  CHECK(r.exit_code == 1);
-  CHECK(contains(r.err, "prepared statement \"bb\" does not exist (did you mean \"b\"?)"));
+  expect_failure(tally(b.cache, {"exec", "bb", "10"}),
+                 "prepared statement \"bb\" does not exist (did you mean \"b\"?)");
 }
 
 TEST_CASE("prepare/exec: a wrong parameter count or value is a clear error") {
   PreparedB b;
   REQUIRE(b.prepared.exit_code == 0);
-  Run two = tally(b.cache, {"exec", "b", "10", "11"});
-  CHECK(two.exit_code == 1);
-  CHECK(contains(two.err, "takes 1 parameter (BIGINT) but 2 were given"));
-  Run none = tally(b.cache, {"exec", "b"});
-  CHECK(none.exit_code == 1);
-  CHECK(contains(none.err, "but 0 were given"));
-  Run text = tally(b.cache, {"exec", "b", "ten"});
-  CHECK(text.exit_code == 1);
-  CHECK(contains(text.err, "parameter $1"));
+  expect_failure(tally(b.cache, {"exec", "b", "10", "11"}),
+                 "takes 1 parameter (BIGINT) but 2 were given");
+  expect_failure(tally(b.cache, {"exec", "b"}), "but 0 were given");
+  expect_failure(tally(b.cache, {"exec", "b", "ten"}), "parameter $1");
 }
 
 TEST_CASE("prepare/exec: a corrupt or truncated statement file is reported, not used") {
@@ -139,21 +139,16 @@ TEST_CASE("prepare/exec: a corrupt or truncated statement file is reported, not 
   flipped[flipped.size() - 10] ^= 0x01;  // inside the SQL text
   overwrite(file, flipped);
   Run corrupt = tally(b.cache, {"exec", "b", "10"});
-  CHECK(corrupt.exit_code == 1);
-  CHECK(contains(corrupt.err, "prepared statement \"b\" is unusable"));
+  expect_failure(corrupt, "prepared statement \"b\" is unusable");
   CHECK(contains(corrupt.err, "checksum mismatch"));
   CHECK(contains(corrupt.err, "prepare it again"));
   CHECK(corrupt.out.empty());
 
   overwrite(file, good.substr(0, good.size() / 2));
-  Run truncated = tally(b.cache, {"exec", "b", "10"});
-  CHECK(truncated.exit_code == 1);
-  CHECK(contains(truncated.err, "checksum mismatch"));
+  expect_failure(tally(b.cache, {"exec", "b", "10"}), "checksum mismatch");
 
   overwrite(file, "garbage");
-  Run garbage = tally(b.cache, {"exec", "b", "10"});
-  CHECK(garbage.exit_code == 1);
-  CHECK(contains(garbage.err, "not a tally prepared statement file"));
+  expect_failure(tally(b.cache, {"exec", "b", "10"}), "not a tally prepared statement file");
   CHECK(contains(tally(b.cache, {"prepare", "--list"}).out, "unusable"));
 
   overwrite(file, good);
@@ -164,9 +159,8 @@ TEST_CASE("prepare: names with path characters are refused; list and drop") {
   PreparedB b;
   REQUIRE(b.prepared.exit_code == 0);
   for (const char* bad : {"../x", "a/b", "1abc", "a.b", "x y"}) {
-    Run r = tally(b.cache, {"prepare", bad, query_path("query_b"), "--atable", "10"});
-    CHECK(r.exit_code == 1);
-    CHECK(contains(r.err, "is not a statement name"));
+    expect_failure(tally(b.cache, {"prepare", bad, query_path("query_b"), "--atable", "10"}),
+                   "is not a statement name");
   }
   Run list = tally(b.cache, {"prepare", "--list"});
   CHECK(list.exit_code == 0);
@@ -187,13 +181,11 @@ TEST_CASE("prepare: only one valid SELECT is stored") {
   fs::path cache = dir.path() / "cache";
   fs::path sql = dir.path() / "two.sql";
   overwrite(sql, "SELECT COUNT(*) FROM atable; SELECT 1;");
-  Run two = tally(cache, {"prepare", "two", sql.string(), "--atable", "10"});
-  CHECK(two.exit_code == 1);
-  CHECK(contains(two.err, "exactly one SELECT"));
+  expect_failure(tally(cache, {"prepare", "two", sql.string(), "--atable", "10"}),
+                 "exactly one SELECT");
   overwrite(sql, "SELECT nope FROM atable");
-  Run unbound = tally(cache, {"prepare", "two", sql.string(), "--atable", "10"});
-  CHECK(unbound.exit_code == 1);
-  CHECK(contains(unbound.err, "does not exist"));
+  expect_failure(tally(cache, {"prepare", "two", sql.string(), "--atable", "10"}),
+                 "does not exist");
   CHECK(!fs::exists(statement_file(cache, "two")));
 }
 
