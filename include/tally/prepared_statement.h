@@ -5,7 +5,9 @@
 // A bind is checked at once against that type: a value of another kind, a text that does
 // not parse as the type, or a number out of its range throws Error(Type) naming the
 // parameter. Text binds to every type (it is parsed as the SQL literal would be), so
-// DATE, DECIMAL and VARCHAR parameters are usually bound as text.
+// DATE, DECIMAL and VARCHAR parameters are usually bound as text. The text "NULL" binds
+// SQL NULL, as `tally exec -p NULL` does (so a VARCHAR parameter cannot be the string
+// 'NULL').
 //
 // Binding is not synchronised: give each thread its own copy of the statement (copies are
 // cheap and share the bound query) and execute() them concurrently.

@@ -207,7 +207,7 @@ TEST_CASE("api prepared: binds of the wrong kind, bad text and bad indexes are r
   CHECK(kind_of([&] { q.execute(); }) == ErrorKind::Execution);
 }
 
-TEST_CASE("api prepared: a copy binds on its own; the statement outlives its engine handle") {
+TEST_CASE("api prepared: a copy binds on its own and the statement outlives its engine handle") {
   std::optional<PreparedStatement> kept;
   {
     Engine engine = sales_engine();
