@@ -159,7 +159,7 @@ int32_t ResultSet::get_date(size_t row, size_t column) const {
   return static_cast<int32_t>(checked_cell(*impl_, row, column, {TypeKind::Date}, "get_date").i);
 }
 
-__int128 ResultSet::get_unscaled(size_t row, size_t column) const {
+int128 ResultSet::get_unscaled(size_t row, size_t column) const {
   return checked_cell(*impl_, row, column, {TypeKind::Decimal}, "get_unscaled").d;
 }
 

@@ -11,7 +11,9 @@ cmake --install "$build" --prefix "$work/prefix" >/dev/null
 # The application sees only the installed headers: nothing of the source tree.
 test -f "$work/prefix/include/tally/tally.h"
 test ! -e "$work/prefix/include/compiler"
+# Strict warnings: the public headers must compile cleanly in an application's build.
 cmake -S "$source/examples" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="${CXX:-c++}" >/dev/null
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="${CXX:-c++}" \
+  -DCMAKE_CXX_FLAGS="-Wall -Wextra -Wpedantic -Werror" >/dev/null
 cmake --build "$work/build" >/dev/null
 "$work/build/tally_example"

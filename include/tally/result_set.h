@@ -15,6 +15,9 @@
 
 namespace tally {
 
+// DECIMAL values unscaled: 128 bits (GCC and Clang; __extension__ keeps -Wpedantic quiet).
+__extension__ typedef __int128 int128;
+
 // The SQL type of a result column, without its parameters (see ColumnInfo for those).
 enum class TypeKind {
   Null,
@@ -60,7 +63,7 @@ class ResultSet {
   double get_double(size_t row, size_t column) const;            // REAL, DOUBLE, DECIMAL, integers
   std::string_view get_string(size_t row, size_t column) const;  // VARCHAR, CHAR
   int32_t get_date(size_t row, size_t column) const;             // DATE: days since 1970-01-01
-  __int128 get_unscaled(size_t row, size_t column) const;        // DECIMAL: value * 10^scale
+  int128 get_unscaled(size_t row, size_t column) const;          // DECIMAL: value * 10^scale
   // Any type, as the tally command prints it: "NULL", "12.50", "1998-09-02", ...
   std::string get_text(size_t row, size_t column) const;
 
