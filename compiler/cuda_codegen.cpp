@@ -173,7 +173,7 @@ class KernelWriter {
         "using namespace tally;\n\n";
     std::string common = common_preamble();
     src += kernel("tally_init", common, init_body());
-    src += kernel("tally_scan", common, scan);
+    src += kernel("tally_scan", common, scan, scan_min_blocks());
     if (program_.second_pass) src += kernel("tally_scan_m2", common, scan_m2);
     src += kernel("tally_finalize", common + output_preamble(), finalize_body());
     program_.source = std::move(src);
@@ -181,11 +181,23 @@ class KernelWriter {
   }
 
  private:
-  std::string kernel(const char* name, const std::string& common, const std::string& body) {
+  std::string kernel(const char* name, const std::string& common, const std::string& body,
+                     int min_blocks = 1) {
     return fmt::format(
-        "extern \"C\" __global__ void __launch_bounds__(256) {}(const u64* __restrict__ args) "
-        "{{\n{}{}}}\n\n",
-        name, common, body);
+        "extern \"C\" __global__ void __launch_bounds__({}, {}) {}(const u64* __restrict__ "
+        "args) {{\n{}{}}}\n\n",
+        plan_.block, min_blocks, name, common, body);
+  }
+
+  // With thread tables in shared memory, shared memory bounds the resident blocks; asking
+  // ptxas for that many keeps registers from bounding them lower (on an H100, 72
+  // registers held Q1's scan to 7 blocks of 8 possible; the hand-written peer's 64 to 8).
+  // 228 KB per SM and 1 KB reserved per block are sm_90's figures.
+  int scan_min_blocks() {
+    if (!plan_.shared_thread_tables || shared_table_bytes() > kMaxStaticSharedBytes) return 1;
+    uint64_t per_sm = (228 * 1024) / (shared_table_bytes() + 1024);
+    uint64_t max_blocks = 2048 / plan_.block;
+    return static_cast<int>(std::clamp<uint64_t>(per_sm, 1, max_blocks));
   }
 
   // State fields, shared where aggregates need the same one: SUM(x) and AVG(x) keep one
@@ -230,8 +242,10 @@ class KernelWriter {
   std::string register_type(size_t f) {
     FieldKind k = program_.fields[f].kind;
     uint64_t threads = static_cast<uint64_t>(plan_.grid) * plan_.block;
+    // A lane takes two rows of each 64-row group its warp visits: at most 2 more rows
+    // than an even share.
     long double rows_per_thread =
-        static_cast<long double>(plan_.rows / std::max<uint64_t>(threads, 1) + 1);
+        static_cast<long double>(plan_.rows / std::max<uint64_t>(threads, 1) + 2);
     long double warp_rows_bits = std::log2(rows_per_thread) + 5;  // 5: 32 lanes of a warp
     if (k == FieldKind::Count) return warp_rows_bits < 31 ? "u32" : "u64";
     if (k != FieldKind::SumI128) return field_type(k);
@@ -307,8 +321,8 @@ class KernelWriter {
       int data = args_.add({ArgKind::ColumnData, static_cast<int>(c)});
       std::string raw;
       if (s.layout == ColumnStats::Layout::BitPacked) {
-        raw = fmt::format("BitPackedColumn{{(const u64*)args[{}], {}ll, {}u}}.get(row)", data,
-                          s.base, s.bits);
+        raw = fmt::format("BitPackedColumn{{(const u64*)args[{}], {}ll, {}u}}.get(group, index)",
+                          data, s.base, s.bits);
       } else {
         raw = fmt::format("load_ro((const {0}*)args[{1}] + row)", plain_type(t), data);
       }
@@ -323,8 +337,26 @@ class KernelWriter {
         null = fmt::format("!Validity{{(const u64*)args[{}]}}.valid(row)",
                            args_.add({ArgKind::ColumnValidity, static_cast<int>(c)}));
       }
-      d += fmt::format("    const {} c{} = {}; const bool c{}_n = {};\n",
-                       emitter_.column_type(static_cast<int>(c)), c, value, c, null);
+      d += fmt::format("      c{0}_h[half] = {1}; c{0}_nh[half] = {2};\n", c, value, null);
+    }
+    return d;
+  }
+
+  // Registers for the decoded columns of a lane's rows in one 64-row group.
+  std::string decoded_declarations() {
+    std::string d;
+    for (size_t c = 0; c < query_.scan.size(); ++c) {
+      d += fmt::format("    {} c{}_h[2]; bool c{}_nh[2];\n",
+                       emitter_.column_type(static_cast<int>(c)), c, c);
+    }
+    return d;
+  }
+
+  std::string decoded_row() {
+    std::string d;
+    for (size_t c = 0; c < query_.scan.size(); ++c) {
+      d += fmt::format("    const {0} c{1} = c{1}_h[half]; const bool c{1}_n = c{1}_nh[half];\n",
+                       emitter_.column_type(static_cast<int>(c)), c);
       d += fmt::format("    (void)c{0}; (void)c{0}_n;\n", c);
     }
     return d;
@@ -448,19 +480,45 @@ class KernelWriter {
   std::string scan_body(bool m2_pass) {
     m2_pass_ = m2_pass;
     bool registers = plan_.strategy == GpuStrategy::ThreadPrivate && !m2_pass;
+    shared_tables_ =
+        registers && plan_.shared_thread_tables && shared_table_bytes() <= kMaxStaticSharedBytes;
     uint64_t slots = plan_.slots;
     std::string b;
     if (registers) {
+      for (size_t f = 0; f < program_.fields.size(); ++f) {
+        if (!shared_tables_) break;
+        b += fmt::format("  __shared__ {} st{}[{}];\n", register_type(f), f, slots * plan_.block);
+      }
       for (uint64_t s = 0; s < slots; ++s) {
         for (size_t f = 0; f < program_.fields.size(); ++f) {
           FieldKind k = program_.fields[f].kind;
-          b += fmt::format("  {} r{}_{} = {};\n", register_type(f), f, s, field_identity(k));
+          // Registers are declared here; shared cells were declared above.
+          b += fmt::format("  {}{} = {};\n", shared_tables_ ? "" : register_type(f) + " ",
+                           thread_cell(f, std::to_string(s)), field_identity(k));
         }
       }
     }
-    b += "  for (u64 row = global_thread_index(); row < rows; row += grid_stride()) {\n";
-    if (!registers) b += "    if ((row & 4095) == 0 && status_raised(status)) break;\n";
+    // Each warp walks groups of 64 rows, two rows per lane: a lane's offset inside a group
+    // is fixed, so bit-packed fields cost one address add per row (see unpack_group_bits).
+    b += "  const u64 warps = grid_stride() / 32;\n";
+    b += "  for (u64 group = global_thread_index() / 32; group * 64 < rows; group += warps) {\n";
+    if (!registers) b += "    if ((group & 63) == 0 && status_raised(status)) break;\n";
+    // Both rows are decoded before either is used, with no branch in between, so the
+    // loads of both are in flight together (the kernel is bound by load latency). Rows past
+    // the end decode padding (the executor pads every column by a group) and are dropped
+    // below, before anything can raise an error.
+    b += decoded_declarations();
+    b += "#pragma unroll\n";
+    b += "    for (u32 half = 0; half < 2; ++half) {\n";
+    b += "      const u32 index = half * 32 + (threadIdx.x & 31);\n";
+    b += "      const u64 row = group * 64 + index; (void)row;\n";
     b += decode_columns();
+    b += "    }\n";
+    b += "#pragma unroll\n";
+    b += "  for (u32 half = 0; half < 2; ++half) {\n";
+    b += "    const u64 row = group * 64 + half * 32 + (threadIdx.x & 31);\n";
+    b += "    if (row >= rows) break;\n";
+    b += decoded_row();
     std::string row;
     if (query_.filter) {
       CudaOperand f = emitter_.emit(*query_.filter, row);
@@ -469,11 +527,15 @@ class KernelWriter {
     row += slot_code(m2_pass);
     std::vector<CudaOperand> inputs = aggregate_inputs(row);
     square_inputs(inputs, row);
-    if (registers) {
+    if (shared_tables_) {
+      row += merge_code(
+          inputs, [&](int f) { return thread_cell(static_cast<size_t>(f), "(u32)slot"); },
+          [&](int f) { return register_type(static_cast<size_t>(f)); }, false);
+    } else if (registers) {
       // A compile-time index per slot keeps the accumulators in registers.
       for (uint64_t s = 0; s < slots; ++s) {
         row +=
-            fmt::format("if (slot == {}ull) {{\n{}}}\n", s,
+            fmt::format("if ((u32)slot == {}u) {{\n{}}}\n", s,
                         merge_code(
                             inputs, [&](int f) { return fmt::format("r{}_{}", f, s); },
                             [&](int f) { return register_type(static_cast<size_t>(f)); }, false));
@@ -484,9 +546,27 @@ class KernelWriter {
           [&](int f) { return std::string(field_type(program_.fields[f].kind)); }, true);
     }
     b += indent(row, "    ");
-    b += "  }\n";
+    b += "  }\n  }\n";
     if (registers) b += flush_registers(slots);
     return b;
+  }
+
+  // A thread's accumulator for field f of `slot`: a register, or its cell of the block's
+  // shared array (slot-major, so a warp's lanes touch consecutive words whatever their
+  // slots: no bank conflicts).
+  std::string thread_cell(size_t f, const std::string& slot) const {
+    if (shared_tables_) return fmt::format("st{}[{} * {}u + threadIdx.x]", f, slot, plan_.block);
+    return fmt::format("r{}_{}", f, slot);
+  }
+
+  uint64_t shared_table_bytes() {
+    uint64_t bytes = 0;
+    for (size_t f = 0; f < program_.fields.size(); ++f) {
+      std::string t = register_type(f);
+      uint64_t width = t == "i128" ? 16 : (t == "u32" || t == "i32" || t == "f32") ? 4 : 8;
+      bytes += width * plan_.slots * plan_.block;
+    }
+    return bytes;
   }
 
   std::string flush_registers(uint64_t slots) {
@@ -500,9 +580,9 @@ class KernelWriter {
         const char* atomic = field_merge(k) == MergeOp::Add   ? "atomic_add"
                              : field_merge(k) == MergeOp::Min ? "atomic_min"
                                                               : "atomic_max";
-        b += fmt::format(
-            "  {{ const {} w = {}(r{}_{}); if (is_lane_zero()) {}(&f{}[{}], ({})w); }}\n",
-            register_type(f), reduce, f, s, atomic, f, s, field_type(k));
+        b += fmt::format("  {{ const {} w = {}({}); if (is_lane_zero()) {}(&f{}[{}], ({})w); }}\n",
+                         register_type(f), reduce, thread_cell(f, std::to_string(s)), atomic, f, s,
+                         field_type(k));
       }
     }
     return b;
@@ -640,6 +720,8 @@ class KernelWriter {
   std::vector<AggStateKind> agg_states_;
   std::vector<std::string> squares_;
   bool m2_pass_ = false;
+  bool shared_tables_ = false;  // this scan keeps thread tables in shared memory
+  static constexpr uint64_t kMaxStaticSharedBytes = 48 * 1024;
   int arg_rows_ = -1, arg_status_ = -1, arg_out_count_ = -1, arg_keys_ = -1;
 };
 

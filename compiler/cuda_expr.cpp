@@ -349,15 +349,22 @@ CudaOperand CudaExprEmitter::emit_arith(const Expr& e, std::string& out) {
   if (e.type.is_decimal()) {
     int s = e.type.scale, sa = ta.scale, sb = tb.scale;
     // Operands below 10^p each: where the exact result's digits fit 38, no check is needed.
-    bool add_fits = std::max(ta.precision - sa, tb.precision - sb) + s + 1 <= 38;
-    bool mul_fits = ta.precision + tb.precision <= 38;
+    // Or where the statistics bound the result below 2^126 < 10^38.
+    bool bounded = magnitude_log2(e, stats_) < 126;
+    bool add_fits = std::max(ta.precision - sa, tb.precision - sb) + s + 1 <= 38 || bounded;
+    bool mul_fits = ta.precision + tb.precision <= 38 || bounded;
     if ((e.op == kAdd || e.op == kSub) && add_fits) {
       out += fmt::format("  {} = {} * pow10_i128({}) {} {} * pow10_i128({});\n}}\n", r.value,
                          a.value, s - sa, e.op == kAdd ? "+" : "-", b.value, s - sb);
       return r;
     }
     if (e.op == kMul && mul_fits) {
-      out += fmt::format("  {} = {} * {};\n}}\n", r.value, a.value, b.value);
+      // Factors below 2^31 multiply as 32 x 32 -> 64 bits: one instruction, not three.
+      bool narrow = magnitude_log2(*e.children[0], stats_) < 31 &&
+                    magnitude_log2(*e.children[1], stats_) < 31;
+      out += narrow ? fmt::format("  {} = (i64)(i32){} * (i64)(i32){};\n}}\n", r.value, a.value,
+                                  b.value)
+                    : fmt::format("  {} = {} * {};\n}}\n", r.value, a.value, b.value);
       return r;
     }
     switch (e.op) {

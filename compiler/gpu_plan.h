@@ -17,7 +17,7 @@ struct ColumnStats {
   int64_t min = 0;
   int64_t max = 0;
   bool has_nulls = false;
-  bool has_values = true;  // at least one non-NULL value
+  bool has_values = true;      // at least one non-NULL value
   size_t dictionary_size = 0;  // VARCHAR columns
   // Physical encoding, for the decoder the generated Scan instantiates.
   enum class Layout { Plain, BitPacked } layout = Layout::Plain;
@@ -58,6 +58,10 @@ struct GpuPlan {
   std::vector<KeyEncoding> keys;
   uint64_t slots = 1;        // Direct/ThreadPrivate: product of radices; Hash: probed capacity
   uint64_t state_slots = 1;  // state array length: slots, or capacity + side + NULL slot
+  // ThreadPrivate: keep each thread's table in shared memory (indexed by slot, no branch
+  // per slot, and registers free for more resident warps) rather than in registers. The
+  // code generator falls back to registers when the table would exceed 48 KB per block.
+  bool shared_thread_tables = false;
   uint32_t block = 256;
   uint32_t grid = 0;   // blocks of the Scan launch
   uint64_t rows = 0;   // input rows the plan was made for

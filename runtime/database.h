@@ -34,6 +34,7 @@ struct ExecOptions {
   std::string arch = "sm_90";           // compile_only: the NVRTC target
   std::vector<std::string> parameters;  // values for '?', converted to the inferred types
   bool explain = false;                 // also produce the plan text
+  unsigned cpu_threads = 0;             // CPU engine threads per query; 0: one per CPU
 };
 
 struct Timings {

@@ -102,6 +102,7 @@ StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions
   if (!outcome.result) {
     CpuOptions cpu;
     cpu.strings = strings;
+    cpu.threads = options.cpu_threads;
     outcome.result = run_cpu(query, input.get(), parameters, cpu);
   }
   outcome.timings.execute_ms = ms_since(start);

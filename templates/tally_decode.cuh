@@ -47,12 +47,31 @@ TALLY_DEV u64 unpack_bits(const u64* words, u64 row, u32 bits) {
   return bits == 64 ? value : value & ((1ull << bits) - 1);
 }
 
+// The field of row 64 * group + index (index < 64). The 64 rows of a group fill exactly
+// `bits` words, so a warp that walks groups computes index * bits once per lane and each
+// row costs one address add; fields straddle two words only when bits does not divide 64.
+TALLY_DEV u64 unpack_group_bits(const u64* words, u64 group, u32 index, u32 bits) {
+  if (bits == 0) return 0;
+  const u32 bit = index * bits;
+  const u64* word = words + group * bits + (bit >> 6);
+  const u32 shift = bit & 63;
+  u64 value = __ldg(word) >> shift;
+  if (64 % bits != 0) {
+    const u64 next = __ldg(word + 1);
+    if (shift != 0) value |= next << (64 - shift);  // a shift by 64 would be undefined
+  }
+  return bits == 64 ? value : value & ((1ull << bits) - 1);
+}
+
 struct BitPackedColumn {
   const u64* words;  // ceil(rows * bits / 64) + 1 words, the last one zero
   i64 base;
   u32 bits;
   // base + field, wrapping like the CPU's int64 addition.
   TALLY_DEV i64 get(u64 row) const { return (i64)((u64)base + unpack_bits(words, row, bits)); }
+  TALLY_DEV i64 get(u64 group, u32 index) const {
+    return (i64)((u64)base + unpack_group_bits(words, group, index, bits));
+  }
 };
 
 struct Validity {

@@ -71,6 +71,10 @@ TALLY_DEV i128 downscale_round(i128 v, int by) {
 
 // Checked 128-bit product against 38 digits.
 TALLY_DEV i128 mul_checked(i128 a, i128 b, u32* status) {
+  // Factors below 2^63 each give a product below 2^126 < 10^38: the common case skips
+  // the 128-bit division (a software loop on the GPU, hundreds of instructions).
+  const i128 small = (i128)1 << 63;
+  if (abs_i128(a) < small && abs_i128(b) < small) return a * b;
   if (a != 0 && abs_i128(b) > (pow10_i128(38) - 1) / abs_i128(a)) {
     raise_status(status, kStatusNumericOverflow);
     return 0;

@@ -64,15 +64,22 @@ struct GpuEngine::Impl {
     if (it != columns.end()) return it->second;
     DeviceColumn d;
     d.column = column;
+    // The scan decodes whole 64-row groups before it drops rows past the end, so every
+    // column carries a zeroed tail of one group: 64 values of up to 16 bytes, or 64 + 1
+    // bit-packed words.
+    constexpr size_t kGroupPadBytes = 64 * 16 + 16;
+    const uint8_t* bytes = nullptr;
+    size_t size = 0;
     if (column->encoding() == Encoding::Plain) {
-      const auto& bytes = column->plain_bytes();
-      d.data = pool.allocate(std::max<size_t>(bytes.size(), 16), "a column");
-      if (!bytes.empty()) d.data.upload(bytes.data(), bytes.size());
+      bytes = column->plain_bytes().data();
+      size = column->plain_bytes().size();
     } else {
-      const auto& words = column->packed_words();
-      d.data = pool.allocate(std::max<size_t>(words.size() * 8, 16), "a column");
-      if (!words.empty()) d.data.upload(words.data(), words.size() * 8);
+      bytes = reinterpret_cast<const uint8_t*>(column->packed_words().data());
+      size = column->packed_words().size() * 8;
     }
+    d.data = pool.allocate(size + kGroupPadBytes, "a column");
+    d.data.fill_bytes(0);
+    if (size > 0) d.data.upload(bytes, size);
     const auto& validity = column->validity_words();
     if (!validity.empty()) {
       d.validity = pool.allocate(validity.size() * 8, "a validity bitmap");

@@ -24,7 +24,7 @@ Payload payload_of(const Type& type) {
 }
 
 template <typename T>
-T load(const std::vector<uint8_t>& bytes, size_t row) {
+T load(std::span<const uint8_t> bytes, size_t row) {
   T v;
   std::memcpy(&v, bytes.data() + row * sizeof(T), sizeof(T));
   return v;
@@ -55,26 +55,26 @@ const char* encoding_name(Encoding e) {
 int64_t Column::plain_int(size_t row) const {
   switch (physical_width(type_)) {
     case 1:
-      return load<int8_t>(plain_, row);
+      return load<int8_t>(plain_bytes(), row);
     case 2:
-      return load<int16_t>(plain_, row);
+      return load<int16_t>(plain_bytes(), row);
     case 4:
-      return load<int32_t>(plain_, row);
+      return load<int32_t>(plain_bytes(), row);
     case 8:
-      return load<int64_t>(plain_, row);
+      return load<int64_t>(plain_bytes(), row);
     default:
-      return static_cast<int64_t>(load<int128>(plain_, row));
+      return static_cast<int64_t>(load<int128>(plain_bytes(), row));
   }
 }
 
 int128 Column::get_wide(size_t row) const {
-  if (type_.is_wide_decimal()) return load<int128>(plain_, row);
+  if (type_.is_wide_decimal()) return load<int128>(plain_bytes(), row);
   return get_int(row);
 }
 
 double Column::get_double(size_t row) const {
-  if (type_.id == TypeId::Real) return load<float>(plain_, row);
-  return load<double>(plain_, row);
+  if (type_.id == TypeId::Real) return load<float>(plain_bytes(), row);
+  return load<double>(plain_bytes(), row);
 }
 
 Value Column::get_value(size_t row) const {
@@ -85,9 +85,44 @@ Value Column::get_value(size_t row) const {
 }
 
 size_t Column::encoded_bytes() const {
-  size_t bytes = validity_.size() * 8 + plain_.size() + packed_.size() * 8;
+  size_t bytes = validity_.size() * 8 + plain_bytes().size() + packed_.size() * 8;
   for (const auto& s : dictionary_) bytes += s.size();
   return bytes;
+}
+
+ColumnPtr Column::borrow_plain(Type type, std::span<const uint8_t> bytes,
+                               std::vector<uint64_t> validity,
+                               std::shared_ptr<const void> keep_alive) {
+  int width = physical_width(type);
+  if (type.is_string() || width == 0 || bytes.size() % static_cast<size_t>(width) != 0 ||
+      !keep_alive) {
+    throw Error(ErrorKind::Internal, "borrow_plain: not a plain " + type.to_string() + " buffer");
+  }
+  auto column = std::make_shared<Column>();
+  column->type_ = type;
+  column->size_ = bytes.size() / static_cast<size_t>(width);
+  if (!validity.empty() && validity.size() != (column->size_ + 63) / 64) {
+    throw Error(ErrorKind::Internal, "borrow_plain: validity of the wrong size");
+  }
+  column->encoding_ = Encoding::Plain;
+  column->validity_ = std::move(validity);
+  column->borrowed_ = bytes;
+  column->borrowed_keep_alive_ = std::move(keep_alive);
+  // Statistics as ColumnBuilder computes them: NULL count, and the range of the
+  // integer-like payloads (the planners size GROUP BY domains from it).
+  bool any = false;
+  for (size_t row = 0; row < column->size_; ++row) {
+    if (!column->is_valid(row)) {
+      ++column->null_count_;
+      continue;
+    }
+    if (type.is_float()) continue;
+    int64_t v = type.is_wide_decimal() ? saturate(column->get_wide(row)) : column->get_int(row);
+    column->min_ = any ? std::min(column->min_, v) : v;
+    column->max_ = any ? std::max(column->max_, v) : v;
+    any = true;
+  }
+  return column;
 }
 
 // ---- ColumnBuilder: appends ----

@@ -7,7 +7,11 @@
 //               word + 1 without a bounds check
 //   Dictionary  strings: a sorted dictionary, and codes stored BitPacked with base 0,
 //               so code order is string order
-// NULLs are a validity bitmap (bit set = valid); empty bitmap = no NULLs.
+// NULLs are a validity bitmap (bit set = valid); empty bitmap = no NULLs. Bit r of the
+// bitmap is bit r % 64 of word r / 64: on little-endian machines this is Arrow's LSB order.
+// A Plain column may borrow its values from memory it does not own (the library's
+// zero-copy import of caller-owned and Arrow columns): a keep-alive handle holds that
+// memory until the last reference to the column goes away.
 #pragma once
 
 #include <cstdint>
@@ -52,9 +56,13 @@ class Column {
   // Dictionary columns.
   const std::vector<std::string>& dictionary() const { return dictionary_; }
 
-  // Raw buffers, for the GPU upload and for tests of the encodings.
+  // Raw buffers, for the GPU upload and for tests of the encodings. The plain bytes are
+  // the column's own or borrowed (see borrow_plain).
   const std::vector<uint64_t>& validity_words() const { return validity_; }
-  const std::vector<uint8_t>& plain_bytes() const { return plain_; }
+  std::span<const uint8_t> plain_bytes() const {
+    return borrowed_keep_alive_ ? borrowed_ : std::span<const uint8_t>(plain_);
+  }
+  bool borrows_memory() const { return borrowed_keep_alive_ != nullptr; }
   const std::vector<uint64_t>& packed_words() const { return packed_; }
   int64_t base() const { return base_; }
   int bits() const { return bits_; }
@@ -64,6 +72,14 @@ class Column {
   int64_t min_int() const { return min_; }
   int64_t max_int() const { return max_; }
   size_t encoded_bytes() const;
+
+  // A Plain column over `bytes` (size rows of physical_width(type) bytes each, native
+  // layout; rows under NULLs should hold 0) without copying them. `bytes` must stay valid
+  // while `keep_alive` lives; the column holds `keep_alive` until it is destroyed.
+  // `validity` as validity_words() (empty: no NULLs). Not for strings.
+  static std::shared_ptr<const Column> borrow_plain(Type type, std::span<const uint8_t> bytes,
+                                                    std::vector<uint64_t> validity,
+                                                    std::shared_ptr<const void> keep_alive);
 
  private:
   friend class ColumnBuilder;
@@ -83,7 +99,9 @@ class Column {
   Encoding encoding_ = Encoding::Plain;
   size_t null_count_ = 0;
   std::vector<uint64_t> validity_;
-  std::vector<uint8_t> plain_;
+  std::vector<uint8_t> plain_;                       // owned plain values
+  std::span<const uint8_t> borrowed_;                // borrowed plain values, or empty
+  std::shared_ptr<const void> borrowed_keep_alive_;  // set iff the values are borrowed
   std::vector<uint64_t> packed_;
   int64_t base_ = 0;
   int bits_ = 0;

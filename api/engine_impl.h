@@ -1,0 +1,50 @@
+// What the public classes hold behind their pointers: the internal Database and Result,
+// and the lock that lets SELECTs of many threads run together while statements that
+// change tables run alone.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/database.h"
+#include "runtime/prepared_select.h"
+#include "runtime/result.h"
+#include "tally/engine.h"
+
+namespace tally {
+
+struct Engine::Impl {
+  EngineOptions options;
+  Database database;
+  // Shared: SELECTs and binding (the binder holds pointers to table schemas). Exclusive:
+  // statements that replace tables, so that none is freed under a running statement and
+  // two INSERTs into one table cannot lose a row.
+  mutable std::shared_mutex tables_mutex;
+
+  ExecOptions exec_options() const;
+};
+
+struct PreparedStatement::Impl {
+  std::shared_ptr<Engine::Impl> engine;
+  std::shared_ptr<const PreparedSelect> statement;
+  // Text per parameter, as ExecOptions::parameters takes it ("NULL": NULL); empty: unbound.
+  std::vector<std::optional<std::string>> values;
+};
+
+struct ResultSet::Impl {
+  Result result;
+  std::string tag;
+  std::vector<ColumnInfo> columns;
+};
+
+ResultSet make_result_set(const StatementOutcome& outcome);
+
+// Tables from Arrow or caller memory (api/arrow_import.cpp).
+TablePtr import_arrow_table(std::string name, ArrowSchema* schema, ArrowArray* array);
+TablePtr import_column_views(std::string name, std::span<const ColumnView> columns,
+                             std::shared_ptr<const void> keep_alive);
+
+}  // namespace tally

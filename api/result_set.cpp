@@ -1,0 +1,210 @@
+// ResultSet: typed, NULL-checked reads of an internal Result.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "api/engine_impl.h"
+
+namespace tally {
+
+namespace {
+
+TypeKind kind_of(const Type& type) {
+  switch (type.id) {
+    case TypeId::Null:
+      return TypeKind::Null;
+    case TypeId::Boolean:
+      return TypeKind::Boolean;
+    case TypeId::SmallInt:
+      return TypeKind::SmallInt;
+    case TypeId::Integer:
+      return TypeKind::Integer;
+    case TypeId::BigInt:
+      return TypeKind::BigInt;
+    case TypeId::Real:
+      return TypeKind::Real;
+    case TypeId::Double:
+      return TypeKind::Double;
+    case TypeId::Decimal:
+      return TypeKind::Decimal;
+    case TypeId::Date:
+      return TypeKind::Date;
+    case TypeId::Varchar:
+      return TypeKind::Varchar;
+  }
+  return TypeKind::Null;
+}
+
+const ResultSet::Impl& empty_result() {
+  static const ResultSet::Impl empty;
+  return empty;
+}
+
+}  // namespace
+
+ResultSet make_result_set(const StatementOutcome& outcome) {
+  auto impl = std::make_shared<ResultSet::Impl>();
+  impl->tag = outcome.tag;
+  if (outcome.result) {
+    impl->result = *outcome.result;
+    const Result& r = impl->result;
+    for (size_t c = 0; c < r.names.size(); ++c) {
+      const Type& type = r.types[c];
+      impl->columns.push_back(
+          {r.names[c], type.to_string(), kind_of(type), type.precision, type.scale});
+    }
+  }
+  return ResultSet(std::move(impl));
+}
+
+ResultSet::ResultSet() : impl_(std::shared_ptr<const Impl>(), &empty_result()) {}
+ResultSet::ResultSet(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+
+size_t ResultSet::column_count() const { return impl_->columns.size(); }
+size_t ResultSet::row_count() const { return impl_->result.rows.size(); }
+const std::string& ResultSet::tag() const { return impl_->tag; }
+const std::string& ResultSet::device() const { return impl_->result.device; }
+
+const ColumnInfo& ResultSet::column(size_t column) const {
+  if (column >= impl_->columns.size()) {
+    throw Error(ErrorKind::Execution, fmt::format("column {} is out of range: the result has {}",
+                                                  column, impl_->columns.size()));
+  }
+  return impl_->columns[column];
+}
+
+size_t ResultSet::column_index(std::string_view name) const {
+  for (size_t c = 0; c < impl_->columns.size(); ++c) {
+    if (impl_->columns[c].name == name) return c;
+  }
+  throw Error(ErrorKind::Binder, fmt::format("the result has no column \"{}\"", name));
+}
+
+namespace {
+
+using Kinds = std::initializer_list<TypeKind>;
+
+// The column's description, after a range check; its type must be one of `kinds`.
+const ColumnInfo& checked_column(const ResultSet::Impl& impl, size_t column, Kinds kinds,
+                                 const char* getter) {
+  if (column >= impl.columns.size()) {
+    throw Error(ErrorKind::Execution, fmt::format("column {} is out of range: the result has {}",
+                                                  column, impl.columns.size()));
+  }
+  const ColumnInfo& info = impl.columns[column];
+  if (std::find(kinds.begin(), kinds.end(), info.kind) == kinds.end()) {
+    throw Error(ErrorKind::Type,
+                fmt::format("{}: column \"{}\" is {}", getter, info.name, info.type_name));
+  }
+  return info;
+}
+
+// The cell, after range and type checks; it must not be NULL.
+const Value& checked_cell(const ResultSet::Impl& impl, size_t row, size_t column, Kinds kinds,
+                          const char* getter) {
+  const ColumnInfo& info = checked_column(impl, column, kinds, getter);
+  if (row >= impl.result.rows.size()) {
+    throw Error(ErrorKind::Execution, fmt::format("row {} is out of range: the result has {}", row,
+                                                  impl.result.rows.size()));
+  }
+  const Value& v = impl.result.rows[row][column];
+  if (v.null) {
+    throw Error(ErrorKind::Execution,
+                fmt::format("{}: column \"{}\" is NULL in row {}", getter, info.name, row));
+  }
+  return v;
+}
+
+constexpr Kinds kIntegers = {TypeKind::SmallInt, TypeKind::Integer, TypeKind::BigInt};
+constexpr Kinds kNumbers = {TypeKind::Real,     TypeKind::Double,  TypeKind::Decimal,
+                            TypeKind::SmallInt, TypeKind::Integer, TypeKind::BigInt};
+constexpr Kinds kStrings = {TypeKind::Varchar};
+
+}  // namespace
+
+bool ResultSet::is_null(size_t row, size_t column) const {
+  if (row >= row_count() || column >= column_count()) {
+    throw Error(ErrorKind::Execution,
+                fmt::format("cell ({}, {}) is out of range: the result has {} rows, {} columns",
+                            row, column, row_count(), column_count()));
+  }
+  return impl_->result.rows[row][column].null;
+}
+
+bool ResultSet::get_bool(size_t row, size_t column) const {
+  return checked_cell(*impl_, row, column, {TypeKind::Boolean}, "get_bool").i != 0;
+}
+
+int64_t ResultSet::get_int64(size_t row, size_t column) const {
+  return checked_cell(*impl_, row, column, kIntegers, "get_int64").i;
+}
+
+double ResultSet::get_double(size_t row, size_t column) const {
+  const Value& v = checked_cell(*impl_, row, column, kNumbers, "get_double");
+  const ColumnInfo& info = impl_->columns[column];
+  if (info.kind == TypeKind::Decimal) {
+    return static_cast<double>(v.d) / std::pow(10.0, info.scale);
+  }
+  if (info.kind == TypeKind::Real || info.kind == TypeKind::Double) return v.f;
+  return static_cast<double>(v.i);
+}
+
+std::string_view ResultSet::get_string(size_t row, size_t column) const {
+  const Value& v = checked_cell(*impl_, row, column, kStrings, "get_string");
+  return impl_->result.strings->get(v.i);
+}
+
+int32_t ResultSet::get_date(size_t row, size_t column) const {
+  return static_cast<int32_t>(checked_cell(*impl_, row, column, {TypeKind::Date}, "get_date").i);
+}
+
+int128 ResultSet::get_unscaled(size_t row, size_t column) const {
+  return checked_cell(*impl_, row, column, {TypeKind::Decimal}, "get_unscaled").d;
+}
+
+std::string ResultSet::get_text(size_t row, size_t column) const {
+  is_null(row, column);  // the range check
+  return impl_->result.cell_text(row, column);
+}
+
+namespace {
+
+// One column through a getter, NULLs as empty optionals.
+template <typename T, typename Get>
+std::vector<std::optional<T>> column_of(const ResultSet::Impl& impl, const ResultSet& r,
+                                        size_t column, Kinds kinds, const char* getter, Get get) {
+  checked_column(impl, column, kinds, getter);  // also for a result without rows
+  std::vector<std::optional<T>> out(r.row_count());
+  for (size_t row = 0; row < out.size(); ++row) {
+    if (!r.is_null(row, column)) out[row] = get(row);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::optional<int64_t>> ResultSet::int64_column(size_t column) const {
+  return column_of<int64_t>(*impl_, *this, column, kIntegers, "int64_column",
+                            [&](size_t row) { return get_int64(row, column); });
+}
+
+std::vector<std::optional<double>> ResultSet::double_column(size_t column) const {
+  return column_of<double>(*impl_, *this, column, kNumbers, "double_column",
+                           [&](size_t row) { return get_double(row, column); });
+}
+
+std::vector<std::optional<std::string>> ResultSet::string_column(size_t column) const {
+  return column_of<std::string>(*impl_, *this, column, kStrings, "string_column",
+                                [&](size_t row) { return std::string(get_string(row, column)); });
+}
+
+std::vector<std::string> ResultSet::text_column(size_t column) const {
+  this->column(column);
+  std::vector<std::string> out;
+  out.reserve(row_count());
+  for (size_t row = 0; row < row_count(); ++row) out.push_back(get_text(row, column));
+  return out;
+}
+
+}  // namespace tally

@@ -1,0 +1,106 @@
+// The tally library's entry point: a set of tables and the execution of SQL against them.
+//
+//   tally::Engine engine;                       // GPU when there is one, else the CPU
+//   engine.register_tpch_lineitem(0.01);
+//   tally::ResultSet r = engine.execute("SELECT COUNT(*) FROM lineitem");
+//   int64_t rows = r.get_int64(0, 0);
+//
+// Errors: every failure is a tally::Error (tally/error.h) with a kind and a message; a
+// failing statement leaves the tables as they were.
+//
+// Threads: one Engine may be used from many threads at once. SELECTs (ad hoc or
+// prepared) run concurrently on the CPU; on the GPU they are serialised (one query on the
+// device at a time). Statements that change tables (CREATE, DROP, COPY, INSERT and the
+// register_ functions) wait for running SELECTs and run alone.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tally/arrow_c_data.h"
+#include "tally/error.h"
+#include "tally/prepared_statement.h"
+#include "tally/result_set.h"
+
+namespace tally {
+
+enum class Device {
+  Auto,  // the GPU when one is usable (falling back to the CPU for what it does not run)
+  Cpu,
+  Gpu,  // the GPU or an Error(Device/Unsupported)
+};
+
+struct EngineOptions {
+  Device device = Device::Auto;
+  unsigned cpu_threads = 0;  // threads the CPU engine uses per query; 0: one per CPU
+};
+
+// A fixed-width column of caller-owned memory for Engine::register_columns: `rows`
+// values of `kind`'s native type (SmallInt int16, Integer/Date int32, BigInt int64, Real
+// float, Double double), and an optional validity bitmap in Arrow's layout (bit r of
+// byte r / 8 set = row r is not NULL; nullptr = no NULLs).
+struct ColumnView {
+  std::string name;
+  TypeKind kind = TypeKind::BigInt;
+  const void* data = nullptr;
+  size_t rows = 0;
+  const uint8_t* validity = nullptr;
+};
+
+class Engine {
+ public:
+  explicit Engine(EngineOptions options = {});
+  ~Engine();
+  Engine(Engine&&) noexcept;
+  Engine& operator=(Engine&&) noexcept;
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  const EngineOptions& options() const;
+
+  // Runs a script of statements (CREATE TABLE, DROP TABLE, COPY, INSERT, SELECT) in order
+  // and returns the last statement's result (for statements without rows: no columns,
+  // and the tag). The whole script is parsed first, so a syntax error runs nothing.
+  ResultSet execute(std::string_view sql);
+
+  // Parses and binds one SELECT with `?` parameters.
+  PreparedStatement prepare(std::string_view sql);
+
+  // ---- tables
+  // Generated data: TPC-H lineitem at a scale factor (table "lineitem"), and the tables of
+  // the seed paper: orders(zip, chargedamount, tax, ordertotal) and atable(col1..col4).
+  void register_tpch_lineitem(double scale_factor, uint64_t seed = 0);
+  void register_paper_orders(size_t rows, uint64_t seed = 0);
+  void register_paper_atable(size_t rows, double zipf_exponent = 0, uint64_t seed = 0);
+
+  // Imports an Arrow struct array (a record batch: format "+s", one child per column) as
+  // table `name`, replacing any table of that name. Takes ownership of both structs, as
+  // Arrow's importers do: on return, success or failure, `schema` has been released and
+  // `array` moved from (its release is null). Fixed-width columns that need no conversion
+  // are not copied: their buffers stay in use until the last table and result referring
+  // to them is gone, and then the array's release callback runs. See README "Library".
+  void register_arrow_table(std::string_view name, ArrowSchema* schema, ArrowArray* array);
+
+  // Registers caller-owned fixed-width columns without copying them. The memory must
+  // stay valid and unchanged until `keep_alive` is destroyed, which happens when the last
+  // table referring to the columns is gone (pass an empty pointer to promise the memory
+  // outlives the Engine).
+  void register_columns(std::string_view name, std::span<const ColumnView> columns,
+                        std::shared_ptr<const void> keep_alive = nullptr);
+
+  void drop_table(std::string_view name);  // Error(Catalog) when there is none
+  std::vector<std::string> table_names() const;
+
+  struct Impl;
+  Impl& impl() { return *impl_; }
+
+ private:
+  std::shared_ptr<Impl> impl_;  // shared with the PreparedStatements it made
+};
+
+}  // namespace tally
