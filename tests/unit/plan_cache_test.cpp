@@ -139,6 +139,9 @@ TEST_CASE("plan fingerprint: everything code generation reads, and not the reaso
   CHECK(differs([](GpuPlan&, auto&, std::string& a) { a = "sm_100"; }));
   CHECK(differs([](GpuPlan& p, auto&, auto&) { p.strategy = GpuStrategy::Hash; }));
   CHECK(differs([](GpuPlan& p, auto&, auto&) { p.grid = 132; }));
+  CHECK(differs([](GpuPlan& p, auto&, auto&) { p.shared_thread_tables = true; }));
+  CHECK(differs([](GpuPlan& p, auto&, auto&) { p.block = 128; }));
+  CHECK(differs([](GpuPlan& p, auto&, auto&) { p.state_slots = 7; }));
   CHECK(differs([](GpuPlan& p, auto&, auto&) { p.rows = 1001; }));
   CHECK(differs([](GpuPlan& p, auto&, auto&) { p.keys[0].min = 0; }));
   CHECK(differs([](GpuPlan& p, auto&, auto&) { p.keys[0].nullable = true; }));
