@@ -169,6 +169,7 @@ class KernelWriter {
         "#include \"tally_types.cuh\"\n#include \"tally_decode.cuh\"\n#include "
         "\"tally_atomics.cuh\"\n"
         "#include \"tally_table_global.cuh\"\n#include \"tally_table_direct.cuh\"\n"
+        "#include \"tally_distinct.cuh\"\n"
         "#include \"tally_reduce.cuh\"\n#include \"tally_sql.cuh\"\n#include \"tally_finals.cuh\"\n"
         "using namespace tally;\n\n";
     std::string common = common_preamble();
@@ -208,7 +209,9 @@ class KernelWriter {
     for (size_t a = 0; a < query_.aggregates.size(); ++a) {
       const auto& call = query_.aggregates[a];
       Type arg = call.arg ? call.arg->type : Type::bigint();
-      AggStateKind state = aggregate_state_kind(call.kind, call.distinct, arg);
+      // A DISTINCT aggregate keeps the plain aggregate's state, fed only by the rows
+      // whose value was new to its group (see aggregate_inputs).
+      AggStateKind state = aggregate_state_kind(call.kind, false, arg);
       std::vector<int> ids;
       for (FieldKind k : fields_of(call, state)) ids.push_back(field_for(k, static_cast<int>(a)));
       agg_fields_.push_back(ids);
@@ -224,11 +227,18 @@ class KernelWriter {
   }
 
   int field_for(FieldKind kind, int aggregate) {
-    const auto& arg = query_.aggregates[aggregate].arg;
+    const auto& call = query_.aggregates[aggregate];
+    const auto& arg = call.arg;
+    if (call.distinct) {  // fed by other rows than any plain aggregate: never shared
+      program_.fields.push_back({kind, aggregate});
+      return static_cast<int>(program_.fields.size() - 1);
+    }
     if (kind == FieldKind::Count && (!arg || !emitter_.may_be_null(*arg))) return 0;
     for (size_t f = 1; f < program_.fields.size(); ++f) {
-      const auto& other = query_.aggregates[program_.fields[f].aggregate].arg;
-      if (program_.fields[f].kind == kind && other && arg && expr_equal(*other, *arg)) {
+      const auto& other_call = query_.aggregates[program_.fields[f].aggregate];
+      const auto& other = other_call.arg;
+      if (program_.fields[f].kind == kind && !other_call.distinct && other && arg &&
+          expr_equal(*other, *arg)) {
         return static_cast<int>(f);
       }
     }
@@ -398,12 +408,35 @@ class KernelWriter {
   }
 
   // Evaluates every aggregate argument once per row; the merges then only move values.
+  // A DISTINCT aggregate's input counts as NULL unless this row added (slot, aggregate,
+  // value) to the DISTINCT set, so each value reaches its group's state once. The M2 pass
+  // merges no DISTINCT state and leaves the set alone.
   std::vector<CudaOperand> aggregate_inputs(std::string& code) {
     std::vector<CudaOperand> inputs;
-    for (const auto& call : query_.aggregates) {
-      inputs.push_back(call.arg ? emitter_.emit(*call.arg, code) : CudaOperand{"1", "false"});
+    for (size_t a = 0; a < query_.aggregates.size(); ++a) {
+      const auto& call = query_.aggregates[a];
+      CudaOperand v = call.arg ? emitter_.emit(*call.arg, code) : CudaOperand{"1", "false"};
+      if (call.distinct && !m2_pass_) {
+        if (a >= 64) {
+          throw Error(ErrorKind::Unsupported,
+                      "more than 64 aggregates with DISTINCT is not supported on the GPU yet");
+        }
+        std::string fresh = fmt::format("d{}_n", a);
+        code += fmt::format(
+            "bool {0} = {1};\nif (!{0}) {0} = !distinct.insert((u64)slot * 64 + {2}, "
+            "distinct_image({3}));\n",
+            fresh, v.null, a, v.value);
+        v.null = fresh;
+      }
+      inputs.push_back(v);
     }
     return inputs;
+  }
+
+  std::string distinct_set_declaration() {
+    if (plan_.distinct_capacity == 0 || m2_pass_) return "";
+    return fmt::format("  const DistinctSetRef distinct{{(u64*)args[{}], {}ull, status}};\n",
+                       args_.add({ArgKind::DistinctSet}), plan_.distinct_capacity);
   }
 
   // `target(f)` names where field f's state for this row's slot lives; `type(f)` its type.
@@ -498,6 +531,7 @@ class KernelWriter {
         }
       }
     }
+    b += distinct_set_declaration();
     // Each warp walks groups of 64 rows, two rows per lane: a lane's offset inside a group
     // is fixed, so bit-packed fields cost one address add per row (see unpack_group_bits).
     b += "  const u64 warps = grid_stride() / 32;\n";

@@ -62,6 +62,9 @@ struct GpuPlan {
   // per slot, and registers free for more resident warps) rather than in registers. The
   // code generator falls back to registers when the table would exceed 48 KB per block.
   bool shared_thread_tables = false;
+  // Entries of the set behind COUNT/SUM/AVG(DISTINCT); 0 when the query has none. Sized
+  // from the statistics, grown and rerun when it fills.
+  uint64_t distinct_capacity = 0;
   uint32_t block = 256;
   uint32_t grid = 0;   // blocks of the Scan launch
   uint64_t rows = 0;   // input rows the plan was made for
@@ -78,6 +81,8 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
                  const DeviceLimits& limits, GpuStrategy forced);
 
 // A hash plan with `capacity` probed slots (the runtime grows the table and replans).
+// The plan with a DISTINCT set of `capacity` entries (after the set filled up).
+GpuPlan with_distinct_capacity(GpuPlan plan, uint64_t capacity);
 GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity);
 
 std::string describe_plan(const GpuPlan& plan);

@@ -159,7 +159,8 @@ void check_sum_bounds(const BoundSelect& query, const std::vector<ColumnStats>& 
   long double rows_log2 = std::log2(std::max<long double>(2, rows));
   for (const auto& a : query.aggregates) {
     if (!a.arg) continue;
-    AggStateKind state = aggregate_state_kind(a.kind, a.distinct, a.arg->type);
+    // A DISTINCT sum is bounded like the plain one: the distinct values are a subset.
+    AggStateKind state = aggregate_state_kind(a.kind, false, a.arg->type);
     long double m = magnitude_log2(*a.arg, stats);
     bool exact_sum = state == AggStateKind::SumWide || state == AggStateKind::AvgWide ||
                      state == AggStateKind::SumInt;
@@ -171,10 +172,37 @@ void check_sum_bounds(const BoundSelect& query, const std::vector<ColumnStats>& 
   }
 }
 
+// Entries for the DISTINCT set: per DISTINCT aggregate at most groups x the argument's
+// domain pairs, and never more than the rows; twice that, so probes stay short.
+uint64_t distinct_capacity(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                           uint64_t rows, uint64_t groups) {
+  long double pairs = 0;
+  bool any = false;
+  for (const auto& a : query.aggregates) {
+    if (!a.distinct) continue;
+    any = true;
+    long double domain = static_cast<long double>(rows);
+    if (a.arg->kind == ExprKind::ColumnRef) {
+      const ColumnStats& s = stats[a.arg->index];
+      if (s.dictionary_size > 0) domain = static_cast<long double>(s.dictionary_size);
+      if (s.has_range) {
+        domain = std::min(domain, static_cast<long double>(s.max) - s.min + 1);
+      }
+    }
+    pairs += std::min(static_cast<long double>(rows),
+                      std::max<long double>(1, groups) * std::max<long double>(1, domain));
+  }
+  if (!any) return 0;  // an empty input still needs a (small) set for the kernel to name
+  return std::max(kMinHashCapacity, next_pow2(static_cast<uint64_t>(2 * pairs)));
+}
+
 void check_query(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows) {
   if (!query.aggregated) unsupported("a query without GROUP BY or aggregates");
   for (const auto& a : query.aggregates) {
-    if (a.distinct) unsupported(fmt::format("{}(DISTINCT ...)", aggregate_sql_name(a.kind)));
+    // Strings enter the DISTINCT set as dictionary codes, which only a column has.
+    if (a.distinct && a.arg->type.is_string() && a.arg->kind != ExprKind::ColumnRef) {
+      unsupported(fmt::format("{}(DISTINCT ...) of a computed string", aggregate_sql_name(a.kind)));
+    }
   }
   check_sum_bounds(query, stats, rows);
 }
@@ -202,6 +230,11 @@ GpuStrategy strategy_from_name(const std::string& name) {
   }
   throw Error(ErrorKind::Unsupported,
               fmt::format("unknown strategy \"{}\" (auto, thread, direct or hash)", name));
+}
+
+GpuPlan with_distinct_capacity(GpuPlan plan, uint64_t capacity) {
+  plan.distinct_capacity = std::max<uint64_t>(capacity, kMinHashCapacity);
+  return plan;
 }
 
 GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity) {
@@ -255,6 +288,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     }
   }
   plan.strategy = chosen;
+  plan.distinct_capacity = distinct_capacity(query, stats, rows, raw ? rows : product);
   if (chosen == GpuStrategy::Hash) {
     uint64_t estimate = raw ? rows : std::min(product, rows);
     return with_hash_capacity(plan, std::max(kMinHashCapacity, next_pow2(2 * estimate)));
@@ -287,6 +321,10 @@ std::string describe_plan(const GpuPlan& plan) {
   }
   out += fmt::format("  slots: {}  state slots: {}  grid: {} x {} threads\n", plan.slots,
                      plan.state_slots, plan.grid, plan.block);
+  if (plan.distinct_capacity > 0) {
+    out += fmt::format("  DISTINCT set: {} entries (grown and rerun if it fills)\n",
+                       plan.distinct_capacity);
+  }
   return out;
 }
 

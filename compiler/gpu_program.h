@@ -28,6 +28,7 @@ enum class ArgKind {
   OutKeyNulls,     // 1 byte per (group, key)
   OutValues,       // 16 bytes per (group, aggregate): the finals
   OutValueNulls,   // 1 byte per (group, aggregate)
+  DistinctSet,     // u64* the DISTINCT aggregates' set (templates/tally_distinct.cuh)
 };
 
 struct ArgSlot {

@@ -22,7 +22,7 @@ namespace {
 // Status bits of templates/tally_types.cuh and tally_sql.cuh.
 constexpr uint32_t kTableFull = 1, kKeyOutOfRange = 2, kDivisionByZero = 4, kIntegerOverflow = 8,
                    kNumericOverflow = 16, kLookupError = 32, kSmallintOverflow = 64,
-                   kBigintOverflow = 128;
+                   kBigintOverflow = 128, kDistinctFull = 256;
 constexpr int kMaxAttempts = 8;
 
 int128 to_cell(const Value& v, const Type& t) {
@@ -194,6 +194,11 @@ class GpuExecution {
     if (c_.plan.strategy == GpuStrategy::Hash) {
       table_keys_ = engine_.pool.allocate((c_.plan.slots + 1) * 8, "hash table keys");
     }
+    if (c_.plan.distinct_capacity > 0) {
+      // Three words an entry, all zero: every entry empty (templates/tally_distinct.cuh).
+      distinct_ = engine_.pool.allocate(c_.plan.distinct_capacity * 24, "the DISTINCT set");
+      distinct_.fill_bytes(0);
+    }
     status_ = engine_.pool.allocate(8, "the status word");
     status_.fill_bytes(0);
     out_count_ = engine_.pool.allocate(8, "the group counter");
@@ -259,6 +264,8 @@ class GpuExecution {
         return out_count_.ptr();
       case ArgKind::TableKeys:
         return table_keys_.ptr();
+      case ArgKind::DistinctSet:
+        return distinct_.ptr();
       case ArgKind::ColumnData:
       case ArgKind::ColumnValidity: {
         const DeviceColumn& d =
@@ -341,7 +348,7 @@ class GpuExecution {
   const GpuCompilation& c_;
   GpuRunReport& report_;
   std::vector<cuda::DeviceBuffer> fields_, lookups_;
-  cuda::DeviceBuffer table_keys_, status_, out_count_, args_;
+  cuda::DeviceBuffer table_keys_, distinct_, status_, out_count_, args_;
   cuda::DeviceBuffer out_keys_, out_key_nulls_, out_values_, out_value_nulls_;
   uint64_t max_groups_ = 0;
 };
@@ -381,10 +388,11 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
       throw Error(ErrorKind::Internal,
                   "a GROUP BY key fell outside the domain its statistics gave");
     }
-    bool full = (status & kTableFull) != 0;
+    bool full = (status & (kTableFull | kDistinctFull)) != 0;
     if (full && attempt < kMaxAttempts) {
       // A full table costs a rerun with a larger one, never a wrong answer.
-      plan = with_hash_capacity(plan, grown_capacity(plan, table.rows()));
+      if (status & kTableFull) plan = with_hash_capacity(plan, grown_capacity(plan, table.rows()));
+      if (status & kDistinctFull) plan = with_distinct_capacity(plan, plan.distinct_capacity * 4);
       continue;
     }
     if (full) throw Error(ErrorKind::Device, "the GPU hash table kept filling up; giving up");

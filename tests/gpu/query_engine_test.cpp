@@ -118,7 +118,7 @@ const std::vector<QueryCase>& cases() {
       {"shipmode_stats", {}},
       {"yearly_revenue", {}},
       {"quantity_buckets", {}, false},    // GROUP BY a CASE that returns strings
-      {"distinct_suppliers", {}, false},  // COUNT(DISTINCT)
+      {"distinct_suppliers", {}},
       {"like_filter", {}},
       {"in_list", {}},
       {"top_orders", {}},

@@ -141,6 +141,7 @@ TEST_CASE("plan fingerprint: everything code generation reads, and not the reaso
   CHECK(differs([](GpuPlan& p, auto&, auto&) { p.grid = 132; }));
   CHECK(differs([](GpuPlan& p, auto&, auto&) { p.shared_thread_tables = true; }));
   CHECK(differs([](GpuPlan& p, auto&, auto&) { p.block = 128; }));
+  CHECK(differs([](GpuPlan& p, auto&, auto&) { p.distinct_capacity = 4096; }));
   CHECK(differs([](GpuPlan& p, auto&, auto&) { p.state_slots = 7; }));
   CHECK(differs([](GpuPlan& p, auto&, auto&) { p.rows = 1001; }));
   CHECK(differs([](GpuPlan& p, auto&, auto&) { p.keys[0].min = 0; }));

@@ -1205,7 +1205,7 @@ class QueryGenerator {
     if (r < 22) {
       const FuzzColumn& c = pick(table_->columns);
       std::string x = chance(0.7) ? c.name : numeric(1).sql;
-      a.sql = fmt::format("COUNT({}{})", chance(0.02) ? "DISTINCT " : "", x);
+      a.sql = fmt::format("COUNT({}{})", chance(0.15) ? "DISTINCT " : "", x);
       return a;
     }
     if (r < 36) return numeric_aggregate("SUM");
@@ -1259,8 +1259,8 @@ class QueryGenerator {
       a.arg.hi = std::max(0.0, x.hi * 50);
       a.arg.column = false;
     }
-    // DISTINCT: the GPU declines it; VAR/STDDEV(DISTINCT) tally does not take at all.
-    if (!variance && chance(0.015)) a.sql = fmt::format("{}(DISTINCT {})", fn, x.sql);
+    // DISTINCT (SUM, AVG, MIN, MAX; VAR/STDDEV(DISTINCT) tally does not take at all).
+    if (!variance && chance(0.08)) a.sql = fmt::format("{}(DISTINCT {})", fn, x.sql);
     return a;
   }
 
