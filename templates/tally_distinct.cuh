@@ -16,7 +16,6 @@
 
 namespace tally {
 
-constexpr u32 kStatusDistinctFull = 256;
 constexpr u64 kDistinctMaxProbes = 4096;
 
 // The 128-bit image of a DISTINCT argument: equal SQL values give equal images.

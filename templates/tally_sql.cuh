@@ -10,12 +10,6 @@
 
 namespace tally {
 
-constexpr u32 kStatusDivisionByZero = 4;
-constexpr u32 kStatusIntegerOverflow = 8;
-constexpr u32 kStatusNumericOverflow = 16;  // DECIMAL beyond 38 digits or its precision
-constexpr u32 kStatusLookupError = 32;      // a per-code value the host could not compute
-constexpr u32 kStatusSmallintOverflow = 64;
-constexpr u32 kStatusBigintOverflow = 128;
 
 // 10^n as i128, 0 <= n <= 38; constexpr so that literal exponents fold at compile time.
 __host__ __device__ constexpr i128 pow10_i128(int n) {

@@ -3,6 +3,8 @@
 // headers, no std::, so that a query kernel compiles in tens of milliseconds.
 #pragma once
 
+#include "tally_status.cuh"
+
 #define TALLY_DEV __device__ __forceinline__
 
 typedef signed char i8;
@@ -30,10 +32,6 @@ constexpr i64 kI64Min = -kI64Max - 1;
 constexpr i32 kI32Max = 0x7FFFFFFF;
 constexpr i32 kI32Min = -kI32Max - 1;
 
-// Flag values written to the device-wide status word that the host reads after a kernel.
-constexpr u32 kStatusOk = 0;
-constexpr u32 kStatusTableFull = 1;      // a hash table ran out of slots or probes
-constexpr u32 kStatusKeyOutOfRange = 2;  // a direct-table key fell outside its domain
 
 // Two's complement conversions between i128 and its two 64-bit halves (little endian:
 // word 0 is the low half, as __int128 is laid out in memory on the host and the device).

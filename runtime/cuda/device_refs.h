@@ -9,14 +9,15 @@
 #include <string>
 
 #include "runtime/cuda/handles.h"
+#include "templates/tally_status.cuh"
 
 namespace tally::cuda {
 
 // templates/tally_types.cuh
 inline constexpr uint64_t kEmptyKey64 = ~uint64_t{0};
 inline constexpr uint32_t kEmptyKey32 = ~uint32_t{0};
-inline constexpr uint32_t kStatusTableFull = 1;
-inline constexpr uint32_t kStatusKeyOutOfRange = 2;
+using tally::kStatusKeyOutOfRange;  // templates/tally_status.cuh, shared with the device
+using tally::kStatusTableFull;
 
 // templates/tally_table_global.cuh: keys has capacity + 1 words (the last is the side
 // slot of the key 0xFFFF...FF); status is one u32; group_count one u64 or 0.

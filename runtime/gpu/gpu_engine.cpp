@@ -14,15 +14,12 @@
 #include "runtime/cuda/stream.h"
 #include "runtime/elapsed.h"
 #include "runtime/result_builder.h"
+#include "templates/tally_status.cuh"
 
 namespace tally {
 
 namespace {
 
-// Status bits of templates/tally_types.cuh and tally_sql.cuh.
-constexpr uint32_t kTableFull = 1, kKeyOutOfRange = 2, kDivisionByZero = 4, kIntegerOverflow = 8,
-                   kNumericOverflow = 16, kLookupError = 32, kSmallintOverflow = 64,
-                   kBigintOverflow = 128, kDistinctFull = 256;
 constexpr int kMaxAttempts = 8;
 
 int128 to_cell(const Value& v, const Type& t) {
@@ -157,14 +154,15 @@ class GpuExecution {
   }
 
   void raise_errors(uint32_t status) const {
-    if (status & kDivisionByZero) throw Error(ErrorKind::Execution, "division by zero");
-    if (status & kIntegerOverflow) throw Error(ErrorKind::Execution, "integer out of range");
-    if (status & kSmallintOverflow) throw Error(ErrorKind::Execution, "smallint out of range");
-    if (status & kBigintOverflow) throw Error(ErrorKind::Execution, "bigint out of range");
-    if (status & kNumericOverflow) {
+    if (status & kStatusDivisionByZero) throw Error(ErrorKind::Execution, "division by zero");
+    if (status & kStatusIntegerOverflow) throw Error(ErrorKind::Execution, "integer out of range");
+    if (status & kStatusSmallintOverflow)
+      throw Error(ErrorKind::Execution, "smallint out of range");
+    if (status & kStatusBigintOverflow) throw Error(ErrorKind::Execution, "bigint out of range");
+    if (status & kStatusNumericOverflow) {
       throw Error(ErrorKind::Execution, "numeric overflow: a DECIMAL result exceeds its precision");
     }
-    if (status & kLookupError) throw Error(ErrorKind::Execution, engine_.lookup_error);
+    if (status & kStatusLookupError) throw Error(ErrorKind::Execution, engine_.lookup_error);
   }
 
  private:
@@ -383,16 +381,18 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
     report.attempts = attempt;
     GpuExecution run(*impl_, query, table, parameters, *strings, c, report);
     uint32_t status = run.scan();
-    if (status & kKeyOutOfRange) {
+    if (status & kStatusKeyOutOfRange) {
       // Keys come from exact column statistics, so this is a planner bug, not bad data.
       throw Error(ErrorKind::Internal,
                   "a GROUP BY key fell outside the domain its statistics gave");
     }
-    bool full = (status & (kTableFull | kDistinctFull)) != 0;
+    bool full = (status & (kStatusTableFull | kStatusDistinctFull)) != 0;
     if (full && attempt < kMaxAttempts) {
       // A full table costs a rerun with a larger one, never a wrong answer.
-      if (status & kTableFull) plan = with_hash_capacity(plan, grown_capacity(plan, table.rows()));
-      if (status & kDistinctFull) plan = with_distinct_capacity(plan, plan.distinct_capacity * 4);
+      if (status & kStatusTableFull)
+        plan = with_hash_capacity(plan, grown_capacity(plan, table.rows()));
+      if (status & kStatusDistinctFull)
+        plan = with_distinct_capacity(plan, plan.distinct_capacity * 4);
       continue;
     }
     if (full) throw Error(ErrorKind::Device, "the GPU hash table kept filling up; giving up");

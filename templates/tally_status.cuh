@@ -1,0 +1,19 @@
+// tally device library: the bits kernels raise in the device-wide status word. Plain C++
+// that the host compiles too: runtime/gpu/gpu_engine.cpp includes this file to read the
+// word, so the two sides cannot drift apart.
+#pragma once
+
+namespace tally {
+
+constexpr unsigned int kStatusOk = 0;
+constexpr unsigned int kStatusTableFull = 1;      // a hash table ran out of slots or probes
+constexpr unsigned int kStatusKeyOutOfRange = 2;  // a direct-table key fell outside its domain
+constexpr unsigned int kStatusDivisionByZero = 4;
+constexpr unsigned int kStatusIntegerOverflow = 8;
+constexpr unsigned int kStatusNumericOverflow = 16;  // DECIMAL beyond 38 digits or its precision
+constexpr unsigned int kStatusLookupError = 32;  // a per-code value the host could not compute
+constexpr unsigned int kStatusSmallintOverflow = 64;
+constexpr unsigned int kStatusBigintOverflow = 128;
+constexpr unsigned int kStatusDistinctFull = 256;  // the DISTINCT set ran out of entries
+
+}  // namespace tally
