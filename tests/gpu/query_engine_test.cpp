@@ -4,9 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include "compiler/binder.h"
 #include "compiler/error.h"
@@ -15,6 +12,7 @@
 #include "runtime/data/tpch_lineitem.h"
 #include "runtime/database.h"
 #include "runtime/gpu/gpu_engine.h"
+#include "tests/unit/support/result_check.h"
 
 namespace tally {
 namespace {
@@ -30,21 +28,6 @@ Database& shared_db() {
     return d;
   }();
   return *db;
-}
-
-// The checkout's root: TALLY_SOURCE_DIR from the environment where the binary runs on
-// another machine (the GPU machine), else the build's.
-std::string source_dir() {
-  const char* env = std::getenv("TALLY_SOURCE_DIR");
-  return env ? env : TALLY_SOURCE_DIR;
-}
-
-std::string read_query(const std::string& name) {
-  std::ifstream in(source_dir() + "/queries/" + name + ".sql");
-  REQUIRE(in.good());
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 Result run(const std::string& sql, const std::vector<std::string>& params, DeviceChoice device,
@@ -117,7 +100,7 @@ const std::vector<QueryCase>& cases() {
       {"returnflag_count", {}},
       {"shipmode_stats", {}},
       {"yearly_revenue", {}},
-      {"quantity_buckets", {}, false},    // GROUP BY a CASE that returns strings
+      {"quantity_buckets", {}, false},  // GROUP BY a CASE that returns strings
       {"distinct_suppliers", {}},
       {"like_filter", {}},
       {"in_list", {}},
@@ -136,7 +119,7 @@ bool is_unsupported(const Error& e) { return e.kind() == ErrorKind::Unsupported;
 
 TEST_CASE("gpu queries: every query in queries/ matches the CPU engine under every strategy") {
   for (const auto& qc : cases()) {
-    std::string sql = read_query(qc.name);
+    std::string sql = test::query_file(qc.name);
     Result cpu = run(sql, qc.params, DeviceChoice::Cpu);
     int ran = 0;
     for (std::string strategy : {"auto", "thread", "direct", "hash"}) {
@@ -157,7 +140,7 @@ TEST_CASE("gpu queries: every query in queries/ matches the CPU engine under eve
 }
 
 TEST_CASE("gpu queries: a hash table that starts too small grows and reruns to the same result") {
-  std::string sql = read_query("top_orders");
+  std::string sql = test::query_file("top_orders");
   Result cpu = run(sql, {}, DeviceChoice::Cpu);
   Result gpu = run(sql, {}, DeviceChoice::Gpu, "hash", 64);
   compare(cpu, gpu, "top_orders, hash capacity 64");

@@ -2,14 +2,12 @@
 // that NVRTC compiles for sm_90 under every strategy that applies — no GPU needed.
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "compiler/error.h"
 #include "runtime/cuda/nvrtc.h"
 #include "runtime/data/paper_tables.h"
 #include "runtime/data/tpch_lineitem.h"
 #include "runtime/database.h"
+#include "tests/unit/support/result_check.h"
 
 namespace tally {
 namespace {
@@ -48,14 +46,6 @@ int compile(const std::string& sql, const std::string& strategy,
   return compiled;
 }
 
-std::string read_query(const std::string& name) {
-  std::ifstream in(std::string(TALLY_SOURCE_DIR) + "/queries/" + name + ".sql");
-  REQUIRE(in.good());
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 TEST_CASE("codegen: every GPU-supported query in queries/ compiles with NVRTC for sm_90") {
@@ -88,7 +78,7 @@ TEST_CASE("codegen: every GPU-supported query in queries/ compiles with NVRTC fo
   };
   for (const auto& c : cases) {
     INFO(c.name);
-    std::string sql = read_query(c.name);
+    std::string sql = test::query_file(c.name);
     CHECK((compile(sql, "auto", c.params) == 1) == c.gpu_supported);
     if (!c.gpu_supported) continue;
     int strategies = 0;

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -49,9 +50,16 @@ inline std::string read_text_file(const std::string& path) {
   return text.str();
 }
 
+// The checkout's root: TALLY_SOURCE_DIR from the environment where a test binary runs on
+// another machine (the GPU machine), else the build's.
+inline std::string source_dir() {
+  const char* env = std::getenv("TALLY_SOURCE_DIR");
+  return env ? env : TALLY_SOURCE_DIR;
+}
+
 // The text of queries/<name>.sql.
 inline std::string query_file(const std::string& name) {
-  return read_text_file(std::string(TALLY_SOURCE_DIR) + "/queries/" + name + ".sql");
+  return read_text_file(source_dir() + "/queries/" + name + ".sql");
 }
 
 // The message of the tally::Error that running `sql` throws ("" if none is thrown).
