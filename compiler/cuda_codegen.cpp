@@ -763,6 +763,7 @@ class KernelWriter {
 
 GpuProgram generate_cuda(const BoundSelect& query, const GpuPlan& plan,
                          const std::vector<ColumnStats>& stats) {
+  if (plan.projection) return generate_projection_cuda(query, plan, stats);
   GpuProgram program;
   KernelWriter(query, plan, stats, program).write();
   return program;
