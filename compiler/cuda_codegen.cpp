@@ -579,7 +579,7 @@ class KernelWriter {
           inputs, [&](int f) { return fmt::format("f{}[slot]", f); },
           [&](int f) { return std::string(field_type(program_.fields[f].kind)); }, true);
     }
-    b += indent(row, "    ");
+    b += indent_lines(row, "    ");
     b += "  }\n  }\n";
     if (registers) b += flush_registers(slots);
     return b;
@@ -729,18 +729,6 @@ class KernelWriter {
     for (size_t a = 0; a < query_.aggregates.size(); ++a) b += final_code(a);
     b += "  }\n";
     return b;
-  }
-
-  static std::string indent(const std::string& text, const std::string& by) {
-    std::string out;
-    size_t start = 0;
-    while (start < text.size()) {
-      size_t end = text.find('\n', start);
-      if (end == std::string::npos) end = text.size();
-      out += by + text.substr(start, end - start) + "\n";
-      start = end + 1;
-    }
-    return out;
   }
 
   const BoundSelect& query_;

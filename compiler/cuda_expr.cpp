@@ -23,6 +23,18 @@ std::string cuda_type(const Type& t) {
   }
 }
 
+std::string indent_lines(const std::string& text, const std::string& by) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    out += by + text.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
 int CudaArgs::add(ArgSlot slot) {
   for (size_t i = 0; i < slots_.size(); ++i) {
     const ArgSlot& s = slots_[i];

@@ -19,6 +19,9 @@ struct CudaOperand {
 
 std::string cuda_type(const Type& t);
 
+// `text` with `by` before each of its lines, for readable generated code.
+std::string indent_lines(const std::string& text, const std::string& by);
+
 // Arguments the kernel reads from `args`: the emitter asks for them as it meets columns,
 // parameters and lookups, and the kernel emitter declares them once at the top.
 class CudaArgs {

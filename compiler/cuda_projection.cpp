@@ -192,7 +192,7 @@ class ProjectionWriter {
     if (!query_.filter) return "      const bool passes = true;\n";
     std::string code;
     CudaOperand f = emitter_.emit(*query_.filter, code);
-    return indent(code, "      ") +
+    return indent_lines(code, "      ") +
            fmt::format("      const bool passes = !({}) && ({});\n", f.null, f.value);
   }
 
@@ -240,7 +240,7 @@ class ProjectionWriter {
       code += fmt::format("out{0}[at] = {1}; out{0}_n[at] = ({2}) ? 1 : 0;\n}}\n", o, cell(o, v),
                           v.null);
     }
-    return indent(code, "      ");
+    return indent_lines(code, "      ");
   }
 
   std::string write_body() {
@@ -268,18 +268,6 @@ class ProjectionWriter {
     b += outputs_code();
     b += "    }\n    next += places.total;\n  }\n";
     return b;
-  }
-
-  static std::string indent(const std::string& text, const std::string& by) {
-    std::string out;
-    size_t start = 0;
-    while (start < text.size()) {
-      size_t end = text.find('\n', start);
-      if (end == std::string::npos) end = text.size();
-      out += by + text.substr(start, end - start) + "\n";
-      start = end + 1;
-    }
-    return out;
   }
 
   const BoundSelect& query_;
