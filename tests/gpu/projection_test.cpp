@@ -88,6 +88,8 @@ TEST_CASE("gpu projection: filters, DECIMAL arithmetic, dates and strings, in in
   check_same("SELECT l_orderkey, l_quantity, l_linestatus FROM lineitem");
   // A filter that keeps scattered rows (about 1 in 7) across the whole table.
   check_same("SELECT l_orderkey, l_partkey FROM lineitem WHERE l_linenumber = 3");
+  // No column to read at all: constants per passing row.
+  check_same("SELECT 42, 1.5 * 2 FROM lineitem");
   check_same("SELECT l_orderkey + ?, l_discount FROM lineitem WHERE l_quantity > ?", {"5", "49"});
 }
 
