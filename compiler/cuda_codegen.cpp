@@ -197,14 +197,7 @@ class KernelWriter {
  private:
   std::string kernel(const char* name, const std::string& common, const std::string& body,
                      int min_blocks = 1) {
-    // The arguments travel by value in the kernel parameter block (constant bank), not in
-    // device memory: reads are uniform constant loads that cost no registers, where loads
-    // from memory held 64-bit column pointers in registers across the scan loop.
-    return fmt::format(
-        "extern \"C\" __global__ void __launch_bounds__({}, {}) {}(const __grid_constant__ "
-        "KernelArgs<{}> arg_block) {{\n  const u64* __restrict__ args = "
-        "arg_block.words;\n{}{}}}\n\n",
-        plan_.block, min_blocks, name, args_.slots().size(), common, body);
+    return kernel_definition(name, plan_.block, min_blocks, args_.slots().size(), common + body);
   }
 
   // With thread tables in shared memory, shared memory bounds the resident blocks; asking
@@ -646,7 +639,7 @@ class KernelWriter {
           inputs, [&](int f) { return fmt::format("f{}[slot]", f); },
           [&](int f) { return std::string(field_type(program_.fields[f].kind)); }, true);
     }
-    b += indent(row, "    ");
+    b += indent_lines(row, "    ");
     b += "  }\n  }\n";
     if (registers) b += flush_registers(slots);
     return b;
@@ -819,18 +812,6 @@ class KernelWriter {
     return b;
   }
 
-  static std::string indent(const std::string& text, const std::string& by) {
-    std::string out;
-    size_t start = 0;
-    while (start < text.size()) {
-      size_t end = text.find('\n', start);
-      if (end == std::string::npos) end = text.size();
-      out += by + text.substr(start, end - start) + "\n";
-      start = end + 1;
-    }
-    return out;
-  }
-
   const BoundSelect& query_;
   const GpuPlan& plan_;
   const std::vector<ColumnStats>& stats_;
@@ -851,6 +832,7 @@ class KernelWriter {
 
 GpuProgram generate_cuda(const BoundSelect& query, const GpuPlan& plan,
                          const std::vector<ColumnStats>& stats) {
+  if (plan.projection) return generate_projection_cuda(query, plan, stats);
   GpuProgram program;
   KernelWriter(query, plan, stats, program).write();
   return program;

@@ -23,6 +23,26 @@ std::string cuda_type(const Type& t) {
   }
 }
 
+std::string kernel_definition(const char* name, uint32_t block, int min_blocks, size_t arg_count,
+                              const std::string& body) {
+  return fmt::format(
+      "extern \"C\" __global__ void __launch_bounds__({}, {}) {}(const __grid_constant__ "
+      "KernelArgs<{}> arg_block) {{\n  const u64* __restrict__ args = arg_block.words;\n{}}}\n\n",
+      block, min_blocks, name, arg_count, body);
+}
+
+std::string indent_lines(const std::string& text, const std::string& by) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    out += by + text.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
 int CudaArgs::add(ArgSlot slot) {
   for (size_t i = 0; i < slots_.size(); ++i) {
     const ArgSlot& s = slots_[i];
