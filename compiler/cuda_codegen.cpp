@@ -125,27 +125,6 @@ std::vector<FieldKind> fields_of(const AggregateCall& a, AggStateKind state) {
   throw Error(ErrorKind::Unsupported, "COUNT(DISTINCT) is not supported on the GPU yet");
 }
 
-// The C storage type of a plain column.
-const char* plain_type(const Type& t) {
-  switch (t.id) {
-    case TypeId::Boolean:
-      return "u8";
-    case TypeId::SmallInt:
-      return "i16";
-    case TypeId::Integer:
-    case TypeId::Date:
-      return "i32";
-    case TypeId::Real:
-      return "f32";
-    case TypeId::Double:
-      return "f64";
-    case TypeId::Decimal:
-      return t.precision > 18 ? "i128" : "i64";
-    default:
-      return "i64";
-  }
-}
-
 class KernelWriter {
  public:
   KernelWriter(const BoundSelect& query, const GpuPlan& plan, const std::vector<ColumnStats>& stats,
@@ -373,7 +352,7 @@ class KernelWriter {
             fmt::format("BitPackedColumn{{c{}_p, {}ll, {}u}}.get(group, index)", c, s.base, s.bits);
       } else {
         r.declarations += fmt::format("  const {0}* __restrict__ c{1}_p = (const {0}*)args[{2}];\n",
-                                      plain_type(t), c, data);
+                                      plain_storage_type(t), c, data);
         raw = fmt::format("load_ro(c{}_p + row)", c);
       }
       std::string value;

@@ -23,6 +23,26 @@ std::string cuda_type(const Type& t) {
   }
 }
 
+const char* plain_storage_type(const Type& t) {
+  switch (t.id) {
+    case TypeId::Boolean:
+      return "u8";
+    case TypeId::SmallInt:
+      return "i16";
+    case TypeId::Integer:
+    case TypeId::Date:
+      return "i32";
+    case TypeId::Real:
+      return "f32";
+    case TypeId::Double:
+      return "f64";
+    case TypeId::Decimal:
+      return t.is_wide_decimal() ? "i128" : "i64";
+    default:
+      return "i64";
+  }
+}
+
 std::string kernel_definition(const char* name, uint32_t block, int min_blocks, size_t arg_count,
                               const std::string& body) {
   return fmt::format(

@@ -19,6 +19,9 @@ struct CudaOperand {
 
 std::string cuda_type(const Type& t);
 
+// The C type a plain column stores, as runtime/storage/column.h lays it out.
+const char* plain_storage_type(const Type& t);
+
 // `text` with `by` before each of its lines, for readable generated code.
 std::string indent_lines(const std::string& text, const std::string& by);
 

@@ -24,27 +24,6 @@ void collect_columns(const Expr& e, std::set<int>& columns) {
   for (const auto& c : e.children) collect_columns(*c, columns);
 }
 
-// The C type a plain column stores, as runtime/storage/column.h lays it out.
-const char* plain_storage_type(const Type& t) {
-  switch (t.id) {
-    case TypeId::Boolean:
-      return "u8";
-    case TypeId::SmallInt:
-      return "i16";
-    case TypeId::Integer:
-    case TypeId::Date:
-      return "i32";
-    case TypeId::Real:
-      return "f32";
-    case TypeId::Double:
-      return "f64";
-    case TypeId::Decimal:
-      return t.is_wide_decimal() ? "i128" : "i64";
-    default:
-      return "i64";
-  }
-}
-
 class ProjectionWriter {
  public:
   ProjectionWriter(const BoundSelect& query, const GpuPlan& plan,
