@@ -144,7 +144,7 @@ class KernelWriter {
         plan_(plan),
         stats_(stats),
         program_(program),
-        emitter_(query, stats, program.lookups, args_, preamble_) {}
+        emitter_(query, stats, program.lookups, args_, preamble_, &program.string_domains) {}
 
   void write() {
     layout_fields();
@@ -179,6 +179,12 @@ class KernelWriter {
     src += kernel("tally_finalize", common + output_preamble(), finalize_body());
     program_.source = std::move(src);
     program_.args = args_.slots();
+    for (const auto& k : query_.group_keys) {
+      program_.key_domains.push_back(emitter_.string_domain_of(*k));
+    }
+    for (const auto& a : query_.aggregates) {
+      program_.aggregate_domains.push_back(a.arg ? emitter_.string_domain_of(*a.arg) : -1);
+    }
   }
 
  private:
@@ -267,20 +273,10 @@ class KernelWriter {
 
   void check_supported() {
     if (query_.filter) emitter_.check_supported(*query_.filter);
-    for (const auto& k : query_.group_keys) {
-      if (k->type.is_string() && k->kind != ExprKind::ColumnRef) {
-        throw Error(ErrorKind::Unsupported,
-                    "GROUP BY a computed string is not supported on the GPU yet");
-      }
-      emitter_.check_supported(*k);
-    }
+    // Computed strings (keys, DISTINCT or MIN/MAX arguments) run as ids of string domains.
+    for (const auto& k : query_.group_keys) emitter_.check_supported(*k);
     for (const auto& a : query_.aggregates) {
-      if (!a.arg) continue;
-      if (a.arg->type.is_string() && a.arg->kind != ExprKind::ColumnRef) {
-        throw Error(ErrorKind::Unsupported,
-                    "an aggregate of a computed string is not supported on the GPU yet");
-      }
-      emitter_.check_supported(*a.arg);
+      if (a.arg) emitter_.check_supported(*a.arg);
     }
   }
 

@@ -8,6 +8,7 @@
 
 #include "compiler/error.h"
 #include "compiler/evaluator.h"
+#include "compiler/lookup_tables.h"
 #include "runtime/cuda/device.h"
 #include "runtime/cuda/memory.h"
 #include "runtime/cuda/module.h"
@@ -210,37 +211,25 @@ class GpuExecution {
     out_value_nulls_ = engine_.pool.allocate(max_groups_ * na, "result NULL flags");
   }
 
-  // Per-code values of subexpressions over one dictionary column, by the CPU evaluator.
+  // Per-code values of subexpressions over one dictionary column, and the string domains
+  // of computed strings, by the CPU evaluator (compiler/lookup_tables.h).
   void upload_lookups() {
-    for (const auto& lookup : c_.program.lookups) {
-      const Column& column = *table_.columns[query_.scan[lookup.scan_column].table_column];
-      const auto& dictionary = column.dictionary();
-      std::vector<int128> values(dictionary.size() + 1, 0);
-      std::vector<uint8_t> nulls(dictionary.size() + 1, 1);
-      std::vector<Value> row(query_.scan.size());
-      EvalContext ctx;
-      ctx.columns = row.data();
-      ctx.parameters = parameters_.data();
-      ctx.parameter_count = parameters_.size();
-      ctx.strings = &strings_;
-      for (size_t code = 0; code <= dictionary.size(); ++code) {
-        row[lookup.scan_column] =
-            code < dictionary.size() ? Value::from_int(strings_.intern(dictionary[code])) : Value();
-        try {
-          Value v = evaluate(*lookup.expr, ctx);
-          values[code] = to_cell(v, lookup.expr->type);
-          nulls[code] = v.null ? 1 : 0;
-        } catch (const Error& e) {
-          if (e.kind() != ErrorKind::Execution) throw;
-          nulls[code] = 2;  // reported only if a row that reaches it exists, as on the CPU
-          if (engine_.lookup_error.empty()) engine_.lookup_error = e.what();
-        }
-      }
+    auto dictionary = [&](int scan_column) -> const std::vector<std::string>& {
+      return table_.columns[query_.scan[scan_column].table_column]->dictionary();
+    };
+    lookup_tables_ = build_lookup_tables(c_.program, query_, dictionary, parameters_, strings_);
+    if (engine_.lookup_error.empty()) engine_.lookup_error = lookup_tables_.error;
+    for (size_t l = 0; l < c_.program.lookups.size(); ++l) {
+      const LookupTable& t = lookup_tables_.tables[l];
+      std::vector<int128> values;
+      for (const Value& v : t.values)
+        values.push_back(to_cell(v, c_.program.lookups[l].expr->type));
       auto& v =
           lookups_.emplace_back(engine_.pool.allocate(values.size() * 16, "a dictionary lookup"));
       v.upload(values.data(), values.size() * 16);
-      auto& n = lookups_.emplace_back(engine_.pool.allocate(nulls.size(), "a dictionary lookup"));
-      n.upload(nulls.data(), nulls.size());
+      auto& n =
+          lookups_.emplace_back(engine_.pool.allocate(t.states.size(), "a dictionary lookup"));
+      n.upload(t.states.data(), t.states.size());
     }
   }
 
@@ -297,7 +286,10 @@ class GpuExecution {
     args_.upload(words.data(), words.size() * 8);
   }
 
-  Value decode(int128 cell, bool null, const Type& type, int dictionary_column) {
+  Value decode(int128 cell, bool null, const Type& type, int dictionary_column, int domain) {
+    if (!null && domain >= 0) {
+      return Value::from_int(lookup_tables_.domains[domain].at(static_cast<size_t>(cell)));
+    }
     if (!null && dictionary_column >= 0) {
       const Column& column = *table_.columns[query_.scan[dictionary_column].table_column];
       return Value::from_int(strings_.intern(column.dictionary().at(static_cast<size_t>(cell))));
@@ -326,11 +318,11 @@ class GpuExecution {
       std::vector<Value> k, a;
       for (size_t i = 0; i < nk; ++i) {
         k.push_back(decode(keys[g * nk + i], key_nulls[g * nk + i], query_.group_keys[i]->type,
-                           c_.plan.keys[i].dictionary_column));
+                           c_.plan.keys[i].dictionary_column, c_.program.key_domains[i]));
       }
       for (size_t i = 0; i < na; ++i) {
         a.push_back(decode(values[g * na + i], value_nulls[g * na + i], query_.aggregates[i].type,
-                           c_.program.aggregate_dictionary[i]));
+                           c_.program.aggregate_dictionary[i], c_.program.aggregate_domains[i]));
       }
       rows.keys.push_back(std::move(k));
       rows.aggregates.push_back(std::move(a));
@@ -346,6 +338,7 @@ class GpuExecution {
   const GpuCompilation& c_;
   GpuRunReport& report_;
   std::vector<cuda::DeviceBuffer> fields_, lookups_;
+  LookupTables lookup_tables_;
   cuda::DeviceBuffer table_keys_, distinct_, status_, out_count_, args_;
   cuda::DeviceBuffer out_keys_, out_key_nulls_, out_values_, out_value_nulls_;
   uint64_t max_groups_ = 0;
