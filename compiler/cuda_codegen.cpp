@@ -283,24 +283,25 @@ class KernelWriter {
   std::string common_preamble() {
     // Emitted after the Scan so that it includes the lookups and parameters the Scan uses.
     std::string p = fmt::format(
-        "  const u64 rows = args[{}];\n  u32* status = (u32*)args[{}];\n"
-        "  u64* out_count = (u64*)args[{}];\n",
+        "  const u64 rows = args[{}];\n  u32* const status = (u32*)args[{}];\n"
+        "  u64* const out_count = (u64*)args[{}];\n",
         arg_rows_, arg_status_, arg_out_count_);
     if (plan_.strategy == GpuStrategy::Hash) {
       p += fmt::format(
           "  const GlobalTableRef table = {{(u64*)args[{0}], {1}ull, {1}ull, status, nullptr}};\n",
           arg_keys_, plan_.slots);
     }
-    p += "  (void)rows; (void)out_count;\n";
+    p += "  (void)rows; (void)status; (void)out_count;\n";
     return p + preamble_;
   }
 
   std::string output_preamble() {
     return fmt::format(
-        "  i128* __restrict__ out_keys = (i128*)args[{}];\n  u8* __restrict__ out_key_nulls = "
-        "(u8*)args[{}];\n"
-        "  i128* __restrict__ out_values = (i128*)args[{}];\n  u8* __restrict__ out_value_nulls = "
-        "(u8*)args[{}];\n",
+        "  i128* __restrict__ const out_keys = (i128*)args[{}];\n"
+        "  u8* __restrict__ const out_key_nulls = (u8*)args[{}];\n"
+        "  i128* __restrict__ const out_values = (i128*)args[{}];\n"
+        "  u8* __restrict__ const out_value_nulls = (u8*)args[{}];\n"
+        "  (void)out_keys; (void)out_key_nulls; (void)out_values; (void)out_value_nulls;\n",
         args_.add({ArgKind::OutKeys}), args_.add({ArgKind::OutKeyNulls}),
         args_.add({ArgKind::OutValues}), args_.add({ArgKind::OutValueNulls}));
   }
@@ -391,7 +392,10 @@ class KernelWriter {
         s += fmt::format("mr.add_nullable_key(!{}, {}, {}ll, {}ull);\n", keys[i].null, v, k.min,
                          k.values);
       } else {
-        s += fmt::format("mr.add_key({}, {}ll, {}ull);\n", v, k.min, k.values);
+        // The statistics say this key is never NULL; were it, the key would be out of range
+        // (an internal error) rather than silently in the group of digit 0.
+        s += fmt::format("mr.add_key({}, {}ll, {}ull);\nmr.in_range &= !{};\n", v, k.min,
+                         k.values, keys[i].null);
       }
     }
     s += "if (!mr.in_range) { raise_status(status, kStatusKeyOutOfRange); continue; }\n";

@@ -351,8 +351,9 @@ int CudaExprEmitter::lookup_id(const DictLookup& lookup) {
   int id = static_cast<int>(lookups_.size());
   lookups_.push_back(lookup);
   preamble_ += fmt::format(
-      "  const i128* __restrict__ lk{0} = (const i128*)args[{1}];\n"
-      "  const u8* __restrict__ lk{0}_n = (const u8*)args[{2}];\n",
+      "  const i128* __restrict__ const lk{0} = (const i128*)args[{1}];\n"
+      "  const u8* __restrict__ const lk{0}_n = (const u8*)args[{2}];\n"
+      "  (void)lk{0}; (void)lk{0}_n;\n",
       id, args_.add({ArgKind::LookupValues, id}), args_.add({ArgKind::LookupNulls, id}));
   return id;
 }
