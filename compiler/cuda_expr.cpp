@@ -333,11 +333,15 @@ CudaOperand CudaExprEmitter::emit_parameter(const Expr& e, std::string&) {
 
 CudaOperand CudaExprEmitter::emit_lookup(const Expr& e, int column, std::string& out) {
   int id = lookup_id({std::make_shared<Expr>(e), column});
+  return read_lookup(e.type, id, code_index(column, out), out);
+}
+
+std::string CudaExprEmitter::code_index(int column, std::string& out) {
   std::string code = fresh();
   // NULL strings read the entry after the last code.
   out += fmt::format("const i64 {} = c{}_n ? {}ll : c{};\n", code, column,
                      stats_[column].dictionary_size, column);
-  return read_lookup(e.type, id, code, out);
+  return code;
 }
 
 int CudaExprEmitter::lookup_id(const DictLookup& lookup) {
@@ -403,11 +407,7 @@ CudaOperand CudaExprEmitter::emit_string(const Expr& e, std::string& out) {
   int column = string_leaf_column(e, query_);
   if (column != kNotStringLeaf) {
     int id = lookup_id({std::make_shared<Expr>(e), column, domain_});
-    if (column < 0) return read_lookup(e.type, id, "0", out);
-    std::string code = fresh();
-    out += fmt::format("const i64 {} = c{}_n ? {}ll : c{};\n", code, column,
-                       stats_[column].dictionary_size, column);
-    return read_lookup(e.type, id, code, out);
+    return read_lookup(e.type, id, column < 0 ? "0" : code_index(column, out), out);
   }
   // check_string admitted only CASE and COALESCE here; both pick among their operands' ids.
   if (e.kind == ExprKind::Case) return emit_case(e, out);

@@ -61,6 +61,8 @@ class CudaExprEmitter {
   CudaOperand emit_constant(const Expr& e, std::string& out);
   CudaOperand emit_parameter(const Expr& e, std::string& out);
   CudaOperand emit_lookup(const Expr& e, int column, std::string& out);
+  // A variable holding the row's code of dictionary `column` as a lookup index.
+  std::string code_index(int column, std::string& out);
   // The lookup's index (deduplicated), its table declared in the preamble.
   int lookup_id(const DictLookup& lookup);
   // The entry `index` of lookup `id`, read as a value of `type`.

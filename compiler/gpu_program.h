@@ -20,7 +20,8 @@ enum class ArgKind {
   TableKeys,       // u64* hash-table keys (Hash strategy)
   ColumnData,      // index = scan column: plain values or packed words
   ColumnValidity,  // index = scan column: validity words (0 when no NULLs)
-  LookupValues,    // index = lookup: 16-byte values per dictionary code (+1 for NULL)
+  LookupValues,    // index = lookup: 16-byte values per dictionary code (+1 for NULL), or
+                   // per string-domain id (+ NULL), or one
   LookupNulls,     // index = lookup: one byte per code
   ParamWord,       // index = parameter, word = 0 (low) or 1 (high, DECIMAL only)
   StateField,      // index = field: its state array
