@@ -5,6 +5,8 @@
 // The device code itself lives in templates/; this file only instantiates it.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <functional>
 
@@ -27,6 +29,14 @@ int field_bytes(FieldKind kind) {
 }
 
 namespace {
+
+// Whether a bit-packed column decodes in 32-bit registers: fields of at most 32 bits whose
+// values base + [0, 2^bits) all fit an i32.
+bool fits_i32(const ColumnStats& s) {
+  if (s.bits < 1 || s.bits > 31) return false;
+  const int64_t top = s.base + ((int64_t{1} << s.bits) - 1);
+  return s.base >= INT32_MIN && top <= INT32_MAX;
+}
 
 const char* field_type(FieldKind k) {
   switch (k) {
@@ -173,10 +183,13 @@ class KernelWriter {
         "#include \"tally_reduce.cuh\"\n#include \"tally_sql.cuh\"\n#include \"tally_finals.cuh\"\n"
         "using namespace tally;\n\n";
     std::string common = common_preamble();
+    std::string output = output_preamble();
+    std::string finalize = finalize_body();
+    // Every argument is known now: the kernels' parameter block can be sized.
     src += kernel("tally_init", common, init_body());
     src += kernel("tally_scan", common, scan, scan_min_blocks());
     if (program_.second_pass) src += kernel("tally_scan_m2", common, scan_m2);
-    src += kernel("tally_finalize", common + output_preamble(), finalize_body());
+    src += kernel("tally_finalize", common + output, finalize);
     program_.source = std::move(src);
     program_.args = args_.slots();
     for (const auto& k : query_.group_keys) {
@@ -190,10 +203,14 @@ class KernelWriter {
  private:
   std::string kernel(const char* name, const std::string& common, const std::string& body,
                      int min_blocks = 1) {
+    // The arguments travel by value in the kernel parameter block (constant bank), not in
+    // device memory: reads are uniform constant loads that cost no registers, where loads
+    // from memory held 64-bit column pointers in registers across the scan loop.
     return fmt::format(
-        "extern \"C\" __global__ void __launch_bounds__({}, {}) {}(const u64* __restrict__ "
-        "args) {{\n{}{}}}\n\n",
-        plan_.block, min_blocks, name, common, body);
+        "extern \"C\" __global__ void __launch_bounds__({}, {}) {}(const __grid_constant__ "
+        "KernelArgs<{}> arg_block) {{\n  const u64* __restrict__ args = "
+        "arg_block.words;\n{}{}}}\n\n",
+        plan_.block, min_blocks, name, args_.slots().size(), common, body);
   }
 
   // With thread tables in shared memory, shared memory bounds the resident blocks; asking
@@ -320,18 +337,48 @@ class KernelWriter {
 
   // ---- Scan --------------------------------------------------------------------------------
 
-  std::string decode_columns() {
-    std::string d;
+  // How the scan reads its columns: declarations before the loop, loads of a group's
+  // packed words ahead of use (`group_var` names the group), and the per-row decode into
+  // c<i>_h[half] / c<i>_nh[half].
+  struct ColumnReads {
+    std::string declarations;
+    std::string decode;
+    std::string load(const std::string& group_var) const {
+      std::string out;
+      for (const auto& c : prefetched)
+        out += fmt::format("c{0}_col.load((u32)({1}), lane, c{0}_w); ", c, group_var);
+      return out;
+    }
+    std::vector<size_t> prefetched;  // columns read through BitPackedColumn32
+  };
+
+  // Column pointers come from the argument block once, before the loop. Bit-packed columns
+  // that fit 32-bit registers are loaded a group ahead (see BitPackedColumn32).
+  ColumnReads column_reads() {
+    ColumnReads r;
+    r.declarations += "  const u32 lane = threadIdx.x & 31; (void)lane;\n";
     for (size_t c = 0; c < query_.scan.size(); ++c) {
       const Type& t = query_.scan[c].type;
       const ColumnStats& s = stats_[c];
       int data = args_.add({ArgKind::ColumnData, static_cast<int>(c)});
       std::string raw;
-      if (s.layout == ColumnStats::Layout::BitPacked) {
-        raw = fmt::format("BitPackedColumn{{(const u64*)args[{}], {}ll, {}u}}.get(group, index)",
-                          data, s.base, s.bits);
+      if (s.layout == ColumnStats::Layout::BitPacked && fits_i32(s) &&
+          plan_.rows < (uint64_t{1} << 32)) {
+        r.declarations += fmt::format(
+            "  const BitPackedColumn32 c{0}_col{{(const u32*)args[{1}], {2}, {3}u}};\n"
+            "  PackedWords32 c{0}_w = {{}};\n",
+            c, data, s.base, s.bits);
+        r.prefetched.push_back(c);
+        raw = fmt::format("(i64)c{0}_col.extract(c{0}_w, lane, half)", c);
+      } else if (s.layout == ColumnStats::Layout::BitPacked) {
+        r.declarations +=
+            fmt::format("  const u64* __restrict__ c{}_p = (const u64*)args[{}];\n", c, data);
+        raw =
+            fmt::format("BitPackedColumn{{c{}_p, {}ll, {}u}}.get(group, index)", c, s.base, s.bits);
       } else {
-        raw = fmt::format("load_ro((const {0}*)args[{1}] + row)", plain_type(t), data);
+        r.declarations += fmt::format("  const {0}* __restrict__ c{1}_p = (const {0}*)args[{2}];\n",
+                                      plain_type(t), c, data);
+        raw = fmt::format("load_ro(c{}_p + row)", c);
       }
       std::string value;
       if (t.id == TypeId::Boolean) {
@@ -341,12 +388,13 @@ class KernelWriter {
       }
       std::string null = "false";
       if (s.has_nulls) {
-        null = fmt::format("!Validity{{(const u64*)args[{}]}}.valid(row)",
-                           args_.add({ArgKind::ColumnValidity, static_cast<int>(c)}));
+        r.declarations += fmt::format("  const u64* __restrict__ c{}_v = (const u64*)args[{}];\n",
+                                      c, args_.add({ArgKind::ColumnValidity, static_cast<int>(c)}));
+        null = fmt::format("!Validity{{c{}_v}}.valid(row)", c);
       }
-      d += fmt::format("      c{0}_h[half] = {1}; c{0}_nh[half] = {2};\n", c, value, null);
+      r.decode += fmt::format("      c{0}_h[half] = {1}; c{0}_nh[half] = {2};\n", c, value, null);
     }
-    return d;
+    return r;
   }
 
   // Registers for the decoded columns of a lane's rows in one 64-row group.
@@ -394,8 +442,8 @@ class KernelWriter {
       } else {
         // The statistics say this key is never NULL; were it, the key would be out of range
         // (an internal error) rather than silently in the group of digit 0.
-        s += fmt::format("mr.add_key({}, {}ll, {}ull);\nmr.in_range &= !{};\n", v, k.min,
-                         k.values, keys[i].null);
+        s += fmt::format("mr.add_key({}, {}ll, {}ull);\nmr.in_range &= !{};\n", v, k.min, k.values,
+                         keys[i].null);
       }
     }
     s += "if (!mr.in_range) { raise_status(status, kStatusKeyOutOfRange); continue; }\n";
@@ -518,10 +566,7 @@ class KernelWriter {
     uint64_t slots = plan_.slots;
     std::string b;
     if (registers) {
-      for (size_t f = 0; f < program_.fields.size(); ++f) {
-        if (!shared_tables_) break;
-        b += fmt::format("  __shared__ {} st{}[{}];\n", register_type(f), f, slots * plan_.block);
-      }
+      if (shared_tables_) b += shared_table_declarations();
       for (uint64_t s = 0; s < slots; ++s) {
         for (size_t f = 0; f < program_.fields.size(); ++f) {
           FieldKind k = program_.fields[f].kind;
@@ -534,8 +579,22 @@ class KernelWriter {
     b += distinct_set_declaration();
     // Each warp walks groups of 64 rows, two rows per lane: a lane's offset inside a group
     // is fixed, so bit-packed fields cost one address add per row (see unpack_group_bits).
-    b += "  const u64 warps = grid_stride() / 32;\n";
-    b += "  for (u64 group = global_thread_index() / 32; group * 64 < rows; group += warps) {\n";
+    ColumnReads reads = column_reads();
+    b += reads.declarations;
+    // Below 2^31 rows the group walk is 32-bit (group * 64 plus a grid's worth of warps
+    // stays below 2^32): 64-bit loop arithmetic costs twice the instructions.
+    const bool narrow = plan_.rows < (uint64_t{1} << 31);
+    b += narrow ? "  const u32 walk_rows = (u32)rows;\n"
+                  "  const u32 warps = (u32)(grid_stride() / 32);\n"
+                  "  const u32 first_group = (u32)(global_thread_index() / 32);\n"
+                : "  const u64 walk_rows = rows;\n"
+                  "  const u64 warps = grid_stride() / 32;\n"
+                  "  const u64 first_group = global_thread_index() / 32;\n";
+    if (!reads.prefetched.empty()) {
+      b += fmt::format("  if (first_group * 64 < walk_rows) {{ {}}}\n", reads.load("first_group"));
+    }
+    b += fmt::format("  for ({} group = first_group; group * 64 < walk_rows; group += warps) {{\n",
+                     narrow ? "u32" : "u64");
     if (!registers) b += "    if ((group & 63) == 0 && status_raised(status)) break;\n";
     // Both rows are decoded before either is used, with no branch in between, so the
     // loads of both are in flight together (the kernel is bound by load latency). Rows past
@@ -545,13 +604,21 @@ class KernelWriter {
     b += "#pragma unroll\n";
     b += "    for (u32 half = 0; half < 2; ++half) {\n";
     b += "      const u32 index = half * 32 + (threadIdx.x & 31);\n";
-    b += "      const u64 row = group * 64 + index; (void)row;\n";
-    b += decode_columns();
+    b += "      const u64 row = (u64)group * 64 + index; (void)row;\n";
+    b += reads.decode;
     b += "    }\n";
+    if (!reads.prefetched.empty()) {
+      // The next group's words load while this group's rows are worked on.
+      b += fmt::format("    if ((group + warps) * 64 < walk_rows) {{ {}}}\n",
+                       reads.load("group + warps"));
+    }
+    // Rows of this group that exist: one comparison per row instead of a 64-bit one.
+    b += "    const u32 in_group = walk_rows - group * 64 < 64 ? (u32)(walk_rows - group * 64) : "
+         "64u;\n";
     b += "#pragma unroll\n";
     b += "  for (u32 half = 0; half < 2; ++half) {\n";
-    b += "    const u64 row = group * 64 + half * 32 + (threadIdx.x & 31);\n";
-    b += "    if (row >= rows) break;\n";
+    b += "    const u64 row = (u64)group * 64 + half * 32 + (threadIdx.x & 31); (void)row;\n";
+    b += "    if (half * 32 + (threadIdx.x & 31) >= in_group) break;\n";
     b += decoded_row();
     std::string row;
     if (query_.filter) {
@@ -593,14 +660,35 @@ class KernelWriter {
     return fmt::format("r{}_{}", f, slot);
   }
 
+  uint64_t cell_width(size_t f) {
+    std::string t = register_type(f);
+    return t == "i128" ? 16 : (t == "u32" || t == "i32" || t == "f32") ? 4 : 8;
+  }
+
   uint64_t shared_table_bytes() {
     uint64_t bytes = 0;
     for (size_t f = 0; f < program_.fields.size(); ++f) {
-      std::string t = register_type(f);
-      uint64_t width = t == "i128" ? 16 : (t == "u32" || t == "i32" || t == "f32") ? 4 : 8;
-      bytes += width * plan_.slots * plan_.block;
+      bytes += cell_width(f) * plan_.slots * plan_.block;
     }
     return bytes;
+  }
+
+  // The per-thread tables live in one shared buffer at constant offsets, widest first so
+  // each stays aligned: a row then computes one cell index and every field's address is
+  // that index plus an immediate, where separate arrays each needed their own base.
+  std::string shared_table_declarations() {
+    std::vector<size_t> order(program_.fields.size());
+    for (size_t f = 0; f < order.size(); ++f) order[f] = f;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return cell_width(a) > cell_width(b); });
+    std::string d =
+        fmt::format("  __shared__ __align__(16) u8 st_mem[{}];\n", shared_table_bytes());
+    uint64_t offset = 0;
+    for (size_t f : order) {
+      d += fmt::format("  {0}* const st{1} = ({0}*)(st_mem + {2});\n", register_type(f), f, offset);
+      offset += cell_width(f) * plan_.slots * plan_.block;
+    }
+    return d;
   }
 
   std::string flush_registers(uint64_t slots) {

@@ -451,17 +451,32 @@ CudaOperand CudaExprEmitter::emit_arith(const Expr& e, std::string& out) {
     bool add_fits = std::max(ta.precision - sa, tb.precision - sb) + s + 1 <= 38 || bounded;
     bool mul_fits = ta.precision + tb.precision <= 38 || bounded;
     if ((e.op == kAdd || e.op == kSub) && add_fits) {
-      out += fmt::format("  {} = {} * pow10_i128({}) {} {} * pow10_i128({});\n}}\n", r.value,
-                         a.value, s - sa, e.op == kAdd ? "+" : "-", b.value, s - sb);
+      // A result the statistics bound below 2^31 is computed in 32 bits: the truncation
+      // lets the compiler drop the high words of every operation that leads to it.
+      bool narrow = magnitude_log2(e, stats_) < 31;
+      out += fmt::format("  {} = {}({} * pow10_i128({}) {} {} * pow10_i128({}));\n}}\n", r.value,
+                         narrow ? "(i64)(i32)" : "", a.value, s - sa, e.op == kAdd ? "+" : "-",
+                         b.value, s - sb);
       return r;
     }
     if (e.op == kMul && mul_fits) {
-      // Factors below 2^31 multiply as 32 x 32 -> 64 bits: one instruction, not three.
+      // Factors in [0, 2^32) multiply as one unsigned 32 x 32 -> 64-bit instruction
+      // (IMAD.WIDE.U32); signed ones below 2^31 as a signed one plus a sign fix-up; wider
+      // ones take three.
+      auto unsigned32 = [&](const Expr& x) {
+        ValueBounds v = value_bounds(x, stats_);
+        return v.known && v.lo >= 0 && v.hi < 4294967296.0L;
+      };
       bool narrow = magnitude_log2(*e.children[0], stats_) < 31 &&
                     magnitude_log2(*e.children[1], stats_) < 31;
-      out += narrow ? fmt::format("  {} = (i64)(i32){} * (i64)(i32){};\n}}\n", r.value, a.value,
-                                  b.value)
-                    : fmt::format("  {} = {} * {};\n}}\n", r.value, a.value, b.value);
+      if (unsigned32(*e.children[0]) && unsigned32(*e.children[1])) {
+        out += fmt::format("  {} = (i64)((u64)(u32){} * (u64)(u32){});\n}}\n", r.value, a.value,
+                           b.value);
+      } else if (narrow) {
+        out += fmt::format("  {} = (i64)(i32){} * (i64)(i32){};\n}}\n", r.value, a.value, b.value);
+      } else {
+        out += fmt::format("  {} = {} * {};\n}}\n", r.value, a.value, b.value);
+      }
       return r;
     }
     switch (e.op) {

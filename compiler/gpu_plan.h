@@ -75,6 +75,14 @@ struct GpuPlan {
 // over the column statistics (declared precision where nothing better is known).
 long double magnitude_log2(const Expr& e, const std::vector<ColumnStats>& stats);
 
+// Interval of an integer or DECIMAL expression's unscaled value, from the column statistics
+// (known == false where the reasoning does not reach: floats, division, functions).
+struct ValueBounds {
+  bool known = false;
+  long double lo = 0, hi = 0;
+};
+ValueBounds value_bounds(const Expr& e, const std::vector<ColumnStats>& stats);
+
 // Chooses the strategy and encodings. `forced` other than Auto is honoured when it can run
 // the query; otherwise Error(Unsupported) says why. `rows` is the table's row count.
 GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows,

@@ -76,6 +76,64 @@ long double magnitude_log2(const Expr& e, const std::vector<ColumnStats>& stats)
 
 namespace {
 
+ValueBounds scaled(ValueBounds b, int digits) {
+  if (!b.known || digits < 0) return ValueBounds{};
+  const long double f = std::pow(10.0L, digits);
+  return {true, b.lo * f, b.hi * f};
+}
+
+ValueBounds arith_bounds(const Expr& e, const std::vector<ColumnStats>& stats) {
+  auto scale_of = [](const Expr& x) { return x.type.is_decimal() ? x.type.scale : 0; };
+  const Expr& a = *e.children[0];
+  const Expr& b = *e.children[1];
+  if (e.op == kMul) {
+    ValueBounds x = value_bounds(a, stats), y = value_bounds(b, stats);
+    if (!x.known || !y.known || scale_of(e) != scale_of(a) + scale_of(b)) return {};
+    long double p[] = {x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi};
+    return {true, *std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+  }
+  if (e.op != kAdd && e.op != kSub) return {};
+  ValueBounds x = scaled(value_bounds(a, stats), scale_of(e) - scale_of(a));
+  ValueBounds y = scaled(value_bounds(b, stats), scale_of(e) - scale_of(b));
+  if (!x.known || !y.known) return {};
+  if (e.op == kAdd) return {true, x.lo + y.lo, x.hi + y.hi};
+  return {true, x.lo - y.hi, x.hi - y.lo};
+}
+
+}  // namespace
+
+ValueBounds value_bounds(const Expr& e, const std::vector<ColumnStats>& stats) {
+  if (e.type.is_float() || !(e.type.is_decimal() || e.type.is_integer())) return {};
+  auto scale_of = [](const Expr& x) { return x.type.is_decimal() ? x.type.scale : 0; };
+  switch (e.kind) {
+    case ExprKind::ColumnRef: {
+      const ColumnStats& s = stats[e.index];
+      if (!s.has_range) return {};
+      return {true, static_cast<long double>(s.min), static_cast<long double>(s.max)};
+    }
+    case ExprKind::Constant: {
+      long double v = e.type.is_decimal() ? static_cast<long double>(e.value.d)
+                                          : static_cast<long double>(e.value.i);
+      return {true, v, v};
+    }
+    case ExprKind::Cast: {
+      const Expr& c = *e.children[0];
+      if (c.type.is_float()) return {};
+      return scaled(value_bounds(c, stats), scale_of(e) - scale_of(c));
+    }
+    case ExprKind::Negate: {
+      ValueBounds c = value_bounds(*e.children[0], stats);
+      return c.known ? ValueBounds{true, -c.hi, -c.lo} : ValueBounds{};
+    }
+    case ExprKind::Arith:
+      return arith_bounds(e, stats);
+    default:
+      return {};
+  }
+}
+
+namespace {
+
 // Register accumulators: slots x state fields must stay small, or they spill to local memory.
 constexpr uint64_t kThreadPrivateSlots = 16;
 constexpr uint64_t kThreadPrivateCells = 160;

@@ -74,6 +74,46 @@ struct BitPackedColumn {
   }
 };
 
+// A lane's two rows of a 64-row group (index = lane and lane + 32) of a bit-packed column,
+// read through 32-bit words: with bits < 32 a field straddles at most two words and one
+// funnel shift (SHF.R.W) extracts it, where 64-bit words cost two shifts, an OR and a select
+// (little-endian 64-bit words are little-endian pairs of 32-bit words: same bit stream).
+// Loading is split from extracting so the scan can load the next group's words before it
+// works on this group's rows: the loads are then in flight during the arithmetic.
+struct PackedWords32 {
+  u32 w[4];  // row lane: w[0], w[1]; row lane + 32: w[2], w[3]
+};
+
+// For a column of at most 31 bits whose values base + [0, 2^bits) all fit an i32, in a
+// table of fewer than 2^32 rows, so word offsets (rows / 64 * 2 * bits) fit 32 bits; the
+// code generator checks both.
+struct BitPackedColumn32 {
+  const u32* words;
+  i32 base;
+  u32 bits;
+  TALLY_DEV bool straddles() const { return 32 % bits != 0; }
+  // Row lane + 32 starts 32 * bits bits later: `bits` words on, at the same shift. The
+  // second word of a field that ends in the first stays inside the executor's padding.
+  TALLY_DEV void load(u32 group, u32 lane, PackedWords32& p) const {
+    const u32* word = words + (group * (2 * bits) + ((lane * bits) >> 5));
+    p.w[0] = __ldg(word);
+    p.w[2] = __ldg(word + bits);
+    if (straddles()) {
+      p.w[1] = __ldg(word + 1);
+      p.w[3] = __ldg(word + bits + 1);
+    }
+  }
+  TALLY_DEV i32 extract(const PackedWords32& p, u32 lane, u32 half) const {
+    const u32 shift = (lane * bits) & 31;
+    const u32 lo = half == 0 ? p.w[0] : p.w[2];
+    const u32 field = straddles() ? __funnelshift_r(lo, half == 0 ? p.w[1] : p.w[3], shift)
+                                  : lo >> shift;
+    // Signed: base + field cannot overflow (checked), and the compiler may then fold the
+    // base into comparisons and sums.
+    return base + (i32)(field & ((1u << bits) - 1));
+  }
+};
+
 struct Validity {
   const u64* words;  // nullptr when the column has no NULLs
   TALLY_DEV bool valid(u64 row) const {

@@ -40,6 +40,13 @@ TALLY_DEV u64 i128_high(i128 v) { return (u64)((u128)v >> 64); }
 TALLY_DEV i128 i128_from_words(u64 low, u64 high) { return (i128)(((u128)high << 64) | (u128)low); }
 
 // Grid-stride helpers: the global index of this thread and the stride of the grid.
+// A generated kernel's arguments, passed by value as its one parameter (__grid_constant__):
+// N 64-bit words, pointers and counts, in the order the code generator assigned them.
+template <int N>
+struct KernelArgs {
+  u64 words[N];
+};
+
 TALLY_DEV u64 global_thread_index() { return (u64)blockIdx.x * blockDim.x + threadIdx.x; }
 TALLY_DEV u64 grid_stride() { return (u64)gridDim.x * blockDim.x; }
 

@@ -173,8 +173,9 @@ class GpuExecution {
     cuda::LaunchConfig config;
     config.grid = grid;
     config.block = c_.plan.block;
-    cuda::DevicePtr args = args_.ptr();
-    cuda::launch(kernel, config, args);
+    // The kernel's one parameter is the whole argument block, copied by the driver.
+    void* params[] = {arg_words_.data(), nullptr};
+    cuda::launch_kernel(kernel, config, params);
     timer.stop();
     return timer.elapsed_ms();
   }
@@ -280,10 +281,8 @@ class GpuExecution {
   }
 
   void fill_args() {
-    std::vector<uint64_t> words;
-    for (const auto& a : c_.program.args) words.push_back(arg_value(a));
-    args_ = engine_.pool.allocate(std::max<size_t>(words.size(), 1) * 8, "kernel arguments");
-    args_.upload(words.data(), words.size() * 8);
+    arg_words_.clear();
+    for (const auto& a : c_.program.args) arg_words_.push_back(arg_value(a));
   }
 
   Value decode(int128 cell, bool null, const Type& type, int dictionary_column, int domain) {
@@ -339,7 +338,8 @@ class GpuExecution {
   GpuRunReport& report_;
   std::vector<cuda::DeviceBuffer> fields_, lookups_;
   LookupTables lookup_tables_;
-  cuda::DeviceBuffer table_keys_, distinct_, status_, out_count_, args_;
+  cuda::DeviceBuffer table_keys_, distinct_, status_, out_count_;
+  std::vector<uint64_t> arg_words_;  // the kernels' parameter block (KernelArgs<N>)
   cuda::DeviceBuffer out_keys_, out_key_nulls_, out_values_, out_value_nulls_;
   uint64_t max_groups_ = 0;
 };
