@@ -1,9 +1,10 @@
 // Device code of the Q1 benchmark's peers, compiled with NVRTC at run time: a read-only
 // bandwidth probe (the floor's denominator), and a hand-written TPC-H Q1 kernel over the
 // same encoded columns, written the way an expert would without a query compiler:
-// per-thread register accumulators for the 6 (returnflag, linestatus) slots (32-bit where
-// one thread's rows cannot overflow them at TPC-H's value ranges, else 64-bit), 64-bit
-// products, warp reductions, one atomic per warp and slot.
+// per-thread accumulators for the 6 (returnflag, linestatus) slots in registers or in
+// shared memory (32-bit where one thread's rows cannot overflow them at TPC-H's value
+// ranges, else 64-bit), fields decoded through 32-bit words a group ahead, unsigned
+// 32 x 32 -> 64-bit products, warp reductions, one atomic per warp and slot.
 #pragma once
 
 namespace tally::bench {
@@ -34,20 +35,34 @@ inline const char* kHandQ1Kernel = R"(
 #include "tally_reduce.cuh"
 using namespace tally;
 
+// A lane's two rows of a group (lane, lane + 32) read through 32-bit words: a field of
+// fewer than 32 bits straddles at most two, and one funnel shift extracts it. Loading is
+// separate from extracting so the next group's words can be in flight during this one's
+// arithmetic.
 template <u32 BITS>
-__device__ __forceinline__ u32 field(const u64* __restrict__ words, u64 group, u32 index) {
-  const u32 bit = index * BITS;
-  const u64* w = words + group * BITS + (bit >> 6);
-  const u32 shift = bit & 63;
-  u64 v = __ldg(w) >> shift;
-  if (64 % BITS != 0 && shift != 0) v |= __ldg(w + 1) << (64 - shift);
-  return (u32)(v & ((1ull << BITS) - 1));
+__device__ __forceinline__ void load_words(const u32* __restrict__ col, u32 g, u32 lane,
+                                           u32 (&w)[4]) {
+  const u32* p = col + g * (2 * BITS) + ((lane * BITS) >> 5);
+  w[0] = __ldg(p);
+  w[2] = __ldg(p + BITS);  // row lane + 32: BITS words on, same shift
+  if (32 % BITS != 0) {
+    w[1] = __ldg(p + 1);
+    w[3] = __ldg(p + BITS + 1);
+  }
 }
 
-extern "C" __global__ void __launch_bounds__(BLOCK) hand_q1(
-    const u64* __restrict__ qty, const u64* __restrict__ price, const u64* __restrict__ disc,
-    const u64* __restrict__ tax, const u64* __restrict__ flag, const u64* __restrict__ status,
-    const u64* __restrict__ ship, u64 rows, u32 cutoff, i128* out /* 6 slots x 5 sums */,
+template <u32 BITS>
+__device__ __forceinline__ u32 extract(const u32 (&w)[4], u32 lane, u32 h) {
+  const u32 shift = (lane * BITS) & 31;
+  const u32 lo = h ? w[2] : w[0];
+  const u32 v = (32 % BITS != 0) ? __funnelshift_r(lo, h ? w[3] : w[1], shift) : lo >> shift;
+  return v & ((1u << BITS) - 1);
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS) hand_q1(
+    const u32* __restrict__ qty, const u32* __restrict__ price, const u32* __restrict__ disc,
+    const u32* __restrict__ tax, const u32* __restrict__ flag, const u32* __restrict__ status,
+    const u32* __restrict__ ship, u64 rows, u32 cutoff, i128* out /* 6 slots x 5 sums */,
     u64* counts /* 6 */) {
 #ifdef SHARED_TABLES
   // Each thread's 6-slot table in shared memory, slot-major (conflict-free), indexed by
@@ -64,28 +79,44 @@ extern "C" __global__ void __launch_bounds__(BLOCK) hand_q1(
   u32 n[6] = {0}, s_qty[6] = {0}, s_disc[6] = {0};
   i64 s_price[6] = {0}, s_dp[6] = {0}, s_ch[6] = {0};
 #endif
-  const u64 warps = (u64)gridDim.x * blockDim.x / 32;
-  for (u64 g = ((u64)blockIdx.x * blockDim.x + threadIdx.x) / 32; g * 64 < rows; g += warps) {
-    // Decode both rows first so their loads are in flight together (columns are padded
-    // by a group, so the tail reads stay in bounds).
+  // 32-bit walk: the bench's tables stay below 2^31 rows.
+  const u32 n_rows = (u32)rows, lane = threadIdx.x & 31;
+  const u32 warps = gridDim.x * blockDim.x / 32;
+  const u32 first = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  u32 w_ship[4] = {0}, w_flag[4] = {0}, w_status[4] = {0}, w_qty[4] = {0}, w_price[4] = {0},
+      w_disc[4] = {0}, w_tax[4] = {0};
+#define LOAD_GROUP(g)                                         \
+  load_words<SHIP_BITS>(ship, g, lane, w_ship);               \
+  load_words<FLAG_BITS>(flag, g, lane, w_flag);               \
+  load_words<STATUS_BITS>(status, g, lane, w_status);         \
+  load_words<QTY_BITS>(qty, g, lane, w_qty);                  \
+  load_words<PRICE_BITS>(price, g, lane, w_price);            \
+  load_words<DISC_BITS>(disc, g, lane, w_disc);               \
+  load_words<TAX_BITS>(tax, g, lane, w_tax);
+  if (first * 64 < n_rows) { LOAD_GROUP(first) }
+  for (u32 g = first; g * 64 < n_rows; g += warps) {
     u32 ship_v[2], slot_v[2], q_v[2], p_v[2], d_v[2], t_v[2];
 #pragma unroll
     for (u32 h = 0; h < 2; ++h) {
-      const u32 i = h * 32 + (threadIdx.x & 31);
-      ship_v[h] = field<SHIP_BITS>(ship, g, i) + SHIP_BASE;
-      slot_v[h] = field<FLAG_BITS>(flag, g, i) * 2 + field<STATUS_BITS>(status, g, i);
-      q_v[h] = field<QTY_BITS>(qty, g, i) + QTY_BASE;
-      p_v[h] = field<PRICE_BITS>(price, g, i) + PRICE_BASE;
-      d_v[h] = field<DISC_BITS>(disc, g, i) + DISC_BASE;
-      t_v[h] = field<TAX_BITS>(tax, g, i) + TAX_BASE;
+      ship_v[h] = extract<SHIP_BITS>(w_ship, lane, h) + SHIP_BASE;
+      slot_v[h] = extract<FLAG_BITS>(w_flag, lane, h) * 2 + extract<STATUS_BITS>(w_status, lane, h);
+      q_v[h] = extract<QTY_BITS>(w_qty, lane, h) + QTY_BASE;
+      p_v[h] = extract<PRICE_BITS>(w_price, lane, h) + PRICE_BASE;
+      d_v[h] = extract<DISC_BITS>(w_disc, lane, h) + DISC_BASE;
+      t_v[h] = extract<TAX_BITS>(w_tax, lane, h) + TAX_BASE;
     }
+    // The next group's loads fly while this group's rows are summed (columns are padded
+    // by a group, so reads past the last field stay in bounds).
+    if ((g + warps) * 64 < n_rows) { LOAD_GROUP(g + warps) }
+    const u32 in_group = min(64u, n_rows - g * 64);
 #pragma unroll
     for (u32 h = 0; h < 2; ++h) {
-      if (g * 64 + h * 32 + (threadIdx.x & 31) >= rows) break;
+      if (h * 32 + lane >= in_group) break;
       if (ship_v[h] > cutoff) continue;
       const u32 slot = slot_v[h], q = q_v[h], p = p_v[h], d = d_v[h], t = t_v[h];
-      const i64 dp = (i64)p * (i64)(100 - d);
-      const i64 ch = dp * (i64)(100 + t);
+      // Unsigned 32 x 32 -> 64-bit products: p < 2^24, 100 - d <= 100, dp < 2^31.
+      const i64 dp = (i64)((u64)p * (u32)(100 - d));
+      const i64 ch = (i64)((u64)(u32)dp * (u32)(100 + t));
 #ifdef SHARED_TABLES
       CELL(n_t, slot) += 1; CELL(qty_t, slot) += q; CELL(disc_t, slot) += d;
       CELL(price_t, slot) += p; CELL(dp_t, slot) += dp; CELL(ch_t, slot) += ch;

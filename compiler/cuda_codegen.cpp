@@ -125,27 +125,6 @@ std::vector<FieldKind> fields_of(const AggregateCall& a, AggStateKind state) {
   throw Error(ErrorKind::Unsupported, "COUNT(DISTINCT) is not supported on the GPU yet");
 }
 
-// The C storage type of a plain column.
-const char* plain_type(const Type& t) {
-  switch (t.id) {
-    case TypeId::Boolean:
-      return "u8";
-    case TypeId::SmallInt:
-      return "i16";
-    case TypeId::Integer:
-    case TypeId::Date:
-      return "i32";
-    case TypeId::Real:
-      return "f32";
-    case TypeId::Double:
-      return "f64";
-    case TypeId::Decimal:
-      return t.precision > 18 ? "i128" : "i64";
-    default:
-      return "i64";
-  }
-}
-
 class KernelWriter {
  public:
   KernelWriter(const BoundSelect& query, const GpuPlan& plan, const std::vector<ColumnStats>& stats,
@@ -203,14 +182,7 @@ class KernelWriter {
  private:
   std::string kernel(const char* name, const std::string& common, const std::string& body,
                      int min_blocks = 1) {
-    // The arguments travel by value in the kernel parameter block (constant bank), not in
-    // device memory: reads are uniform constant loads that cost no registers, where loads
-    // from memory held 64-bit column pointers in registers across the scan loop.
-    return fmt::format(
-        "extern \"C\" __global__ void __launch_bounds__({}, {}) {}(const __grid_constant__ "
-        "KernelArgs<{}> arg_block) {{\n  const u64* __restrict__ args = "
-        "arg_block.words;\n{}{}}}\n\n",
-        plan_.block, min_blocks, name, args_.slots().size(), common, body);
+    return kernel_definition(name, plan_.block, min_blocks, args_.slots().size(), common + body);
   }
 
   // With thread tables in shared memory, shared memory bounds the resident blocks; asking
@@ -377,7 +349,7 @@ class KernelWriter {
             fmt::format("BitPackedColumn{{c{}_p, {}ll, {}u}}.get(group, index)", c, s.base, s.bits);
       } else {
         r.declarations += fmt::format("  const {0}* __restrict__ c{1}_p = (const {0}*)args[{2}];\n",
-                                      plain_type(t), c, data);
+                                      plain_storage_type(t), c, data);
         raw = fmt::format("load_ro(c{}_p + row)", c);
       }
       std::string value;
@@ -646,7 +618,7 @@ class KernelWriter {
           inputs, [&](int f) { return fmt::format("f{}[slot]", f); },
           [&](int f) { return std::string(field_type(program_.fields[f].kind)); }, true);
     }
-    b += indent(row, "    ");
+    b += indent_lines(row, "    ");
     b += "  }\n  }\n";
     if (registers) b += flush_registers(slots);
     return b;
@@ -819,18 +791,6 @@ class KernelWriter {
     return b;
   }
 
-  static std::string indent(const std::string& text, const std::string& by) {
-    std::string out;
-    size_t start = 0;
-    while (start < text.size()) {
-      size_t end = text.find('\n', start);
-      if (end == std::string::npos) end = text.size();
-      out += by + text.substr(start, end - start) + "\n";
-      start = end + 1;
-    }
-    return out;
-  }
-
   const BoundSelect& query_;
   const GpuPlan& plan_;
   const std::vector<ColumnStats>& stats_;
@@ -851,6 +811,7 @@ class KernelWriter {
 
 GpuProgram generate_cuda(const BoundSelect& query, const GpuPlan& plan,
                          const std::vector<ColumnStats>& stats) {
+  if (plan.projection) return generate_projection_cuda(query, plan, stats);
   GpuProgram program;
   KernelWriter(query, plan, stats, program).write();
   return program;

@@ -25,6 +25,46 @@ std::string cuda_type(const Type& t) {
   }
 }
 
+const char* plain_storage_type(const Type& t) {
+  switch (t.id) {
+    case TypeId::Boolean:
+      return "u8";
+    case TypeId::SmallInt:
+      return "i16";
+    case TypeId::Integer:
+    case TypeId::Date:
+      return "i32";
+    case TypeId::Real:
+      return "f32";
+    case TypeId::Double:
+      return "f64";
+    case TypeId::Decimal:
+      return t.is_wide_decimal() ? "i128" : "i64";
+    default:
+      return "i64";
+  }
+}
+
+std::string kernel_definition(const char* name, uint32_t block, int min_blocks, size_t arg_count,
+                              const std::string& body) {
+  return fmt::format(
+      "extern \"C\" __global__ void __launch_bounds__({}, {}) {}(const __grid_constant__ "
+      "KernelArgs<{}> arg_block) {{\n  const u64* __restrict__ args = arg_block.words;\n{}}}\n\n",
+      block, min_blocks, name, arg_count, body);
+}
+
+std::string indent_lines(const std::string& text, const std::string& by) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    out += by + text.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
 int CudaArgs::add(ArgSlot slot) {
   for (size_t i = 0; i < slots_.size(); ++i) {
     const ArgSlot& s = slots_[i];
@@ -160,8 +200,14 @@ void CudaExprEmitter::check_supported(const Expr& e) const {
 }
 
 void CudaExprEmitter::check_string(const Expr& e) const {
-  if (string_domains_ == nullptr) {
-    unsupported(fmt::format("the computed string \"{}\" here", e.text));
+  if (string_domains_ == nullptr) {  // this program keeps no string domains
+    if (e.kind == ExprKind::Constant) {
+      unsupported("a string constant outside a predicate on one column");
+    }
+    if (e.kind == ExprKind::Parameter) {
+      unsupported("a VARCHAR parameter outside a predicate on one column");
+    }
+    unsupported(fmt::format("the string expression \"{}\"", e.text));
   }
   string_domain_shape(e, query_, stats_);  // throws naming what has no bounded domain
   if (string_leaf_column(e, query_) != kNotStringLeaf) return;

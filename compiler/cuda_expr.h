@@ -19,6 +19,18 @@ struct CudaOperand {
 
 std::string cuda_type(const Type& t);
 
+// The C type a plain column stores, as runtime/storage/column.h lays it out.
+const char* plain_storage_type(const Type& t);
+
+// `text` with `by` before each of its lines, for readable generated code.
+std::string indent_lines(const std::string& text, const std::string& by);
+
+// A generated kernel: `body` inside a function whose one parameter is the whole argument
+// block of `arg_count` words, passed by value (constant bank, no registers or loads from
+// memory to reach a column pointer), and named `args` inside.
+std::string kernel_definition(const char* name, uint32_t block, int min_blocks, size_t arg_count,
+                              const std::string& body);
+
 // Arguments the kernel reads from `args`: the emitter asks for them as it meets columns,
 // parameters and lookups, and the kernel emitter declares them once at the top.
 class CudaArgs {

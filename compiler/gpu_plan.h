@@ -62,6 +62,9 @@ struct GpuPlan {
   // per slot, and registers free for more resident warps) rather than in registers. The
   // code generator falls back to registers when the table would exceed 48 KB per block.
   bool shared_thread_tables = false;
+  // A query without GROUP BY or aggregates: no grouping strategy, a compacting scan that
+  // writes the passing rows' outputs in input order (plan_projection).
+  bool projection = false;
   // Entries of the set behind COUNT/SUM/AVG(DISTINCT); 0 when the query has none. Sized
   // from the statistics, grown and rerun when it fills.
   uint64_t distinct_capacity = 0;
@@ -93,6 +96,11 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
 GpuPlan with_distinct_capacity(GpuPlan plan, uint64_t capacity);
 GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity);
 
+// The plan of a query without GROUP BY or aggregates (compiler/projection_planner.cpp);
+// plan_gpu calls it for such queries.
+GpuPlan plan_projection(uint64_t rows, const DeviceLimits& limits, GpuStrategy forced);
+
 std::string describe_plan(const GpuPlan& plan);
+std::string describe_projection_plan(const GpuPlan& plan);
 
 }  // namespace tally

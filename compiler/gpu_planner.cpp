@@ -263,7 +263,6 @@ uint64_t distinct_capacity(const BoundSelect& query, const std::vector<ColumnSta
 }
 
 void check_query(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows) {
-  if (!query.aggregated) unsupported("a query without GROUP BY or aggregates");
   for (const auto& a : query.aggregates) {
     // Strings enter the DISTINCT set as dictionary codes, or as ids of a string domain.
     if (a.distinct && a.arg->type.is_string() && a.arg->kind != ExprKind::ColumnRef) {
@@ -312,6 +311,7 @@ GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity) {
 
 GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows,
                  const DeviceLimits& limits, GpuStrategy forced) {
+  if (!query.aggregated) return plan_projection(rows, limits, forced);
   check_query(query, stats, rows);
   GpuPlan plan;
   for (const auto& key : query.group_keys) plan.keys.push_back(encode_key(*key, stats, query));
@@ -374,6 +374,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
 }
 
 std::string describe_plan(const GpuPlan& plan) {
+  if (plan.projection) return describe_projection_plan(plan);
   std::string out =
       fmt::format("GPU strategy: {} ({})\n", strategy_name(plan.strategy), plan.reason);
   for (size_t i = 0; i < plan.keys.size(); ++i) {

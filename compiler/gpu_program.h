@@ -30,6 +30,11 @@ enum class ArgKind {
   OutValues,       // 16 bytes per (group, aggregate): the finals
   OutValueNulls,   // 1 byte per (group, aggregate)
   DistinctSet,     // u64* the DISTINCT aggregates' set (templates/tally_distinct.cuh)
+  // A non-aggregated query (GpuPlan::projection, templates/tally_project.cuh):
+  BlockCounts,     // u64 per block: rows that pass, by the count pass
+  BlockOffsets,    // u64 per block: the exclusive scan of BlockCounts
+  OutColumn,       // index = output: its dense values, ProjectedOutput::bytes each
+  OutColumnNulls,  // index = output: one byte per row
 };
 
 struct ArgSlot {
@@ -83,14 +88,22 @@ struct StringDomain {
   uint64_t bound = 0;  // ids are below this (the leaves' dictionary sizes, before dedup)
 };
 
+// One output of a non-aggregated query: a dense column of the passing rows' values (REAL
+// and DOUBLE as their bit patterns, VARCHAR as dictionary codes) beside one NULL byte each.
+struct ProjectedOutput {
+  int bytes = 8;        // per value: 8, or 16 for a DECIMAL wider than 18 digits
+  int dictionary = -1;  // the scan column whose dictionary decodes a VARCHAR output, or -1
+};
+
 struct GpuProgram {
   std::string source;
   std::vector<ArgSlot> args;
   std::vector<StateField> fields;
   std::vector<DictLookup> lookups;
   bool second_pass = false;  // a tally_scan_m2 kernel follows tally_scan (DOUBLE variances)
-  std::vector<int> aggregate_dictionary;  // per aggregate: scan column decoding a VARCHAR
-                                          // final (MIN/MAX of strings), or -1
+  std::vector<int> aggregate_dictionary;   // per aggregate: scan column decoding a VARCHAR
+                                           // final (MIN/MAX of strings), or -1
+  std::vector<ProjectedOutput> projected;  // per output of a non-aggregated query
   std::vector<StringDomain> string_domains;
   std::vector<int> key_domains;        // per group key: the domain decoding it, or -1
   std::vector<int> aggregate_domains;  // per aggregate: the domain decoding its final, or -1
@@ -99,5 +112,10 @@ struct GpuProgram {
 // Generates the kernels. Throws Error(Unsupported) naming what the GPU path cannot run.
 GpuProgram generate_cuda(const BoundSelect& query, const GpuPlan& plan,
                          const std::vector<ColumnStats>& stats);
+
+// The kernels of a non-aggregated query (plan.projection): tally_scan_count, then
+// tally_scan_write (compiler/cuda_projection.cpp). generate_cuda calls it for such plans.
+GpuProgram generate_projection_cuda(const BoundSelect& query, const GpuPlan& plan,
+                                    const std::vector<ColumnStats>& stats);
 
 }  // namespace tally

@@ -14,6 +14,8 @@
 #include "runtime/cuda/module.h"
 #include "runtime/cuda/stream.h"
 #include "runtime/elapsed.h"
+#include "runtime/gpu/gpu_engine_impl.h"
+#include "runtime/gpu/gpu_projection.h"
 #include "runtime/result_builder.h"
 #include "templates/tally_status.cuh"
 
@@ -22,6 +24,8 @@ namespace tally {
 namespace {
 
 constexpr int kMaxAttempts = 8;
+
+}  // namespace
 
 int128 to_cell(const Value& v, const Type& t) {
   if (v.null) return 0;
@@ -37,61 +41,113 @@ Value from_cell(int128 cell, bool null, const Type& t) {
   return Value::from_int(static_cast<int64_t>(cell));
 }
 
-struct DeviceColumn {
-  ColumnPtr column;  // keeps the address unique while cached
-  cuda::DeviceBuffer data;
-  cuda::DeviceBuffer validity;
-};
-
 uint32_t launch_grid(uint64_t items) {
   return static_cast<uint32_t>(std::clamp<uint64_t>((items + 255) / 256, 1, 8192));
 }
 
+Value decode_cell(const GpuRunInputs& in, int128 cell, bool null, const Type& type,
+                  int dictionary_column) {
+  if (!null && dictionary_column >= 0) {
+    const Column& column = *in.table.columns[in.query.scan[dictionary_column].table_column];
+    return Value::from_int(in.strings.intern(column.dictionary().at(static_cast<size_t>(cell))));
+  }
+  return from_cell(cell, null, type);
+}
+
+float launch_timed(const cuda::Kernel& kernel, uint32_t grid, uint32_t block,
+                   std::vector<uint64_t>& args) {
+  cuda::EventTimer timer;
+  timer.start();
+  cuda::LaunchConfig config;
+  config.grid = grid;
+  config.block = block;
+  // The kernel's one parameter is the whole argument block (KernelArgs<N>), copied by
+  // the driver at launch.
+  void* params[] = {args.data(), nullptr};
+  cuda::launch_kernel(kernel, config, params);
+  timer.stop();
+  return timer.elapsed_ms();
+}
+
+std::vector<cuda::DeviceBuffer> upload_lookups(const GpuRunInputs& in, const GpuProgram& program,
+                                               LookupTables& tables) {
+  auto dictionary = [&](int scan_column) -> const std::vector<std::string>& {
+    return in.table.columns[in.query.scan[scan_column].table_column]->dictionary();
+  };
+  tables = build_lookup_tables(program, in.query, dictionary, in.parameters, in.strings);
+  if (in.engine.lookup_error.empty()) in.engine.lookup_error = tables.error;
+  std::vector<cuda::DeviceBuffer> buffers;
+  for (size_t l = 0; l < program.lookups.size(); ++l) {
+    const LookupTable& t = tables.tables[l];
+    std::vector<int128> values;
+    for (const Value& v : t.values) values.push_back(to_cell(v, program.lookups[l].expr->type));
+    auto& v =
+        buffers.emplace_back(in.engine.pool.allocate(values.size() * 16, "a dictionary lookup"));
+    v.upload(values.data(), values.size() * 16);
+    auto& n = buffers.emplace_back(in.engine.pool.allocate(t.states.size(), "a dictionary lookup"));
+    n.upload(t.states.data(), t.states.size());
+  }
+  return buffers;
+}
+
+namespace {
+
+uint64_t param_word(const GpuRunInputs& in, int index, int word) {
+  const Value& v = in.parameters.at(static_cast<size_t>(index));
+  if (word == 2) return v.null ? 1 : 0;
+  int128 cell = to_cell(v, in.query.parameter_types[index]);
+  auto u = static_cast<unsigned __int128>(cell);
+  return word == 0 ? static_cast<uint64_t>(u) : static_cast<uint64_t>(u >> 64);
+}
+
 }  // namespace
 
-struct GpuEngine::Impl {
-  cuda::Device device{0};
-  cuda::BufferPool pool;
-  std::mutex mutex;
-  std::map<const Column*, DeviceColumn> columns;
-  std::map<const cuda::CompiledKernel*, cuda::Module> modules;
-  std::string lookup_error;
-
-  const DeviceColumn& upload_column(const ColumnPtr& column) {
-    auto it = columns.find(column.get());
-    if (it != columns.end()) return it->second;
-    DeviceColumn d;
-    d.column = column;
-    // The scan decodes whole 64-row groups before it drops rows past the end, so every
-    // column carries a zeroed tail of one group: 64 values of up to 16 bytes, or 64 + 1
-    // bit-packed words.
-    constexpr size_t kGroupPadBytes = 64 * 16 + 16;
-    const uint8_t* bytes = nullptr;
-    size_t size = 0;
-    if (column->encoding() == Encoding::Plain) {
-      bytes = column->plain_bytes().data();
-      size = column->plain_bytes().size();
-    } else {
-      bytes = reinterpret_cast<const uint8_t*>(column->packed_words().data());
-      size = column->packed_words().size() * 8;
-    }
-    d.data = pool.allocate(size + kGroupPadBytes, "a column");
-    d.data.fill_bytes(0);
-    if (size > 0) d.data.upload(bytes, size);
-    const auto& validity = column->validity_words();
-    if (!validity.empty()) {
-      d.validity = pool.allocate(validity.size() * 8, "a validity bitmap");
-      d.validity.upload(validity.data(), validity.size() * 8);
-    }
-    return columns.emplace(column.get(), std::move(d)).first->second;
+bool is_input_arg(ArgKind kind) {
+  switch (kind) {
+    case ArgKind::Rows:
+    case ArgKind::ColumnData:
+    case ArgKind::ColumnValidity:
+    case ArgKind::LookupValues:
+    case ArgKind::LookupNulls:
+    case ArgKind::ParamWord:
+      return true;
+    default:
+      return false;
   }
+}
 
-  const cuda::Module& module_for(const std::shared_ptr<const cuda::CompiledKernel>& binary) {
-    auto it = modules.find(binary.get());
-    if (it == modules.end()) it = modules.emplace(binary.get(), cuda::Module(*binary)).first;
-    return it->second;
+uint64_t input_arg(const GpuRunInputs& in, const std::vector<cuda::DeviceBuffer>& lookups,
+                   const ArgSlot& a) {
+  switch (a.kind) {
+    case ArgKind::Rows:
+      return in.table.rows();
+    case ArgKind::ColumnData:
+    case ArgKind::ColumnValidity: {
+      const DeviceColumn& d =
+          in.engine.upload_column(in.table.columns[in.query.scan[a.index].table_column]);
+      return a.kind == ArgKind::ColumnData ? d.data.ptr() : d.validity.ptr();
+    }
+    case ArgKind::LookupValues:
+      return lookups[2 * a.index].ptr();
+    case ArgKind::LookupNulls:
+      return lookups[2 * a.index + 1].ptr();
+    case ArgKind::ParamWord:
+      return param_word(in, a.index, a.word);
+    default:
+      throw Error(ErrorKind::Internal, "not an input argument");
   }
-};
+}
+
+void raise_status_errors(uint32_t status, const std::string& lookup_error) {
+  if (status & kStatusDivisionByZero) throw Error(ErrorKind::Execution, "division by zero");
+  if (status & kStatusIntegerOverflow) throw Error(ErrorKind::Execution, "integer out of range");
+  if (status & kStatusSmallintOverflow) throw Error(ErrorKind::Execution, "smallint out of range");
+  if (status & kStatusBigintOverflow) throw Error(ErrorKind::Execution, "bigint out of range");
+  if (status & kStatusNumericOverflow) {
+    throw Error(ErrorKind::Execution, "numeric overflow: a DECIMAL result exceeds its precision");
+  }
+  if (status & kStatusLookupError) throw Error(ErrorKind::Execution, lookup_error);
+}
 
 GpuEngine::GpuEngine() : impl_(std::make_unique<Impl>()) {}
 GpuEngine::~GpuEngine() = default;
@@ -154,30 +210,11 @@ class GpuExecution {
     return rows;
   }
 
-  void raise_errors(uint32_t status) const {
-    if (status & kStatusDivisionByZero) throw Error(ErrorKind::Execution, "division by zero");
-    if (status & kStatusIntegerOverflow) throw Error(ErrorKind::Execution, "integer out of range");
-    if (status & kStatusSmallintOverflow)
-      throw Error(ErrorKind::Execution, "smallint out of range");
-    if (status & kStatusBigintOverflow) throw Error(ErrorKind::Execution, "bigint out of range");
-    if (status & kStatusNumericOverflow) {
-      throw Error(ErrorKind::Execution, "numeric overflow: a DECIMAL result exceeds its precision");
-    }
-    if (status & kStatusLookupError) throw Error(ErrorKind::Execution, engine_.lookup_error);
-  }
+  void raise_errors(uint32_t status) const { raise_status_errors(status, engine_.lookup_error); }
 
  private:
   float timed(const cuda::Kernel& kernel, uint32_t grid) {
-    cuda::EventTimer timer;
-    timer.start();
-    cuda::LaunchConfig config;
-    config.grid = grid;
-    config.block = c_.plan.block;
-    // The kernel's one parameter is the whole argument block, copied by the driver.
-    void* params[] = {arg_words_.data(), nullptr};
-    cuda::launch_kernel(kernel, config, params);
-    timer.stop();
-    return timer.elapsed_ms();
+    return launch_timed(kernel, grid, c_.plan.block, arg_words_);
   }
 
   uint32_t read_status() {
@@ -212,40 +249,12 @@ class GpuExecution {
     out_value_nulls_ = engine_.pool.allocate(max_groups_ * na, "result NULL flags");
   }
 
-  // Per-code values of subexpressions over one dictionary column, and the string domains
-  // of computed strings, by the CPU evaluator (compiler/lookup_tables.h).
-  void upload_lookups() {
-    auto dictionary = [&](int scan_column) -> const std::vector<std::string>& {
-      return table_.columns[query_.scan[scan_column].table_column]->dictionary();
-    };
-    lookup_tables_ = build_lookup_tables(c_.program, query_, dictionary, parameters_, strings_);
-    if (engine_.lookup_error.empty()) engine_.lookup_error = lookup_tables_.error;
-    for (size_t l = 0; l < c_.program.lookups.size(); ++l) {
-      const LookupTable& t = lookup_tables_.tables[l];
-      std::vector<int128> values;
-      for (const Value& v : t.values)
-        values.push_back(to_cell(v, c_.program.lookups[l].expr->type));
-      auto& v =
-          lookups_.emplace_back(engine_.pool.allocate(values.size() * 16, "a dictionary lookup"));
-      v.upload(values.data(), values.size() * 16);
-      auto& n =
-          lookups_.emplace_back(engine_.pool.allocate(t.states.size(), "a dictionary lookup"));
-      n.upload(t.states.data(), t.states.size());
-    }
-  }
+  GpuRunInputs inputs() const { return {engine_, query_, table_, parameters_, strings_}; }
 
-  uint64_t param_word(int index, int word) const {
-    const Value& v = parameters_.at(static_cast<size_t>(index));
-    if (word == 2) return v.null ? 1 : 0;
-    int128 cell = to_cell(v, query_.parameter_types[index]);
-    auto u = static_cast<unsigned __int128>(cell);
-    return word == 0 ? static_cast<uint64_t>(u) : static_cast<uint64_t>(u >> 64);
-  }
+  void upload_lookups() { lookups_ = tally::upload_lookups(inputs(), c_.program, lookup_tables_); }
 
   uint64_t arg_value(const ArgSlot& a) {
     switch (a.kind) {
-      case ArgKind::Rows:
-        return table_.rows();
       case ArgKind::Status:
         return status_.ptr();
       case ArgKind::OutCount:
@@ -254,18 +263,6 @@ class GpuExecution {
         return table_keys_.ptr();
       case ArgKind::DistinctSet:
         return distinct_.ptr();
-      case ArgKind::ColumnData:
-      case ArgKind::ColumnValidity: {
-        const DeviceColumn& d =
-            engine_.upload_column(table_.columns[query_.scan[a.index].table_column]);
-        return a.kind == ArgKind::ColumnData ? d.data.ptr() : d.validity.ptr();
-      }
-      case ArgKind::LookupValues:
-        return lookups_[2 * a.index].ptr();
-      case ArgKind::LookupNulls:
-        return lookups_[2 * a.index + 1].ptr();
-      case ArgKind::ParamWord:
-        return param_word(a.index, a.word);
       case ArgKind::StateField:
         return fields_[a.index].ptr();
       case ArgKind::OutKeys:
@@ -276,8 +273,10 @@ class GpuExecution {
         return out_values_.ptr();
       case ArgKind::OutValueNulls:
         return out_value_nulls_.ptr();
+      default:
+        if (is_input_arg(a.kind)) return input_arg(inputs(), lookups_, a);
+        throw Error(ErrorKind::Internal, "an aggregation program asked for a projection buffer");
     }
-    return 0;
   }
 
   void fill_args() {
@@ -289,11 +288,7 @@ class GpuExecution {
     if (!null && domain >= 0) {
       return Value::from_int(lookup_tables_.domains[domain].at(static_cast<size_t>(cell)));
     }
-    if (!null && dictionary_column >= 0) {
-      const Column& column = *table_.columns[query_.scan[dictionary_column].table_column];
-      return Value::from_int(strings_.intern(column.dictionary().at(static_cast<size_t>(cell))));
-    }
-    return from_cell(cell, null, type);
+    return decode_cell(inputs(), cell, null, type, dictionary_column);
   }
 
   GroupRows download_groups() {
@@ -365,6 +360,15 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   compile.limits = limits();
   compile.arch = arch();
   GpuPlan plan = plan_for(query, stats, table.rows(), compile);
+  // Rows of every output (hidden ones too) to ORDER BY, OFFSET and LIMIT as the CPU does.
+  auto finish = [&](std::vector<std::vector<Value>> rows, const GpuCompilation& c) {
+    report.plan = describe_plan(plan);
+    report.source = c.program.source;
+    Result result = finish_result(query, std::move(rows), parameters, strings);
+    result.device = "gpu: " + impl_->device.profile().name;
+    if (report_out) *report_out = report;
+    return result;
+  };
   for (int attempt = 1;; ++attempt) {
     GpuCompilation c = compile_plan(query, stats, plan, compile.arch, options.plans);
     report.codegen_ms += c.codegen_ms;
@@ -372,6 +376,9 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
     report.binary_source = c.source;
     report.disk_load_ms += c.disk_load_ms;
     report.attempts = attempt;
+    if (plan.projection) {
+      return finish(run_projection({*impl_, query, table, parameters, *strings}, c, report), c);
+    }
     GpuExecution run(*impl_, query, table, parameters, *strings, c, report);
     uint32_t status = run.scan();
     if (status & kStatusKeyOutOfRange) {
@@ -391,14 +398,7 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
     if (full) throw Error(ErrorKind::Device, "the GPU hash table kept filling up; giving up");
     run.raise_errors(status);
     GroupRows groups = run.finalize();
-    report.plan = describe_plan(plan);
-    report.source = c.program.source;
-    std::vector<std::vector<Value>> out =
-        evaluate_group_outputs(query, groups, parameters, strings.get());
-    Result result = finish_result(query, std::move(out), parameters, strings);
-    result.device = "gpu: " + impl_->device.profile().name;
-    if (report_out) *report_out = report;
-    return result;
+    return finish(evaluate_group_outputs(query, groups, parameters, strings.get()), c);
   }
 }
 

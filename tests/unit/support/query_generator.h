@@ -1,7 +1,8 @@
-// A deterministic random generator of GROUP BY / aggregate SQL for differential tests (GPU
-// against the CPU engine, and the NVRTC compile check in CI). Everything it draws comes from
-// one seeded std::mt19937_64 and its own arithmetic on it (no std:: distributions, whose
-// output differs between standard libraries), so a seed names the same queries everywhere.
+// A deterministic random generator of GROUP BY / aggregate SQL, and of some queries without
+// either, for differential tests (GPU against the CPU engine, and the NVRTC compile check in
+// CI). Everything it draws comes from one seeded std::mt19937_64 and its own arithmetic on it (no
+// std:: distributions, whose output differs between standard libraries), so a seed names the same
+// queries everywhere.
 //
 // The generator knows the fuzz tables' schemas and value ranges (FuzzTable, written out here
 // from the generators' documented rules, not read from the tables) and tracks, for every
@@ -489,7 +490,10 @@ class QueryGenerator {
     QueryShape shape;
     shape.table = table_->name;
     shape.instances = instances_;
-    shape.sql = chance(0.03) ? distinct_query(shape) : aggregate_query(shape);
+    uint64_t kind = below(100);  // DISTINCT 3 %, no aggregation 6 %, GROUP BY / aggregates
+    shape.sql = kind < 3   ? distinct_query(shape)
+                : kind < 9 ? projection_query(shape)
+                           : aggregate_query(shape);
     shape.risky = risky_used_;
     risky_used_ = false;
     resolve_parameters(shape);
@@ -1434,6 +1438,43 @@ class QueryGenerator {
     if (chance(0.7)) shape.filter = predicate(1);
     if (!shape.filter.empty()) sql += " WHERE " + shape.filter;
     for (const auto& k : keys) shape.keys.push_back(k.sql);
+    return sql;
+  }
+
+  // SELECT expressions over columns, no aggregation: a filter mostly (results stay small
+  // enough to compare), sometimes ORDER BY and LIMIT.
+  std::string projection_query(QueryShape& shape) {
+    params_allowed_ = true;
+    std::vector<std::string> items;
+    bool computed_double = false;
+    size_t n = 1 + below(4);
+    for (size_t i = 0; i < n; ++i) {
+      Gen g = chance(0.5) ? column(pick(table_->columns)) : numeric(static_cast<int>(below(3)));
+      items.push_back(g.sql);
+      // A row's DOUBLE takes the same operations on both engines, but NVRTC may fuse a
+      // multiply and an add: close, not equal, and near zero after a cancellation.
+      bool inexact = g.kind == FuzzKind::Double && !g.column;
+      computed_double = computed_double || inexact;
+      shape.tolerances.push_back(inexact ? ColumnTolerance{1e-9, 1e-6} : ColumnTolerance{});
+    }
+    std::string filter = chance(0.9) ? predicate(static_cast<int>(below(3))) : "";
+    if (error_shape_) {
+      bool guarded = false;
+      items.push_back(error_term(&guarded));
+      shape.tolerances.push_back({1e-9, 1e-6});  // the term may be DOUBLE
+      computed_double = true;
+    }
+    shape.filter = filter;
+    std::string sql = "SELECT ";
+    for (size_t i = 0; i < items.size(); ++i) sql += (i ? ", " : "") + items[i];
+    sql += " FROM " + table_->name;
+    if (!filter.empty()) sql += " WHERE " + filter;
+    if (!computed_double && chance(0.3)) {
+      // Every output a sort key, none inexact: LIMIT keeps the same rows on both engines.
+      sql += " ORDER BY ";
+      for (size_t i = 0; i < items.size(); ++i) sql += fmt::format("{}{}", i ? ", " : "", i + 1);
+      sql += fmt::format(" LIMIT {}", 1 + below(100));
+    }
     return sql;
   }
 

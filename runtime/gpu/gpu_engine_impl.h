@@ -1,0 +1,113 @@
+// The GPU engine's state (device, memory pool, columns already uploaded, modules already
+// loaded) and what every execution of a generated program needs, whatever it computes: the
+// aggregation's (gpu_engine.cpp) and the non-aggregated query's (gpu_projection.cpp).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "compiler/gpu_program.h"
+#include "compiler/lookup_tables.h"
+#include "compiler/string_heap.h"
+#include "runtime/cuda/device.h"
+#include "runtime/cuda/memory.h"
+#include "runtime/cuda/module.h"
+#include "runtime/gpu/gpu_engine.h"
+#include "runtime/storage/table.h"
+
+namespace tally {
+
+struct DeviceColumn {
+  ColumnPtr column;  // keeps the address unique while cached
+  cuda::DeviceBuffer data;
+  cuda::DeviceBuffer validity;
+};
+
+struct GpuEngine::Impl {
+  cuda::Device device{0};
+  cuda::BufferPool pool;
+  std::mutex mutex;
+  std::map<const Column*, DeviceColumn> columns;
+  std::map<const cuda::CompiledKernel*, cuda::Module> modules;
+  std::string lookup_error;
+
+  const DeviceColumn& upload_column(const ColumnPtr& column) {
+    auto it = columns.find(column.get());
+    if (it != columns.end()) return it->second;
+    DeviceColumn d;
+    d.column = column;
+    // The scan decodes whole 64-row groups before it drops rows past the end, so every
+    // column carries a zeroed tail of one group: 64 values of up to 16 bytes, or 64 + 1
+    // bit-packed words.
+    constexpr size_t kGroupPadBytes = 64 * 16 + 16;
+    const uint8_t* bytes = nullptr;
+    size_t size = 0;
+    if (column->encoding() == Encoding::Plain) {
+      bytes = column->plain_bytes().data();
+      size = column->plain_bytes().size();
+    } else {
+      bytes = reinterpret_cast<const uint8_t*>(column->packed_words().data());
+      size = column->packed_words().size() * 8;
+    }
+    d.data = pool.allocate(size + kGroupPadBytes, "a column");
+    d.data.fill_bytes(0);
+    if (size > 0) d.data.upload(bytes, size);
+    const auto& validity = column->validity_words();
+    if (!validity.empty()) {
+      d.validity = pool.allocate(validity.size() * 8, "a validity bitmap");
+      d.validity.upload(validity.data(), validity.size() * 8);
+    }
+    return columns.emplace(column.get(), std::move(d)).first->second;
+  }
+
+  const cuda::Module& module_for(const std::shared_ptr<const cuda::CompiledKernel>& binary) {
+    auto it = modules.find(binary.get());
+    if (it == modules.end()) it = modules.emplace(binary.get(), cuda::Module(*binary)).first;
+    return it->second;
+  }
+};
+
+// One execution's inputs, for the helpers below.
+struct GpuRunInputs {
+  GpuEngine::Impl& engine;
+  const BoundSelect& query;
+  const Table& table;
+  const std::vector<Value>& parameters;
+  StringHeap& strings;
+};
+
+// A value as the kernels read and write it: 16 bytes, DECIMAL unscaled, REAL/DOUBLE as
+// their bits, everything else as an integer.
+int128 to_cell(const Value& v, const Type& t);
+Value from_cell(int128 cell, bool null, const Type& t);
+// A cell of `type`, the dictionary code of scan column `dictionary_column` when >= 0.
+Value decode_cell(const GpuRunInputs& in, int128 cell, bool null, const Type& type,
+                  int dictionary_column);
+
+// Blocks of 256 threads over `items`, capped.
+uint32_t launch_grid(uint64_t items);
+// Launches `kernel` with its argument block; returns its time on the device.
+float launch_timed(const cuda::Kernel& kernel, uint32_t grid, uint32_t block,
+                   std::vector<uint64_t>& args);
+
+// The program's lookup tables (per dictionary code or string-domain id) and string domains,
+// by the CPU evaluator (compiler/lookup_tables.h), uploaded: for each lookup its values,
+// then its NULL flags (ArgKind::LookupValues, LookupNulls). `tables` keeps the domains'
+// strings, which decode computed-string results.
+std::vector<cuda::DeviceBuffer> upload_lookups(const GpuRunInputs& in, const GpuProgram& program,
+                                               LookupTables& tables);
+
+// The argument words that come from the inputs rather than from an execution's own
+// buffers: Rows, ColumnData, ColumnValidity, LookupValues, LookupNulls, ParamWord.
+bool is_input_arg(ArgKind kind);
+uint64_t input_arg(const GpuRunInputs& in, const std::vector<cuda::DeviceBuffer>& lookups,
+                   const ArgSlot& a);
+
+// Throws the CPU engine's error for a status word's error bits (nothing when none is set).
+void raise_status_errors(uint32_t status, const std::string& lookup_error);
+
+}  // namespace tally
