@@ -133,7 +133,7 @@ class KernelWriter {
         plan_(plan),
         stats_(stats),
         program_(program),
-        emitter_(query, stats, program.lookups, args_, preamble_) {}
+        emitter_(query, stats, program.lookups, args_, preamble_, &program.string_domains) {}
 
   void write() {
     layout_fields();
@@ -171,6 +171,12 @@ class KernelWriter {
     src += kernel("tally_finalize", common + output, finalize);
     program_.source = std::move(src);
     program_.args = args_.slots();
+    for (const auto& k : query_.group_keys) {
+      program_.key_domains.push_back(emitter_.string_domain_of(*k));
+    }
+    for (const auto& a : query_.aggregates) {
+      program_.aggregate_domains.push_back(a.arg ? emitter_.string_domain_of(*a.arg) : -1);
+    }
   }
 
  private:
@@ -256,44 +262,35 @@ class KernelWriter {
 
   void check_supported() {
     if (query_.filter) emitter_.check_supported(*query_.filter);
-    for (const auto& k : query_.group_keys) {
-      if (k->type.is_string() && k->kind != ExprKind::ColumnRef) {
-        throw Error(ErrorKind::Unsupported,
-                    "GROUP BY a computed string is not supported on the GPU yet");
-      }
-      emitter_.check_supported(*k);
-    }
+    // Computed strings (keys, DISTINCT or MIN/MAX arguments) run as ids of string domains.
+    for (const auto& k : query_.group_keys) emitter_.check_supported(*k);
     for (const auto& a : query_.aggregates) {
-      if (!a.arg) continue;
-      if (a.arg->type.is_string() && a.arg->kind != ExprKind::ColumnRef) {
-        throw Error(ErrorKind::Unsupported,
-                    "an aggregate of a computed string is not supported on the GPU yet");
-      }
-      emitter_.check_supported(*a.arg);
+      if (a.arg) emitter_.check_supported(*a.arg);
     }
   }
 
   std::string common_preamble() {
     // Emitted after the Scan so that it includes the lookups and parameters the Scan uses.
     std::string p = fmt::format(
-        "  const u64 rows = args[{}];\n  u32* status = (u32*)args[{}];\n"
-        "  u64* out_count = (u64*)args[{}];\n",
+        "  const u64 rows = args[{}];\n  u32* const status = (u32*)args[{}];\n"
+        "  u64* const out_count = (u64*)args[{}];\n",
         arg_rows_, arg_status_, arg_out_count_);
     if (plan_.strategy == GpuStrategy::Hash) {
       p += fmt::format(
           "  const GlobalTableRef table = {{(u64*)args[{0}], {1}ull, {1}ull, status, nullptr}};\n",
           arg_keys_, plan_.slots);
     }
-    p += "  (void)rows; (void)out_count;\n";
+    p += "  (void)rows; (void)status; (void)out_count;\n";
     return p + preamble_;
   }
 
   std::string output_preamble() {
     return fmt::format(
-        "  i128* __restrict__ out_keys = (i128*)args[{}];\n  u8* __restrict__ out_key_nulls = "
-        "(u8*)args[{}];\n"
-        "  i128* __restrict__ out_values = (i128*)args[{}];\n  u8* __restrict__ out_value_nulls = "
-        "(u8*)args[{}];\n",
+        "  i128* __restrict__ const out_keys = (i128*)args[{}];\n"
+        "  u8* __restrict__ const out_key_nulls = (u8*)args[{}];\n"
+        "  i128* __restrict__ const out_values = (i128*)args[{}];\n"
+        "  u8* __restrict__ const out_value_nulls = (u8*)args[{}];\n"
+        "  (void)out_keys; (void)out_key_nulls; (void)out_values; (void)out_value_nulls;\n",
         args_.add({ArgKind::OutKeys}), args_.add({ArgKind::OutKeyNulls}),
         args_.add({ArgKind::OutValues}), args_.add({ArgKind::OutValueNulls}));
   }
@@ -415,7 +412,10 @@ class KernelWriter {
         s += fmt::format("mr.add_nullable_key(!{}, {}, {}ll, {}ull);\n", keys[i].null, v, k.min,
                          k.values);
       } else {
-        s += fmt::format("mr.add_key({}, {}ll, {}ull);\n", v, k.min, k.values);
+        // The statistics say this key is never NULL; were it, the key would be out of range
+        // (an internal error) rather than silently in the group of digit 0.
+        s += fmt::format("mr.add_key({}, {}ll, {}ull);\nmr.in_range &= !{};\n", v, k.min, k.values,
+                         keys[i].null);
       }
     }
     s += "if (!mr.in_range) { raise_status(status, kStatusKeyOutOfRange); continue; }\n";
@@ -589,7 +589,7 @@ class KernelWriter {
          "64u;\n";
     b += "#pragma unroll\n";
     b += "  for (u32 half = 0; half < 2; ++half) {\n";
-    b += "    const u64 row = (u64)group * 64 + half * 32 + (threadIdx.x & 31);\n";
+    b += "    const u64 row = (u64)group * 64 + half * 32 + (threadIdx.x & 31); (void)row;\n";
     b += "    if (half * 32 + (threadIdx.x & 31) >= in_group) break;\n";
     b += decoded_row();
     std::string row;

@@ -4,8 +4,10 @@
 
 #include <bit>
 #include <set>
+#include <utility>
 
 #include "compiler/error.h"
+#include "compiler/string_domain.h"
 
 namespace tally {
 
@@ -137,8 +139,13 @@ void collect_columns(const Expr& e, std::set<int>& columns, bool& above_aggregat
 
 CudaExprEmitter::CudaExprEmitter(const BoundSelect& query, const std::vector<ColumnStats>& stats,
                                  std::vector<DictLookup>& lookups, CudaArgs& args,
-                                 std::string& preamble)
-    : query_(query), stats_(stats), lookups_(lookups), args_(args), preamble_(preamble) {}
+                                 std::string& preamble, std::vector<StringDomain>* string_domains)
+    : query_(query),
+      stats_(stats),
+      lookups_(lookups),
+      args_(args),
+      preamble_(preamble),
+      string_domains_(string_domains) {}
 
 std::string CudaExprEmitter::fresh() { return fmt::format("t{}", counter_++); }
 
@@ -173,38 +180,59 @@ int CudaExprEmitter::lookup_column(const Expr& e) const {
 }
 
 void CudaExprEmitter::check_supported(const Expr& e) const {
+  if (e.type.is_string() && e.kind != ExprKind::ColumnRef) return check_string(e);
   if (lookup_column(e) >= 0) return;
+  StringRead read = string_read(e);
+  if (read.kind == StringRead::Kind::Constant) return;
+  if (read.kind == StringRead::Kind::PerString) return check_string(*read.source);
   switch (e.kind) {
     case ExprKind::GroupKeyRef:
     case ExprKind::AggregateRef:
       unsupported("an expression above the aggregation");
-    case ExprKind::Like:
-      unsupported("LIKE on a computed string");
     case ExprKind::ColumnRef:
-      return;
     case ExprKind::Constant:
-      if (e.type.is_string()) unsupported("a string constant outside a predicate on one column");
-      return;
     case ExprKind::Parameter:
-      if (e.type.is_string()) unsupported("a VARCHAR parameter outside a predicate on one column");
       return;
     default:
       break;
   }
-  if (e.type.is_string()) unsupported(fmt::format("the string expression \"{}\"", e.text));
-  for (const auto& c : e.children) {
-    if (c->type.is_string() && c->kind != ExprKind::ColumnRef) {
-      unsupported(fmt::format("the string expression \"{}\"", c->text));
+  for (const auto& c : e.children) check_supported(*c);
+}
+
+void CudaExprEmitter::check_string(const Expr& e) const {
+  if (string_domains_ == nullptr) {  // this program keeps no string domains
+    if (e.kind == ExprKind::Constant) {
+      unsupported("a string constant outside a predicate on one column");
     }
-    if (c->type.is_string() && e.kind != ExprKind::IsNull) {
-      unsupported(fmt::format("comparing strings of two columns in \"{}\"", e.text));
+    if (e.kind == ExprKind::Parameter) {
+      unsupported("a VARCHAR parameter outside a predicate on one column");
     }
-    check_supported(*c);
+    unsupported(fmt::format("the string expression \"{}\"", e.text));
   }
+  string_domain_shape(e, query_, stats_);  // throws naming what has no bounded domain
+  if (string_leaf_column(e, query_) != kNotStringLeaf) return;
+  // CASE conditions run on the device like any predicate; the branches are strings again.
+  for (size_t i = 0; i < e.children.size(); ++i) {
+    bool condition = e.kind == ExprKind::Case && i % 2 == 0 && i + 1 < e.children.size();
+    if (condition) {
+      check_supported(*e.children[i]);
+    } else {
+      check_string(*e.children[i]);
+    }
+  }
+}
+
+int CudaExprEmitter::string_domain_of(const Expr& e) const {
+  if (string_domains_ == nullptr || !e.type.is_string() || e.kind == ExprKind::ColumnRef) return -1;
+  for (size_t d = 0; d < string_domains_->size(); ++d) {
+    if (expr_equal(*(*string_domains_)[d].expr, e)) return static_cast<int>(d);
+  }
+  return -1;
 }
 
 bool CudaExprEmitter::may_be_null(const Expr& e) const {
   if (lookup_column(e) >= 0) return true;  // the host's per-code values may be NULL
+  if (string_read(e).kind != StringRead::Kind::None) return true;  // so may per-string ones
   auto any_child = [&](size_t from) {
     for (size_t i = from; i < e.children.size(); ++i) {
       if (may_be_null(*e.children[i])) return true;
@@ -238,8 +266,21 @@ bool CudaExprEmitter::may_be_null(const Expr& e) const {
 }
 
 CudaOperand CudaExprEmitter::emit(const Expr& e, std::string& out) {
+  // Inside a computed string every VARCHAR operand, a column's too, is an id of its domain.
+  if (e.type.is_string() && (domain_ >= 0 || e.kind != ExprKind::ColumnRef)) {
+    return emit_string(e, out);
+  }
+  // A non-string operand (a CASE condition) starts afresh: its strings have their own domains.
+  struct Outside {
+    int& domain;
+    int saved;
+    ~Outside() { domain = saved; }
+  } outside{domain_, std::exchange(domain_, -1)};
   int column = lookup_column(e);
   if (column >= 0) return emit_lookup(e, column, out);
+  StringRead read = string_read(e);
+  if (read.kind == StringRead::Kind::PerString) return emit_per_string(e, *read.source, out);
+  if (read.kind == StringRead::Kind::Constant) return emit_constant_lookup(e, out);
   return emit_node(e, out);
 }
 
@@ -337,45 +378,107 @@ CudaOperand CudaExprEmitter::emit_parameter(const Expr& e, std::string&) {
 }
 
 CudaOperand CudaExprEmitter::emit_lookup(const Expr& e, int column, std::string& out) {
-  int id = -1;
-  for (size_t i = 0; i < lookups_.size(); ++i) {
-    if (lookups_[i].scan_column == column && expr_equal(*lookups_[i].expr, e))
-      id = static_cast<int>(i);
-  }
-  if (id < 0) {
-    id = static_cast<int>(lookups_.size());
-    lookups_.push_back({std::make_shared<Expr>(e), column});
-    preamble_ += fmt::format(
-        "  const i128* __restrict__ lk{0} = (const i128*)args[{1}];\n"
-        "  const u8* __restrict__ lk{0}_n = (const u8*)args[{2}];\n",
-        id, args_.add({ArgKind::LookupValues, id}), args_.add({ArgKind::LookupNulls, id}));
-  }
+  int id = lookup_id({std::make_shared<Expr>(e), column});
+  return read_lookup(e.type, id, code_index(column, out), out);
+}
+
+std::string CudaExprEmitter::code_index(int column, std::string& out) {
   std::string code = fresh();
   // NULL strings read the entry after the last code.
   out += fmt::format("const i64 {} = c{}_n ? {}ll : c{};\n", code, column,
                      stats_[column].dictionary_size, column);
+  return code;
+}
+
+int CudaExprEmitter::lookup_id(const DictLookup& lookup) {
+  for (size_t i = 0; i < lookups_.size(); ++i) {
+    const DictLookup& l = lookups_[i];
+    if (l.scan_column == lookup.scan_column && l.string_domain == lookup.string_domain &&
+        l.domain_input == lookup.domain_input && expr_equal(*l.expr, *lookup.expr)) {
+      return static_cast<int>(i);
+    }
+  }
+  int id = static_cast<int>(lookups_.size());
+  lookups_.push_back(lookup);
+  preamble_ += fmt::format(
+      "  const i128* __restrict__ const lk{0} = (const i128*)args[{1}];\n"
+      "  const u8* __restrict__ const lk{0}_n = (const u8*)args[{2}];\n"
+      "  (void)lk{0}; (void)lk{0}_n;\n",
+      id, args_.add({ArgKind::LookupValues, id}), args_.add({ArgKind::LookupNulls, id}));
+  return id;
+}
+
+CudaOperand CudaExprEmitter::read_lookup(const Type& type, int id, const std::string& index,
+                                         std::string& out) {
   std::string name = fresh();
   std::string value;
-  switch (e.type.id) {
+  switch (type.id) {
     case TypeId::Boolean:
-      value = fmt::format("lk{}[{}] != 0", id, code);
+      value = fmt::format("lk{}[{}] != 0", id, index);
       break;
     case TypeId::Decimal:
-      value = fmt::format("lk{}[{}]", id, code);
+      value = fmt::format("lk{}[{}]", id, index);
       break;
     case TypeId::Real:
     case TypeId::Double:
-      value = fmt::format("__longlong_as_double((long long)i128_low(lk{}[{}]))", id, code);
+      value = fmt::format("__longlong_as_double((long long)i128_low(lk{}[{}]))", id, index);
       break;
     default:
-      value = fmt::format("(i64)lk{}[{}]", id, code);
+      value = fmt::format("(i64)lk{}[{}]", id, index);
   }
-  // Flag 2: evaluating this code on the host failed (a cast, say); the row reports it.
+  // Flag 2: evaluating this entry on the host failed (a cast, say); the row reports it.
   out += fmt::format(
       "const {0} {1} = {2}; const bool {1}_n = lk{3}_n[{4}] != 0;\n"
       "if (lk{3}_n[{4}] == 2) raise_status(status, kStatusLookupError);\n",
-      cuda_type(e.type), name, value, id, code);
+      cuda_type(type), name, value, id, index);
   return {name, name + "_n"};
+}
+
+int CudaExprEmitter::domain_for(const Expr& e) {
+  int d = string_domain_of(e);
+  if (d >= 0) return d;
+  check_string(e);
+  StringDomainShape shape = string_domain_shape(e, query_, stats_);
+  string_domains_->push_back({std::make_shared<Expr>(e), shape.bound});
+  return static_cast<int>(string_domains_->size() - 1);
+}
+
+CudaOperand CudaExprEmitter::emit_string(const Expr& e, std::string& out) {
+  if (domain_ < 0) {
+    domain_ = domain_for(e);
+    CudaOperand id = emit_string(e, out);
+    domain_ = -1;
+    return id;
+  }
+  int column = string_leaf_column(e, query_);
+  if (column != kNotStringLeaf) {
+    int id = lookup_id({std::make_shared<Expr>(e), column, domain_});
+    return read_lookup(e.type, id, column < 0 ? "0" : code_index(column, out), out);
+  }
+  // check_string admitted only CASE and COALESCE here; both pick among their operands' ids.
+  if (e.kind == ExprKind::Case) return emit_case(e, out);
+  return emit_coalesce(e, out);
+}
+
+CudaOperand CudaExprEmitter::emit_per_string(const Expr& e, const Expr& source, std::string& out) {
+  CudaOperand string = emit(source, out);
+  int domain = string_domain_of(source);
+  if (domain < 0) {
+    throw Error(ErrorKind::Internal, fmt::format("no string domain for \"{}\"", source.text));
+  }
+  ExprPtr input = make_column_ref(0, source.type, source.text);
+  DictLookup lookup{replace_subexpression(std::make_shared<Expr>(e), source, input), -1};
+  lookup.domain_input = domain;
+  int id = lookup_id(lookup);
+  std::string index = fresh();
+  // NULL reads the entry at the domain's bound.
+  out += fmt::format("const i64 {} = {} ? {}ll : {};\n", index, string.null,
+                     (*string_domains_)[domain].bound, string.value);
+  return read_lookup(e.type, id, index, out);
+}
+
+CudaOperand CudaExprEmitter::emit_constant_lookup(const Expr& e, std::string& out) {
+  return read_lookup(e.type, lookup_id({std::make_shared<Expr>(e), -1}), "0", out);
 }
 
 CudaOperand CudaExprEmitter::emit_arith(const Expr& e, std::string& out) {

@@ -44,8 +44,10 @@ class CudaArgs {
 
 class CudaExprEmitter {
  public:
+  // `string_domains` null: computed strings are refused (Unsupported) rather than emitted.
   CudaExprEmitter(const BoundSelect& query, const std::vector<ColumnStats>& stats,
-                  std::vector<DictLookup>& lookups, CudaArgs& args, std::string& preamble);
+                  std::vector<DictLookup>& lookups, CudaArgs& args, std::string& preamble,
+                  std::vector<StringDomain>* string_domains = nullptr);
 
   // Appends the statements computing `e` to `out`; returns where its value is.
   CudaOperand emit(const Expr& e, std::string& out);
@@ -59,6 +61,9 @@ class CudaExprEmitter {
   // Throws Error(Unsupported) if `e` contains something the GPU cannot evaluate.
   void check_supported(const Expr& e) const;
 
+  // The string domain of a computed VARCHAR expression already emitted, or -1.
+  int string_domain_of(const Expr& e) const;
+
  private:
   std::string fresh();
   CudaOperand declare(const Expr& e, std::string& out);
@@ -68,6 +73,20 @@ class CudaExprEmitter {
   CudaOperand emit_constant(const Expr& e, std::string& out);
   CudaOperand emit_parameter(const Expr& e, std::string& out);
   CudaOperand emit_lookup(const Expr& e, int column, std::string& out);
+  // A variable holding the row's code of dictionary `column` as a lookup index.
+  std::string code_index(int column, std::string& out);
+  // The lookup's index (deduplicated), its table declared in the preamble.
+  int lookup_id(const DictLookup& lookup);
+  // The entry `index` of lookup `id`, read as a value of `type`.
+  CudaOperand read_lookup(const Type& type, int id, const std::string& index, std::string& out);
+  // A computed VARCHAR: its id in its string domain (compiler/string_domain.h).
+  CudaOperand emit_string(const Expr& e, std::string& out);
+  // A non-string expression over one computed string: a table by domain id.
+  CudaOperand emit_per_string(const Expr& e, const Expr& source, std::string& out);
+  // A non-string expression over strings that read no column: one host-computed value.
+  CudaOperand emit_constant_lookup(const Expr& e, std::string& out);
+  int domain_for(const Expr& e);
+  void check_string(const Expr& e) const;
   CudaOperand emit_arith(const Expr& e, std::string& out);
   CudaOperand emit_compare(const Expr& e, std::string& out);
   CudaOperand emit_logic(const Expr& e, std::string& out);
@@ -86,6 +105,8 @@ class CudaExprEmitter {
   std::vector<DictLookup>& lookups_;
   CudaArgs& args_;
   std::string& preamble_;
+  std::vector<StringDomain>* string_domains_;
+  int domain_ = -1;  // the domain the string being emitted belongs to (-1: none)
   int counter_ = 0;
 };
 

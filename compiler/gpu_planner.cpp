@@ -7,6 +7,7 @@
 
 #include "compiler/error.h"
 #include "compiler/gpu_plan.h"
+#include "compiler/string_domain.h"
 
 namespace tally {
 
@@ -165,8 +166,13 @@ KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
       return k;
     }
   }
-  if (key.type.is_string())
-    unsupported(fmt::format("GROUP BY a computed string (\"{}\")", key.text));
+  if (key.type.is_string()) {
+    // A computed string is a digit over its string domain (compiler/string_domain.h).
+    StringDomainShape shape = string_domain_shape(key, query, stats);
+    k.values = std::max<uint64_t>(1, shape.bound);
+    k.nullable = shape.nullable;
+    return k;
+  }
   if (key.type.is_wide_decimal())
     unsupported(fmt::format("GROUP BY a DECIMAL wider than 18 digits (\"{}\")", key.text));
   k.bounded = false;
@@ -240,7 +246,9 @@ uint64_t distinct_capacity(const BoundSelect& query, const std::vector<ColumnSta
     if (!a.distinct) continue;
     any = true;
     long double domain = static_cast<long double>(rows);
-    if (a.arg->kind == ExprKind::ColumnRef) {
+    if (a.arg->type.is_string() && a.arg->kind != ExprKind::ColumnRef) {
+      domain = static_cast<long double>(string_domain_shape(*a.arg, query, stats).bound);
+    } else if (a.arg->kind == ExprKind::ColumnRef) {
       const ColumnStats& s = stats[a.arg->index];
       if (s.dictionary_size > 0) domain = static_cast<long double>(s.dictionary_size);
       if (s.has_range) {
@@ -256,9 +264,9 @@ uint64_t distinct_capacity(const BoundSelect& query, const std::vector<ColumnSta
 
 void check_query(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows) {
   for (const auto& a : query.aggregates) {
-    // Strings enter the DISTINCT set as dictionary codes, which only a column has.
+    // Strings enter the DISTINCT set as dictionary codes, or as ids of a string domain.
     if (a.distinct && a.arg->type.is_string() && a.arg->kind != ExprKind::ColumnRef) {
-      unsupported(fmt::format("{}(DISTINCT ...) of a computed string", aggregate_sql_name(a.kind)));
+      string_domain_shape(*a.arg, query, stats);  // throws naming what has no bounded domain
     }
   }
   check_sum_bounds(query, stats, rows);

@@ -20,7 +20,8 @@ enum class ArgKind {
   TableKeys,       // u64* hash-table keys (Hash strategy)
   ColumnData,      // index = scan column: plain values or packed words
   ColumnValidity,  // index = scan column: validity words (0 when no NULLs)
-  LookupValues,    // index = lookup: 16-byte values per dictionary code (+1 for NULL)
+  LookupValues,    // index = lookup: 16-byte values per dictionary code (+1 for NULL), or
+                   // per string-domain id (+ NULL), or one
   LookupNulls,     // index = lookup: one byte per code
   ParamWord,       // index = parameter, word = 0 (low) or 1 (high, DECIMAL only)
   StateField,      // index = field: its state array
@@ -67,9 +68,24 @@ struct StateField {
 // A subexpression over one dictionary column, computed on the host once per dictionary
 // code with the CPU evaluator and read on the device by code (DESIGN: string predicates
 // become predicates on codes).
+//
+// Computed strings (compiler/string_domain.h) use the same tables: a string leaf's table
+// holds ids into its domain (string_domain), and a predicate over a computed string is a
+// table indexed by that string's domain ids (domain_input).
 struct DictLookup {
   ExprPtr expr;
-  int scan_column;
+  int scan_column;         // the column whose codes index the table; -1: one entry, or see
+                           // domain_input
+  int string_domain = -1;  // >= 0: `expr` is VARCHAR; the table holds ids into this domain
+  int domain_input = -1;   // >= 0: indexed by this domain's ids (its bound: NULL); `expr`
+                           // reads the string as ColumnRef 0
+};
+
+// A query-local dictionary of every string one VARCHAR expression can produce; its leaves
+// are the lookups whose string_domain names it. Ids are dense from 0, in string order.
+struct StringDomain {
+  ExprPtr expr;
+  uint64_t bound = 0;  // ids are below this (the leaves' dictionary sizes, before dedup)
 };
 
 // One output of a non-aggregated query: a dense column of the passing rows' values (REAL
@@ -88,6 +104,9 @@ struct GpuProgram {
   std::vector<int> aggregate_dictionary;   // per aggregate: scan column decoding a VARCHAR
                                            // final (MIN/MAX of strings), or -1
   std::vector<ProjectedOutput> projected;  // per output of a non-aggregated query
+  std::vector<StringDomain> string_domains;
+  std::vector<int> key_domains;        // per group key: the domain decoding it, or -1
+  std::vector<int> aggregate_domains;  // per aggregate: the domain decoding its final, or -1
 };
 
 // Generates the kernels. Throws Error(Unsupported) naming what the GPU path cannot run.

@@ -8,6 +8,7 @@
 
 #include "compiler/error.h"
 #include "compiler/evaluator.h"
+#include "compiler/lookup_tables.h"
 #include "runtime/cuda/device.h"
 #include "runtime/cuda/memory.h"
 #include "runtime/cuda/module.h"
@@ -68,38 +69,23 @@ float launch_timed(const cuda::Kernel& kernel, uint32_t grid, uint32_t block,
   return timer.elapsed_ms();
 }
 
-std::vector<cuda::DeviceBuffer> upload_lookups(const GpuRunInputs& in,
-                                               const std::vector<DictLookup>& lookups) {
+std::vector<cuda::DeviceBuffer> upload_lookups(const GpuRunInputs& in, const GpuProgram& program,
+                                               LookupTables& tables) {
+  auto dictionary = [&](int scan_column) -> const std::vector<std::string>& {
+    return in.table.columns[in.query.scan[scan_column].table_column]->dictionary();
+  };
+  tables = build_lookup_tables(program, in.query, dictionary, in.parameters, in.strings);
+  if (in.engine.lookup_error.empty()) in.engine.lookup_error = tables.error;
   std::vector<cuda::DeviceBuffer> buffers;
-  for (const auto& lookup : lookups) {
-    const Column& column = *in.table.columns[in.query.scan[lookup.scan_column].table_column];
-    const auto& dictionary = column.dictionary();
-    std::vector<int128> values(dictionary.size() + 1, 0);
-    std::vector<uint8_t> nulls(dictionary.size() + 1, 1);
-    std::vector<Value> row(in.query.scan.size());
-    EvalContext ctx;
-    ctx.columns = row.data();
-    ctx.parameters = in.parameters.data();
-    ctx.parameter_count = in.parameters.size();
-    ctx.strings = &in.strings;
-    for (size_t code = 0; code <= dictionary.size(); ++code) {
-      row[lookup.scan_column] =
-          code < dictionary.size() ? Value::from_int(in.strings.intern(dictionary[code])) : Value();
-      try {
-        Value v = evaluate(*lookup.expr, ctx);
-        values[code] = to_cell(v, lookup.expr->type);
-        nulls[code] = v.null ? 1 : 0;
-      } catch (const Error& e) {
-        if (e.kind() != ErrorKind::Execution) throw;
-        nulls[code] = 2;  // reported only if a row that reaches it exists, as on the CPU
-        if (in.engine.lookup_error.empty()) in.engine.lookup_error = e.what();
-      }
-    }
+  for (size_t l = 0; l < program.lookups.size(); ++l) {
+    const LookupTable& t = tables.tables[l];
+    std::vector<int128> values;
+    for (const Value& v : t.values) values.push_back(to_cell(v, program.lookups[l].expr->type));
     auto& v =
         buffers.emplace_back(in.engine.pool.allocate(values.size() * 16, "a dictionary lookup"));
     v.upload(values.data(), values.size() * 16);
-    auto& n = buffers.emplace_back(in.engine.pool.allocate(nulls.size(), "a dictionary lookup"));
-    n.upload(nulls.data(), nulls.size());
+    auto& n = buffers.emplace_back(in.engine.pool.allocate(t.states.size(), "a dictionary lookup"));
+    n.upload(t.states.data(), t.states.size());
   }
   return buffers;
 }
@@ -270,7 +256,7 @@ class GpuExecution {
 
   GpuRunInputs inputs() const { return {engine_, query_, table_, parameters_, strings_}; }
 
-  void upload_lookups() { lookups_ = tally::upload_lookups(inputs(), c_.program.lookups); }
+  void upload_lookups() { lookups_ = tally::upload_lookups(inputs(), c_.program, lookup_tables_); }
 
   uint64_t arg_value(const ArgSlot& a) {
     switch (a.kind) {
@@ -303,7 +289,10 @@ class GpuExecution {
     for (const auto& a : c_.program.args) arg_words_.push_back(arg_value(a));
   }
 
-  Value decode(int128 cell, bool null, const Type& type, int dictionary_column) {
+  Value decode(int128 cell, bool null, const Type& type, int dictionary_column, int domain) {
+    if (!null && domain >= 0) {
+      return Value::from_int(lookup_tables_.domains[domain].at(static_cast<size_t>(cell)));
+    }
     return decode_cell(inputs(), cell, null, type, dictionary_column);
   }
 
@@ -328,11 +317,11 @@ class GpuExecution {
       std::vector<Value> k, a;
       for (size_t i = 0; i < nk; ++i) {
         k.push_back(decode(keys[g * nk + i], key_nulls[g * nk + i], query_.group_keys[i]->type,
-                           c_.plan.keys[i].dictionary_column));
+                           c_.plan.keys[i].dictionary_column, c_.program.key_domains[i]));
       }
       for (size_t i = 0; i < na; ++i) {
         a.push_back(decode(values[g * na + i], value_nulls[g * na + i], query_.aggregates[i].type,
-                           c_.program.aggregate_dictionary[i]));
+                           c_.program.aggregate_dictionary[i], c_.program.aggregate_domains[i]));
       }
       rows.keys.push_back(std::move(k));
       rows.aggregates.push_back(std::move(a));
@@ -348,6 +337,7 @@ class GpuExecution {
   const GpuCompilation& c_;
   GpuRunReport& report_;
   std::vector<cuda::DeviceBuffer> fields_, lookups_;
+  LookupTables lookup_tables_;
   cuda::DeviceBuffer table_keys_, distinct_, status_, out_count_;
   std::vector<uint64_t> arg_words_;  // the kernels' parameter block (KernelArgs<N>)
   cuda::DeviceBuffer out_keys_, out_key_nulls_, out_values_, out_value_nulls_;

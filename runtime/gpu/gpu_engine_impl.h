@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compiler/gpu_program.h"
+#include "compiler/lookup_tables.h"
 #include "compiler/string_heap.h"
 #include "runtime/cuda/device.h"
 #include "runtime/cuda/memory.h"
@@ -146,10 +147,12 @@ uint32_t launch_grid(uint64_t items);
 float launch_timed(const cuda::Kernel& kernel, uint32_t grid, uint32_t block,
                    std::vector<uint64_t>& args);
 
-// Per-code values of the program's dictionary lookups, by the CPU evaluator: for each
-// lookup its values, then its NULL flags (ArgKind::LookupValues, LookupNulls).
-std::vector<cuda::DeviceBuffer> upload_lookups(const GpuRunInputs& in,
-                                               const std::vector<DictLookup>& lookups);
+// The program's lookup tables (per dictionary code or string-domain id) and string domains,
+// by the CPU evaluator (compiler/lookup_tables.h), uploaded: for each lookup its values,
+// then its NULL flags (ArgKind::LookupValues, LookupNulls). `tables` keeps the domains'
+// strings, which decode computed-string results.
+std::vector<cuda::DeviceBuffer> upload_lookups(const GpuRunInputs& in, const GpuProgram& program,
+                                               LookupTables& tables);
 
 // The argument words that come from the inputs rather than from an execution's own
 // buffers: Rows, ColumnData, ColumnValidity, LookupValues, LookupNulls, ParamWord.

@@ -17,7 +17,7 @@ class ProjectionExecution {
   std::vector<std::vector<Value>> run() {
     auto start = std::chrono::steady_clock::now();
     const uint32_t grid = c_.plan.grid;
-    lookups_ = upload_lookups(in_, c_.program.lookups);
+    lookups_ = upload_lookups(in_, c_.program, lookup_tables_);
     status_ = pool_.allocate(8, "the status word");
     status_.fill_bytes(0);
     block_counts_ = pool_.allocate(grid * 8ull, "the block counts");
@@ -121,6 +121,7 @@ class ProjectionExecution {
   GpuRunReport& report_;
   cuda::BufferPool& pool_;
   std::vector<cuda::DeviceBuffer> lookups_, columns_, nulls_;
+  LookupTables lookup_tables_;
   cuda::DeviceBuffer status_, block_counts_, block_offsets_;
   std::vector<uint64_t> args_;  // the kernels' parameter block (KernelArgs<N>)
 };

@@ -100,7 +100,7 @@ const std::vector<QueryCase>& cases() {
       {"returnflag_count", {}},
       {"shipmode_stats", {}},
       {"yearly_revenue", {}},
-      {"quantity_buckets", {}, false},  // GROUP BY a CASE that returns strings
+      {"quantity_buckets", {}},
       {"distinct_suppliers", {}},
       {"like_filter", {}},
       {"in_list", {}},

@@ -1142,8 +1142,10 @@ class QueryGenerator {
     Key k{"", true};
     auto ints = columns_of(FuzzKind::Int);
     auto dates = columns_of(FuzzKind::Date);
-    uint64_t r = below(7);
-    if (r == 0 && !ints.empty()) {
+    uint64_t r = below(9);
+    if (r >= 7) {
+      k.sql = computed_string().value_or("");
+    } else if (r == 0 && !ints.empty()) {
       k.sql = fmt::format("MOD({}, {})", pick(ints)->name, 2 + below(9));
     } else if (r == 1 && !ints.empty()) {
       k.sql = fmt::format("{} / {}", pick(ints)->name, 2 + below(99));
@@ -1163,6 +1165,38 @@ class QueryGenerator {
     if (k.sql.empty()) k.sql = fmt::format("{} % 3", pick(ints)->name);  // every table has one
     params_allowed_ = saved;
     return k;
+  }
+
+  // A VARCHAR from string columns, constants and conditions on any column, which the GPU
+  // runs as an id of a string domain (compiler/string_domain.h). No parameters: the text
+  // may appear twice (a key in SELECT and GROUP BY).
+  std::optional<std::string> computed_string() {
+    auto strings = columns_of(FuzzKind::String);
+    if (strings.empty()) return std::nullopt;
+    bool saved = params_allowed_;
+    params_allowed_ = false;
+    const FuzzColumn& c = *pick(strings);
+    auto word = [&] {
+      return literal(FuzzKind::String, c.words.empty() ? "x" : pick(c.words), false);
+    };
+    std::string sql;
+    switch (below(4)) {
+      case 0:
+        sql = fmt::format("COALESCE({}, {})", c.name, word());
+        break;
+      case 1:
+        sql = fmt::format("CASE WHEN {} THEN {} WHEN {} THEN {} ELSE {} END", predicate(1), word(),
+                          predicate(0), c.name, word());
+        break;
+      case 2:
+        sql = fmt::format("CASE WHEN {} THEN {} END", predicate(1), c.name);
+        break;
+      default:
+        sql = fmt::format("COALESCE(CASE WHEN {} THEN {} END, {}, {})", predicate(0), c.name,
+                          pick(strings)->name, word());
+    }
+    params_allowed_ = saved;
+    return sql;
   }
 
   std::vector<Key> group_keys() {
@@ -1209,6 +1243,7 @@ class QueryGenerator {
     if (r < 22) {
       const FuzzColumn& c = pick(table_->columns);
       std::string x = chance(0.7) ? c.name : numeric(1).sql;
+      if (c.kind == FuzzKind::String && chance(0.3)) x = computed_string().value_or(x);
       a.sql = fmt::format("COUNT({}{})", chance(0.15) ? "DISTINCT " : "", x);
       return a;
     }
@@ -1271,6 +1306,12 @@ class QueryGenerator {
   Aggregate min_max(const std::string& fn) {
     Aggregate a;
     const FuzzColumn& c = pick(table_->columns);
+    if (c.kind == FuzzKind::String && chance(0.25)) {
+      if (auto s = computed_string()) {
+        a.sql = fmt::format("{}({})", fn, *s);
+        return a;  // has_arg false: no HAVING constants to compare a computed string with
+      }
+    }
     Gen g = column(c);
     if (c.kind == FuzzKind::Date && chance(0.3)) g = date_expr(columns_of(FuzzKind::Date));
     a.sql = fmt::format("{}({})", fn, g.sql);
