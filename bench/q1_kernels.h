@@ -131,24 +131,39 @@ extern "C" __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS) hand_q1(
 #endif
     }
   }
-#pragma unroll
-  for (int s = 0; s < 6; ++s) {
 #ifdef SHARED_TABLES
-    const i64 a = warp_sum((i64)CELL(qty_t, s)), b = warp_sum(CELL(price_t, s)),
-              c = warp_sum(CELL(dp_t, s)), e = warp_sum(CELL(ch_t, s)),
-              f = warp_sum((i64)CELL(disc_t, s));
-    const u64 m = warp_sum((u64)CELL(n_t, s));
-#else
-    const i64 a = warp_sum((i64)s_qty[s]), b = warp_sum(s_price[s]), c = warp_sum(s_dp[s]),
-              e = warp_sum(s_ch[s]), f = warp_sum((i64)s_disc[s]);
-    const u64 m = warp_sum((u64)n[s]);
-#endif
+  // One merge per block: warp w folds slots w, w + 4 over the block's 128 threads.
+  __syncthreads();
+  for (int s = threadIdx.x / 32; s < 6; s += BLOCK / 32) {
+    i64 qa = 0, pa = 0, da = 0, ca = 0, fa = 0;
+    u64 na = 0;
+#pragma unroll
+    for (u32 part = 0; part < BLOCK; part += 32) {
+      const u32 t = s * 128 + part + (threadIdx.x & 31);
+      qa += qty_t[t]; pa += price_t[t]; da += dp_t[t]; ca += ch_t[t]; fa += disc_t[t]; na += n_t[t];
+    }
+    const i64 a = warp_sum(qa), b = warp_sum(pa), c = warp_sum(da), e = warp_sum(ca),
+              f = warp_sum(fa);
+    const u64 m = warp_sum(na);
     if (is_lane_zero()) {
       atomic_add(&out[s * 5 + 0], (i128)a); atomic_add(&out[s * 5 + 1], (i128)b);
       atomic_add(&out[s * 5 + 2], (i128)c); atomic_add(&out[s * 5 + 3], (i128)e);
       atomic_add(&out[s * 5 + 4], (i128)f); atomic_add(&counts[s], m);
     }
   }
+#else
+#pragma unroll
+  for (int s = 0; s < 6; ++s) {
+    const i64 a = warp_sum((i64)s_qty[s]), b = warp_sum(s_price[s]), c = warp_sum(s_dp[s]),
+              e = warp_sum(s_ch[s]), f = warp_sum((i64)s_disc[s]);
+    const u64 m = warp_sum((u64)n[s]);
+    if (is_lane_zero()) {
+      atomic_add(&out[s * 5 + 0], (i128)a); atomic_add(&out[s * 5 + 1], (i128)b);
+      atomic_add(&out[s * 5 + 2], (i128)c); atomic_add(&out[s * 5 + 3], (i128)e);
+      atomic_add(&out[s * 5 + 4], (i128)f); atomic_add(&counts[s], m);
+    }
+  }
+#endif
 }
 )";
 

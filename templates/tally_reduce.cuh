@@ -61,6 +61,17 @@ TALLY_DEV i128 warp_max(i128 v) {
   return v;
 }
 
+// The pairwise steps of warp_min / warp_max, for folding several threads' cells in a lane
+// before the warp reduces them (same comparison, so the same result on NaN-free input).
+template <typename T>
+TALLY_DEV T min_of(T a, T b) {
+  return b < a ? b : a;
+}
+template <typename T>
+TALLY_DEV T max_of(T a, T b) {
+  return b > a ? b : a;
+}
+
 TALLY_DEV bool is_lane_zero() { return (threadIdx.x & 31u) == 0; }
 
 }  // namespace tally
