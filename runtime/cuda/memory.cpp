@@ -199,6 +199,10 @@ DeviceBuffer BufferPool::allocate(size_t bytes, std::string_view what) {
     cache_->trim();
     result = try_allocate(capacity, &ptr);
   }
+  while (result == CUDA_ERROR_OUT_OF_MEMORY && reclaim_ && reclaim_()) {
+    cache_->trim();  // what the reclaimer released came back to the cache
+    result = try_allocate(capacity, &ptr);
+  }
   check(result, "cuMemAlloc", allocation_context(capacity, what));
   return DeviceBuffer(ptr, bytes, capacity, cache_);
 }

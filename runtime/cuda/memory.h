@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -85,10 +86,16 @@ class BufferPool {
   void trim();  // frees every cached buffer
   uint64_t cached_bytes() const;
 
+  // Called when the device is out of memory even with the cache freed: releases something
+  // the owner can rebuild (the engine's least recently used columns) and returns true, or
+  // returns false when nothing is left to release; the allocation retries while it frees.
+  void set_reclaimer(std::function<bool()> reclaim) { reclaim_ = std::move(reclaim); }
+
   static size_t size_class(size_t bytes);
 
  private:
   std::shared_ptr<detail::PoolCache> cache_;
+  std::function<bool()> reclaim_;
 };
 
 // Page-locked host memory (cuMemAllocHost): the source or target of asynchronous copies.

@@ -154,6 +154,11 @@ GpuEngine::~GpuEngine() = default;
 
 std::string GpuEngine::device_name() const { return impl_->device.profile().name; }
 
+GpuEngine::Residency GpuEngine::residency() const {
+  std::lock_guard lock(impl_->mutex);
+  return {impl_->columns.size(), impl_->modules.size()};
+}
+
 std::string GpuEngine::arch() const { return impl_->device.profile().arch(); }
 
 DeviceLimits GpuEngine::limits() const {
@@ -351,6 +356,7 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
                       const GpuRunOptions& options, GpuRunReport* report_out) {
   std::lock_guard lock(impl_->mutex);
   impl_->device.make_current();
+  impl_->begin_query();
   impl_->lookup_error.clear();
   GpuRunReport report;
   std::vector<ColumnStats> stats = scan_stats(query, table);

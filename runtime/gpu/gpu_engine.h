@@ -42,6 +42,13 @@ class GpuEngine {
              GpuRunReport* report = nullptr);
 
   std::string device_name() const;
+
+  // What stays on the device between queries: uploaded columns and loaded modules.
+  struct Residency {
+    size_t columns = 0;
+    size_t modules = 0;
+  };
+  Residency residency() const;
   std::string arch() const;  // the NVRTC target of the device, e.g. "sm_90"
   DeviceLimits limits() const;
 

@@ -3,6 +3,7 @@
 // aggregation's (gpu_engine.cpp) and the non-aggregated query's (gpu_projection.cpp).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -25,21 +26,63 @@ struct DeviceColumn {
   ColumnPtr column;  // keeps the address unique while cached
   cuda::DeviceBuffer data;
   cuda::DeviceBuffer validity;
+  uint64_t last_query = 0;  // the query that last read it (least recently used goes first)
+};
+
+// A loaded module and the binary it came from: holding the binary keeps its address, the
+// map's key, from being reused by another program while the module is cached.
+struct LoadedModule {
+  std::shared_ptr<const cuda::CompiledKernel> binary;
+  cuda::Module module;
+  uint64_t last_query = 0;
 };
 
 struct GpuEngine::Impl {
+  // Modules stay loaded for repeated statements; beyond this many the least recently used
+  // is unloaded (a long-lived engine sees unboundedly many distinct queries).
+  static constexpr size_t kMaxModules = 64;
+
   cuda::Device device{0};
   cuda::BufferPool pool;
   std::mutex mutex;
   std::map<const Column*, DeviceColumn> columns;
-  std::map<const cuda::CompiledKernel*, cuda::Module> modules;
+  std::map<const cuda::CompiledKernel*, LoadedModule> modules;
   std::string lookup_error;
+  uint64_t query = 0;  // sequence number of the query running now
+
+  Impl() {
+    pool.set_reclaimer([this] { return evict_column(); });
+  }
+
+  // Starts a query: columns of tables that were dropped or replaced (only this cache still
+  // holds them) leave the device now rather than at the next out-of-memory.
+  void begin_query() {
+    ++query;
+    std::erase_if(columns, [](const auto& entry) { return entry.second.column.use_count() == 1; });
+  }
+
+  // Frees the least recently used column that the running query has not read; false when
+  // there is none (then the allocation reports out of device memory).
+  bool evict_column() {
+    auto victim = columns.end();
+    for (auto it = columns.begin(); it != columns.end(); ++it) {
+      if (it->second.last_query == query) continue;
+      if (victim == columns.end() || it->second.last_query < victim->second.last_query) victim = it;
+    }
+    if (victim == columns.end()) return false;
+    columns.erase(victim);
+    return true;
+  }
 
   const DeviceColumn& upload_column(const ColumnPtr& column) {
     auto it = columns.find(column.get());
-    if (it != columns.end()) return it->second;
+    if (it != columns.end()) {
+      it->second.last_query = query;
+      return it->second;
+    }
     DeviceColumn d;
     d.column = column;
+    d.last_query = query;
     // The scan decodes whole 64-row groups before it drops rows past the end, so every
     // column carries a zeroed tail of one group: 64 values of up to 16 bytes, or 64 + 1
     // bit-packed words.
@@ -54,8 +97,9 @@ struct GpuEngine::Impl {
       size = column->packed_words().size() * 8;
     }
     d.data = pool.allocate(size + kGroupPadBytes, "a column");
-    d.data.fill_bytes(0);
     if (size > 0) d.data.upload(bytes, size);
+    static const std::vector<uint8_t> zeros(kGroupPadBytes, 0);
+    d.data.upload(zeros.data(), kGroupPadBytes, size);  // the tail only, not the column again
     const auto& validity = column->validity_words();
     if (!validity.empty()) {
       d.validity = pool.allocate(validity.size() * 8, "a validity bitmap");
@@ -66,8 +110,17 @@ struct GpuEngine::Impl {
 
   const cuda::Module& module_for(const std::shared_ptr<const cuda::CompiledKernel>& binary) {
     auto it = modules.find(binary.get());
-    if (it == modules.end()) it = modules.emplace(binary.get(), cuda::Module(*binary)).first;
-    return it->second;
+    if (it == modules.end()) {
+      if (modules.size() >= kMaxModules) {
+        auto oldest = std::min_element(
+            modules.begin(), modules.end(),
+            [](const auto& a, const auto& b) { return a.second.last_query < b.second.last_query; });
+        modules.erase(oldest);
+      }
+      it = modules.emplace(binary.get(), LoadedModule{binary, cuda::Module(*binary), query}).first;
+    }
+    it->second.last_query = query;
+    return it->second.module;
   }
 };
 
