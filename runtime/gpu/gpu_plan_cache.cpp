@@ -13,10 +13,10 @@ static_assert(sizeof(KeyEncoding) == 32, "KeyEncoding changed: update plan_finge
 
 std::string plan_fingerprint(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
                              const std::string& arch) {
-  std::string f =
-      fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", arch, static_cast<int>(plan.strategy),
-                  plan.slots, plan.state_slots, plan.shared_thread_tables, plan.projection,
-                  plan.block, plan.grid, plan.rows, plan.distinct_capacity);
+  std::string f = fmt::format(
+      "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", arch, static_cast<int>(plan.strategy), plan.slots,
+      plan.state_slots, plan.shared_thread_tables, plan.projection,
+      static_cast<int>(plan.hash_keys), plan.block, plan.grid, plan.rows, plan.distinct_capacity);
   for (const KeyEncoding& k : plan.keys) {
     f += fmt::format("|k{},{},{},{},{}", k.bounded, k.min, k.values, k.nullable,
                      k.dictionary_column);
