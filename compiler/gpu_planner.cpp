@@ -396,7 +396,9 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     } else {
       chosen = GpuStrategy::Hash;
       plan.reason =
-          raw ? "a computed key has no known domain"
+          raw ? (plan.hash_keys == HashKeyLayout::Decimal128
+                     ? "a DECIMAL wider than 18 digits is hashed by value"
+                     : "a computed or unbounded key has no known domain")
               : fmt::format("key domain of {} slots is too large for direct slots", product);
     }
   } else {

@@ -88,8 +88,8 @@ const char* const kComputedBesideColumn =
 const char* const kWideShapes[] = {
     kComputedBesideColumn,
     // NULLs in the computed key and in the bounded ones, strings and DISTINCT.
-    "SELECT c_varchar, c_integer / c_smallint, c_boolean, COUNT(c_integer), SUM(c_decimal), "
-    "COUNT(DISTINCT c_date) FROM nulls GROUP BY c_varchar, c_integer / c_smallint, c_boolean",
+    "SELECT c_varchar, c_integer + c_smallint * 3, c_boolean, COUNT(c_integer), SUM(c_decimal), "
+    "COUNT(DISTINCT c_date) FROM nulls GROUP BY c_varchar, c_integer + c_smallint * 3, c_boolean",
     // A DOUBLE key beside a column, and a DOUBLE variance (the second, find-only pass).
     "SELECT c_integer, c_double * 2, VAR_SAMP(c_double), AVG(c_decimal) FROM nulls "
     "GROUP BY c_integer, c_double * 2",
