@@ -45,7 +45,8 @@ GpuStrategy strategy_from_name(const std::string& name);  // throws Error(Unsupp
 
 // One group key's encoding.
 struct KeyEncoding {
-  bool bounded = true;  // value - min is a digit in [0, values); else a raw 64-bit key
+  bool bounded = true;  // value - min is a digit in [0, values); else a raw key, hashed
+                        // (64 bits, or a DECIMAL(p>18)'s 128: GpuPlan::hash_keys)
   int64_t min = 0;
   uint64_t values = 1;         // non-NULL digits
   bool nullable = false;       // one more digit (bounded) or the NULL slot (raw)
