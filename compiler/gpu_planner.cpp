@@ -366,7 +366,8 @@ GpuPlan with_distinct_capacity(GpuPlan plan, uint64_t capacity) {
 GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity) {
   plan.strategy = GpuStrategy::Hash;
   plan.slots = std::max<uint64_t>(capacity, 1);
-  plan.state_slots = plan.slots + 2;  // + the side slot of the EMPTY key + the NULL slot
+  // + the side slot of the EMPTY key (never claimed with 128-bit keys) + the NULL slot
+  plan.state_slots = plan.slots + 2;
   return plan;
 }
 
