@@ -175,7 +175,9 @@ class KernelWriter {
       program_.key_domains.push_back(emitter_.string_domain_of(*k));
     }
     for (const auto& a : query_.aggregates) {
-      program_.aggregate_domains.push_back(a.arg ? emitter_.string_domain_of(*a.arg) : -1);
+      // Only a string result (MIN/MAX) is an id to decode; COUNT(DISTINCT s) is a count.
+      program_.aggregate_domains.push_back(
+          a.arg && a.type.is_string() ? emitter_.string_domain_of(*a.arg) : -1);
     }
   }
 

@@ -49,7 +49,10 @@ Value decode_cell(const GpuRunInputs& in, int128 cell, bool null, const Type& ty
                   int dictionary_column) {
   if (!null && dictionary_column >= 0) {
     const Column& column = *in.table.columns[in.query.scan[dictionary_column].table_column];
-    return Value::from_int(in.strings.intern(column.dictionary().at(static_cast<size_t>(cell))));
+    if (cell < 0 || cell >= static_cast<int128>(column.dictionary().size())) {
+      throw Error(ErrorKind::Internal, "the GPU returned a dictionary code outside its column");
+    }
+    return Value::from_int(in.strings.intern(column.dictionary()[static_cast<size_t>(cell)]));
   }
   return from_cell(cell, null, type);
 }
@@ -291,8 +294,12 @@ class GpuExecution {
   }
 
   Value decode(int128 cell, bool null, const Type& type, int dictionary_column, int domain) {
-    if (!null && domain >= 0) {
-      return Value::from_int(lookup_tables_.domains[domain].at(static_cast<size_t>(cell)));
+    if (!null && domain >= 0 && type.is_string()) {
+      const auto& ids = lookup_tables_.domains[domain];
+      if (cell < 0 || cell >= static_cast<int128>(ids.size())) {
+        throw Error(ErrorKind::Internal, "the GPU returned a string id outside its domain");
+      }
+      return Value::from_int(ids[static_cast<size_t>(cell)]);
     }
     return decode_cell(inputs(), cell, null, type, dictionary_column);
   }
