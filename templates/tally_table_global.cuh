@@ -107,16 +107,19 @@ TALLY_DEV void global_table_clear(const GlobalTableRef& table) {
 // ---- 128-bit keys ------------------------------------------------------------------------
 // The same table for keys one word cannot hold (compiler/gpu_plan.h HashKeyLayout): each
 // slot is a 16-byte aligned (lo, hi) pair, claimed by sm_90's 128-bit CAS
-// (atom.global.cas.b128). The EMPTY marker is hi = 0x8000000000000000, lo = 0, i.e.
-// INT128_MIN: no DECIMAL(<=38) value reaches it (|v| < 10^38 < 2^127), and the mixed layout's
-// hi holds digits below 2^63. So no real key equals EMPTY and no side slot is needed; slot
-// `capacity` stays EMPTY, so the state arrays keep the 64-bit table's layout (probed slots,
-// the unused side slot, the NULL slot) and the Finalizer's `s <= capacity` test still holds.
+// (atom.global.cas.b128). The EMPTY marker has hi = 0x8000000000000000: as an i128 that is
+// below -2^127 + 2^64, which no DECIMAL(<=38) value reaches (|v| < 10^38 < 2^127 - 2^64),
+// and the mixed layout's hi holds digits below 2^63. So no real key equals EMPTY and no side
+// slot is needed; slot `capacity` stays EMPTY, so the state arrays keep the 64-bit table's
+// layout (probed slots, the unused side slot, the NULL slot) and the Finalizer's
+// `s <= capacity` test still holds.
 // Torn reads: a plain 16-byte load is not single-copy atomic, so it may pair one half of
 // EMPTY with one half of the key being written. A half that differs from EMPTY's half is
 // final (a slot changes once, from EMPTY to its key), so a plain load is trusted only when
 // both halves differ from EMPTY's; otherwise the CAS, which is atomic, tells the truth.
-constexpr u64 kEmptyKey128Lo = 0ull;
+// EMPTY's lo is therefore an odd constant rather than 0: keys whose lo equals it (and so
+// take the CAS on every row) are rare, where lo = 0 is the common value 0 and every NULL.
+constexpr u64 kEmptyKey128Lo = 0x9e3779b97f4a7c15ull;
 constexpr u64 kEmptyKey128Hi = 0x8000000000000000ull;
 
 struct Key128 {

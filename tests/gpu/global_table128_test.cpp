@@ -1,7 +1,7 @@
 // templates/tally_table_global.cuh, 128-bit keys: per-key counts from the GPU table equal
-// std::map's, including the keys a torn plain read could fake (low word 0 beside a key of
-// the same high word), the widest DECIMAL values, and keys one bit off EMPTY; lookups agree;
-// a table too small raises the full flag and growing it x4 gives the answer.
+// std::map's, including the keys a torn plain read could fake (EMPTY's low word beside a
+// key of the same high word), the widest DECIMAL values, and keys sharing a word with EMPTY;
+// lookups agree; a table too small raises the full flag and growing it x4 gives the answer.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -45,6 +45,7 @@ extern "C" __global__ void find_keys128(GlobalTableRef ref, const u64* keys, u64
 Module& table_module() { return test_module(kTable128Kernels, "global_table128_test.cu"); }
 
 constexpr uint32_t kBlock = 256;
+constexpr uint64_t kEmptyLo = 0x9e3779b97f4a7c15ull;  // templates/tally_table_global.cuh
 constexpr uint64_t kEmptyHi = 0x8000000000000000ull;
 using Key = std::pair<uint64_t, uint64_t>;  // (lo, hi)
 
@@ -71,6 +72,9 @@ KeyRows make_rows(size_t distinct_keys, size_t rows, uint64_t seed) {
                         {9, 7},
                         {~0ull, ~0ull},
                         {1, kEmptyHi},
+                        {kEmptyLo, 3},
+                        {5, 3},
+                        {0, kEmptyHi},
                         {0, kEmptyHi - 1},
                         decimal_words(false),
                         decimal_words(true)};
@@ -118,7 +122,7 @@ TableRun run_table(const std::vector<uint64_t>& words, uint64_t capacity) {
   const std::vector<uint64_t> table = from_device<uint64_t>(run.keys);
   for (uint64_t s = 0; s <= capacity; ++s) {
     const Key key{table[2 * s], table[2 * s + 1]};
-    if (key == Key{0, kEmptyHi}) continue;
+    if (key == Key{kEmptyLo, kEmptyHi}) continue;
     CHECK(s < capacity);  // slot `capacity` is never claimed
     run.duplicate_key |= !run.counts.emplace(key, slot_counts[s]).second;
   }
