@@ -30,6 +30,18 @@ TALLY_DEV void raise_status(u32* status, u32 bit) {
 }
 TALLY_DEV bool status_raised(const u32* status) { return *(const volatile u32*)status != 0; }
 
+// Linear probing's next slot, wrapping at `capacity`.
+TALLY_DEV u64 next_probe_slot(u64 slot, u64 capacity) {
+  return slot + 1 == capacity ? 0 : slot + 1;
+}
+
+// Every 32 probes, whether another thread already reported the table full (the host will
+// rerun anyway, so probing on is wasted).
+TALLY_DEV bool probing_abandoned(u64 probe, const u32* status) {
+  constexpr u32 kPollInterval = 32;
+  return (u32)probe % kPollInterval == kPollInterval - 1 && status_raised(status);
+}
+
 struct GlobalTableRef {
   u64* keys;         // capacity + 1 words
   u64 capacity;      // probed slots; any value >= 1 (no power of two needed)
@@ -38,7 +50,6 @@ struct GlobalTableRef {
   u64* group_count;  // optional (nullptr): incremented once per newly inserted key
 
   static constexpr i64 kNoSlot = -1;
-  static constexpr u32 kPollInterval = 32;  // probes between polls of *status
 
   TALLY_DEV u64 side_slot() const { return capacity; }
   TALLY_DEV u64 home_slot(u64 key) const { return reduce_range(fmix64(key), capacity); }
@@ -58,10 +69,8 @@ struct GlobalTableRef {
         }
       }
       if (seen == key) return (i64)slot;
-      if ((u32)probe % kPollInterval == kPollInterval - 1 && status_raised(status)) {
-        return kNoSlot;
-      }
-      slot = (slot + 1 == capacity) ? 0 : slot + 1;
+      if (probing_abandoned(probe, status)) return kNoSlot;
+      slot = next_probe_slot(slot, capacity);
     }
     raise_status(status, kStatusTableFull);
     return kNoSlot;
@@ -75,7 +84,7 @@ struct GlobalTableRef {
       const u64 seen = keys[slot];
       if (seen == key) return (i64)slot;
       if (seen == kEmptyKey64) return kNoSlot;
-      slot = (slot + 1 == capacity) ? 0 : slot + 1;
+      slot = next_probe_slot(slot, capacity);
     }
     return kNoSlot;
   }
@@ -137,7 +146,6 @@ struct GlobalTable128Ref {
   u64* group_count;  // optional (nullptr): incremented once per newly inserted key
 
   static constexpr i64 kNoSlot = -1;
-  static constexpr u32 kPollInterval = 32;
 
   TALLY_DEV static u128 pack(Key128 k) { return ((u128)k.hi << 64) | (u128)k.lo; }
   TALLY_DEV static Key128 unpack(u128 v) { return {(u64)v, (u64)(v >> 64)}; }
@@ -164,10 +172,8 @@ struct GlobalTable128Ref {
         }
       }
       if (key128_equal(seen, key)) return (i64)slot;
-      if ((u32)probe % kPollInterval == kPollInterval - 1 && status_raised(status)) {
-        return kNoSlot;
-      }
-      slot = (slot + 1 == capacity) ? 0 : slot + 1;
+      if (probing_abandoned(probe, status)) return kNoSlot;
+      slot = next_probe_slot(slot, capacity);
     }
     raise_status(status, kStatusTableFull);
     return kNoSlot;
@@ -180,7 +186,7 @@ struct GlobalTable128Ref {
       const Key128 seen = plain_load(slot);
       if (key128_equal(seen, key)) return (i64)slot;
       if (key128_empty(seen)) return kNoSlot;
-      slot = (slot + 1 == capacity) ? 0 : slot + 1;
+      slot = next_probe_slot(slot, capacity);
     }
     return kNoSlot;
   }
