@@ -741,10 +741,11 @@ class KernelWriter {
       return b;
     }
     if (plan_.hash_keys == HashKeyLayout::Word64 && !plan_.keys[0].bounded) {
+      // As above: the NULL slot's key word would lie one past the key array.
       b += fmt::format(
-          "    const u64 bits = table.key_at(s);\n"
-          "    out_keys[g] = {};\n    out_key_nulls[g] = s == {}ull;\n",
-          raw_key_value(0, "bits"), plan_.slots + 1);
+          "    const u64 bits = s <= {0}ull ? table.key_at(s) : 0ull;\n"
+          "    out_keys[g] = {1};\n    out_key_nulls[g] = s == {2}ull;\n",
+          plan_.slots, raw_key_value(0, "bits"), plan_.slots + 1);
       return b;
     }
     bool wide = plan_.hash_keys == HashKeyLayout::RawAndDigits128;
