@@ -47,6 +47,15 @@ const char* plain_storage_type(const Type& t) {
 
 std::string kernel_definition(const char* name, uint32_t block, int min_blocks, size_t arg_count,
                               const std::string& body) {
+  // 4 KB is the kernel parameter size every CUDA 13 driver accepts: say so here rather than
+  // fail at launch.
+  constexpr size_t kMaxArgWords = 4096 / 8;
+  if (arg_count > kMaxArgWords) {
+    throw Error(ErrorKind::Unsupported,
+                fmt::format("a query whose kernels need {} arguments (columns, lookups, state) "
+                            "on the GPU; at most {} fit the parameter block",
+                            arg_count, kMaxArgWords));
+  }
   return fmt::format(
       "extern \"C\" __global__ void __launch_bounds__({}, {}) {}(const __grid_constant__ "
       "KernelArgs<{}> arg_block) {{\n  const u64* __restrict__ args = arg_block.words;\n{}}}\n\n",
