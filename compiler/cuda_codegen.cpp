@@ -10,6 +10,7 @@
 #include <cmath>
 #include <functional>
 
+#include "compiler/cuda_columns.h"
 #include "compiler/cuda_expr.h"
 #include "compiler/error.h"
 #include "compiler/gpu_program.h"
@@ -311,6 +312,12 @@ class KernelWriter {
 
   // ---- Scan --------------------------------------------------------------------------------
 
+  std::vector<int> scan_columns() const {
+    std::vector<int> all(query_.scan.size());
+    for (size_t c = 0; c < all.size(); ++c) all[c] = static_cast<int>(c);
+    return all;
+  }
+
   // How the scan reads its columns: declarations before the loop, loads of a group's
   // packed words ahead of use (`group_var` names the group), and the per-row decode into
   // c<i>_h[half] / c<i>_nh[half].
@@ -344,51 +351,22 @@ class KernelWriter {
             c, data, s.base, s.bits);
         r.prefetched.push_back(c);
         raw = fmt::format("(i64)c{0}_col.extract(c{0}_w, lane, half)", c);
-      } else if (s.layout == ColumnStats::Layout::BitPacked) {
-        r.declarations +=
-            fmt::format("  const u64* __restrict__ c{}_p = (const u64*)args[{}];\n", c, data);
-        raw =
-            fmt::format("BitPackedColumn{{c{}_p, {}ll, {}u}}.get(group, index)", c, s.base, s.bits);
       } else {
+        const char* stored =
+            s.layout == ColumnStats::Layout::BitPacked ? "u64" : plain_storage_type(t);
         r.declarations += fmt::format("  const {0}* __restrict__ c{1}_p = (const {0}*)args[{2}];\n",
-                                      plain_storage_type(t), c, data);
-        raw = fmt::format("load_ro(c{}_p + row)", c);
+                                      stored, c, data);
+        raw = column_payload(s, fmt::format("c{}_p", c));
       }
-      std::string value;
-      if (t.id == TypeId::Boolean) {
-        value = fmt::format("({}) != 0", raw);
-      } else {
-        value = fmt::format("({})({})", emitter_.column_type(static_cast<int>(c)), raw);
-      }
-      std::string null = "false";
       if (s.has_nulls) {
         r.declarations += fmt::format("  const u64* __restrict__ c{}_v = (const u64*)args[{}];\n",
                                       c, args_.add({ArgKind::ColumnValidity, static_cast<int>(c)}));
-        null = fmt::format("!Validity{{c{}_v}}.valid(row)", c);
       }
-      r.decode += fmt::format("      c{0}_h[half] = {1}; c{0}_nh[half] = {2};\n", c, value, null);
+      r.decode += fmt::format("      c{0}_h[half] = {1}; c{0}_nh[half] = {2};\n", c,
+                              column_value(t, emitter_.column_type(static_cast<int>(c)), raw),
+                              column_null(s, fmt::format("c{}_v", c)));
     }
     return r;
-  }
-
-  // Registers for the decoded columns of a lane's rows in one 64-row group.
-  std::string decoded_declarations() {
-    std::string d;
-    for (size_t c = 0; c < query_.scan.size(); ++c) {
-      d += fmt::format("    {} c{}_h[2]; bool c{}_nh[2];\n",
-                       emitter_.column_type(static_cast<int>(c)), c, c);
-    }
-    return d;
-  }
-
-  std::string decoded_row() {
-    std::string d;
-    for (size_t c = 0; c < query_.scan.size(); ++c) {
-      d += fmt::format("    const {0} c{1} = c{1}_h[half]; const bool c{1}_n = c{1}_nh[half];\n",
-                       emitter_.column_type(static_cast<int>(c)), c);
-      d += fmt::format("    (void)c{0}; (void)c{0}_n;\n", c);
-    }
-    return d;
   }
 
   // Statements that leave the row's slot in `slot` (or `continue` past the row).
@@ -574,7 +552,7 @@ class KernelWriter {
     // loads of both are in flight together (the kernel is bound by load latency). Rows past
     // the end decode padding (the executor pads every column by a group) and are dropped
     // below, before anything can raise an error.
-    b += decoded_declarations();
+    b += decoded_declarations(scan_columns(), emitter_);
     b += "#pragma unroll\n";
     b += "    for (u32 half = 0; half < 2; ++half) {\n";
     b += "      const u32 index = half * 32 + (threadIdx.x & 31);\n";
@@ -593,7 +571,7 @@ class KernelWriter {
     b += "  for (u32 half = 0; half < 2; ++half) {\n";
     b += "    const u64 row = (u64)group * 64 + half * 32 + (threadIdx.x & 31); (void)row;\n";
     b += "    if (half * 32 + (threadIdx.x & 31) >= in_group) break;\n";
-    b += decoded_row();
+    b += decoded_row(scan_columns(), emitter_, "    ");
     std::string row;
     if (query_.filter) {
       CudaOperand f = emitter_.emit(*query_.filter, row);

@@ -11,6 +11,7 @@
 
 #include <set>
 
+#include "compiler/cuda_columns.h"
 #include "compiler/cuda_expr.h"
 #include "compiler/error.h"
 #include "compiler/gpu_program.h"
@@ -116,25 +117,15 @@ class ProjectionWriter {
       const Type& t = query_.scan[c].type;
       const ColumnStats& s = stats_[c];
       int data = args_.add({ArgKind::ColumnData, c});
-      std::string raw;
-      switch (s.layout) {
-        case ColumnStats::Layout::BitPacked:
-          raw = fmt::format("BitPackedColumn{{(const u64*)args[{}], {}ll, {}u}}.get(group, index)",
-                            data, s.base, s.bits);
-          break;
-        case ColumnStats::Layout::Plain:
-          raw = fmt::format("load_ro((const {}*)args[{}] + row)", plain_storage_type(t), data);
-          break;
-      }
-      std::string value = t.id == TypeId::Boolean
-                              ? fmt::format("({}) != 0", raw)
-                              : fmt::format("({})({})", emitter_.column_type(c), raw);
-      std::string null = "false";
+      const char* stored =
+          s.layout == ColumnStats::Layout::BitPacked ? "u64" : plain_storage_type(t);
+      std::string payload = column_payload(s, fmt::format("(const {}*)args[{}]", stored, data));
+      std::string validity;
       if (s.has_nulls) {
-        null = fmt::format("!Validity{{(const u64*)args[{}]}}.valid(row)",
-                           args_.add({ArgKind::ColumnValidity, c}));
+        validity = fmt::format("(const u64*)args[{}]", args_.add({ArgKind::ColumnValidity, c}));
       }
-      d += fmt::format("        c{0}_h[half] = {1}; c{0}_nh[half] = {2};\n", c, value, null);
+      d += fmt::format("        c{0}_h[half] = {1}; c{0}_nh[half] = {2};\n", c,
+                       column_value(t, emitter_.column_type(c), payload), column_null(s, validity));
     }
     return d;
   }
@@ -142,27 +133,13 @@ class ProjectionWriter {
   // Registers for the decoded columns of a lane's two rows, and the decode of both: all
   // loads in flight before any is used, as in the aggregation scan.
   std::string decode_both_rows(const std::set<int>& columns) {
-    std::string d;
-    for (int c : columns) {
-      d += fmt::format("    {} c{}_h[2]; bool c{}_nh[2];\n", emitter_.column_type(c), c, c);
-    }
+    std::string d = decoded_declarations({columns.begin(), columns.end()}, emitter_);
     d += "    if (group * 64 < range.end) {\n#pragma unroll\n";
     d += "      for (u32 half = 0; half < 2; ++half) {\n";
     d += "        const u32 index = half * 32 + (threadIdx.x & 31); (void)index;\n";
     d += "        const u64 row = group * 64 + index; (void)row;\n";
     d += decode(columns);
     d += "      }\n    }\n";
-    return d;
-  }
-
-  std::string decoded_row(const std::set<int>& columns) {
-    std::string d;
-    for (int c : columns) {
-      d += fmt::format(
-          "      const {0} c{1} = c{1}_h[half]; const bool c{1}_n = c{1}_nh[half];\n"
-          "      (void)c{1}; (void)c{1}_n;\n",
-          emitter_.column_type(c), c);
-    }
     return d;
   }
 
@@ -196,7 +173,7 @@ class ProjectionWriter {
     b += "#pragma unroll\n    for (u32 half = 0; half < 2; ++half) {\n";
     b += "      const u64 row = group * 64 + half * 32 + (threadIdx.x & 31);\n";
     b += "      if (row >= range.end) break;\n";
-    b += decoded_row(columns);
+    b += decoded_row({columns.begin(), columns.end()}, emitter_, "      ");
     b += filter_code();
     b += "      passed += passes ? 1u : 0u;\n    }\n  }\n";
     b += "  add_block_count(passed, block_counts);\n";
@@ -236,14 +213,14 @@ class ProjectionWriter {
     b += "#pragma unroll\n    for (u32 half = 0; half < 2; ++half) {\n";
     b += "      const u64 row = group * 64 + half * 32 + (threadIdx.x & 31);\n";
     b += "      if (row >= range.end) break;\n";
-    b += decoded_row(columns);
+    b += decoded_row({columns.begin(), columns.end()}, emitter_, "      ");
     b += filter_code();
     b += "      pass[half] = passes;\n    }\n";
     b += "    const TilePlaces places = place_tile_rows(pass[0], pass[1], warp_counts);\n";
     b += "#pragma unroll\n    for (u32 half = 0; half < 2; ++half) {\n";
     b += "      if (!pass[half]) continue;\n";
     b += "      const u64 at = next + (half == 0 ? places.first : places.second);\n";
-    b += decoded_row(columns);
+    b += decoded_row({columns.begin(), columns.end()}, emitter_, "      ");
     b += outputs_code();
     b += "    }\n    next += places.total;\n  }\n";
     return b;
