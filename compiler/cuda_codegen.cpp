@@ -98,6 +98,25 @@ MergeOp field_merge(FieldKind k) {
   }
 }
 
+// The device library's names for one merge: across a warp (tally_reduce.cuh), of two values
+// in a lane (pair; Add folds with +), and into global state (tally_atomics.cuh).
+struct MergeNames {
+  const char* warp;
+  const char* pair;
+  const char* atomic;
+};
+
+MergeNames merge_names(MergeOp op) {
+  switch (op) {
+    case MergeOp::Min:
+      return {"warp_min", "min_of", "atomic_min"};
+    case MergeOp::Max:
+      return {"warp_max", "max_of", "atomic_max"};
+    default:
+      return {"warp_sum", "", "atomic_add"};
+  }
+}
+
 std::vector<FieldKind> fields_of(const AggregateCall& a, AggStateKind state) {
   bool is_min = a.kind == AggKind::Min;
   switch (state) {
@@ -656,12 +675,7 @@ class KernelWriter {
       for (size_t f = 0; f < program_.fields.size(); ++f, ++cell) {
         FieldKind k = program_.fields[f].kind;
         MergeOp op = field_merge(k);
-        const char* reduce = op == MergeOp::Add   ? "warp_sum"
-                             : op == MergeOp::Min ? "warp_min"
-                                                  : "warp_max";
-        const char* atomic = op == MergeOp::Add   ? "atomic_add"
-                             : op == MergeOp::Min ? "atomic_min"
-                                                  : "atomic_max";
+        const MergeNames names = merge_names(op);
         std::string fold;
         for (uint32_t part = 0; part < warps; ++part) {
           std::string term = fmt::format("({})st{}[{} * {}u + {}u + (threadIdx.x & 31)]",
@@ -671,13 +685,13 @@ class KernelWriter {
           } else if (op == MergeOp::Add) {
             fold += " + " + term;
           } else {
-            fold = fmt::format("{}({}, {})", op == MergeOp::Min ? "min_of" : "max_of", fold, term);
+            fold = fmt::format("{}({}, {})", names.pair, fold, term);
           }
         }
         b += fmt::format(
             "  if (threadIdx.x / 32 == {}u) {{ const {} w = {}({}); if (is_lane_zero()) "
             "{}(&f{}[{}], w); }}\n",
-            cell % warps, field_type(k), reduce, fold, atomic, f, s);
+            cell % warps, field_type(k), names.warp, fold, names.atomic, f, s);
       }
     }
     return b;
@@ -689,15 +703,10 @@ class KernelWriter {
     for (uint64_t s = 0; s < slots; ++s) {
       for (size_t f = 0; f < program_.fields.size(); ++f) {
         FieldKind k = program_.fields[f].kind;
-        const char* reduce = field_merge(k) == MergeOp::Add   ? "warp_sum"
-                             : field_merge(k) == MergeOp::Min ? "warp_min"
-                                                              : "warp_max";
-        const char* atomic = field_merge(k) == MergeOp::Add   ? "atomic_add"
-                             : field_merge(k) == MergeOp::Min ? "atomic_min"
-                                                              : "atomic_max";
+        const MergeNames names = merge_names(field_merge(k));
         b += fmt::format("  {{ const {} w = {}({}); if (is_lane_zero()) {}(&f{}[{}], ({})w); }}\n",
-                         register_type(f), reduce, thread_cell(f, std::to_string(s)), atomic, f, s,
-                         field_type(k));
+                         register_type(f), names.warp, thread_cell(f, std::to_string(s)),
+                         names.atomic, f, s, field_type(k));
       }
     }
     return b;

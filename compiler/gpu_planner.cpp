@@ -11,11 +11,16 @@
 
 namespace tally {
 
+namespace {
+
+int scale_of(const Expr& x) { return x.type.is_decimal() ? x.type.scale : 0; }
+
+}  // namespace
+
 // log2 of the largest unscaled magnitude an expression can reach, by interval reasoning
 // over the column statistics (declared precision where nothing better is known).
 long double magnitude_log2(const Expr& e, const std::vector<ColumnStats>& stats) {
   const long double ten = std::log2(10.0L);
-  auto scale_of = [](const Expr& x) { return x.type.is_decimal() ? x.type.scale : 0; };
   auto fallback = [&]() -> long double {
     if (e.type.is_decimal()) return e.type.precision * ten;
     return 63;
@@ -83,7 +88,6 @@ ValueBounds scaled(ValueBounds b, int digits) {
 }
 
 ValueBounds arith_bounds(const Expr& e, const std::vector<ColumnStats>& stats) {
-  auto scale_of = [](const Expr& x) { return x.type.is_decimal() ? x.type.scale : 0; };
   const Expr& a = *e.children[0];
   const Expr& b = *e.children[1];
   if (e.op == kMul) {
@@ -104,7 +108,6 @@ ValueBounds arith_bounds(const Expr& e, const std::vector<ColumnStats>& stats) {
 
 ValueBounds value_bounds(const Expr& e, const std::vector<ColumnStats>& stats) {
   if (e.type.is_float() || !(e.type.is_decimal() || e.type.is_integer())) return {};
-  auto scale_of = [](const Expr& x) { return x.type.is_decimal() ? x.type.scale : 0; };
   switch (e.kind) {
     case ExprKind::ColumnRef: {
       const ColumnStats& s = stats[e.index];
