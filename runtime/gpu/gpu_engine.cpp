@@ -141,6 +141,12 @@ uint64_t input_arg(const GpuRunInputs& in, const std::vector<cuda::DeviceBuffer>
   }
 }
 
+uint32_t read_status_word(const cuda::DeviceBuffer& status) {
+  uint32_t word = 0;
+  status.download(&word, sizeof word);
+  return word;
+}
+
 void raise_status_errors(uint32_t status, const std::string& lookup_error) {
   if (status & kStatusDivisionByZero) throw Error(ErrorKind::Execution, "division by zero");
   if (status & kStatusIntegerOverflow) throw Error(ErrorKind::Execution, "integer out of range");
@@ -225,11 +231,7 @@ class GpuExecution {
     return launch_timed(kernel, grid, c_.plan.block, arg_words_);
   }
 
-  uint32_t read_status() {
-    uint32_t status = 0;
-    status_.download(&status, sizeof status);
-    return status;
-  }
+  uint32_t read_status() const { return read_status_word(status_); }
 
   void allocate_states() {
     uint64_t slots = c_.plan.state_slots;

@@ -160,6 +160,9 @@ bool is_input_arg(ArgKind kind);
 uint64_t input_arg(const GpuRunInputs& in, const std::vector<cuda::DeviceBuffer>& lookups,
                    const ArgSlot& a);
 
+// The status word a kernel raised its bits in (templates/tally_status.cuh).
+uint32_t read_status_word(const cuda::DeviceBuffer& status);
+
 // Throws the CPU engine's error for a status word's error bits (nothing when none is set).
 void raise_status_errors(uint32_t status, const std::string& lookup_error);
 

@@ -41,11 +41,7 @@ class ProjectionExecution {
   }
 
  private:
-  uint32_t read_status() const {
-    uint32_t status = 0;
-    status_.download(&status, sizeof status);
-    return status;
-  }
+  uint32_t read_status() const { return read_status_word(status_); }
 
   // Each block's first output row: the exclusive scan of the block counts (a grid's worth
   // of words, so the host does it while it learns the total it sizes the outputs by).
