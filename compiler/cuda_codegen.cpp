@@ -162,10 +162,10 @@ class KernelWriter {
     arg_out_count_ = args_.add({ArgKind::OutCount});
     if (plan_.strategy == GpuStrategy::Hash) arg_keys_ = args_.add({ArgKind::TableKeys});
     for (size_t f = 0; f < program_.fields.size(); ++f) {
-      preamble_ +=
-          fmt::format("  {}* __restrict__ f{} = ({}*)args[{}];\n",
-                      field_type(program_.fields[f].kind), f, field_type(program_.fields[f].kind),
-                      args_.add({ArgKind::StateField, static_cast<int>(f)}));
+      // Not every kernel touches every field (the M2 pass reads a few): (void) keeps NVRTC quiet.
+      preamble_ += fmt::format("  {0}* __restrict__ const f{1} = ({0}*)args[{2}]; (void)f{1};\n",
+                               field_type(program_.fields[f].kind), f,
+                               args_.add({ArgKind::StateField, static_cast<int>(f)}));
     }
     check_supported();
     std::string scan = scan_body(false);
@@ -298,9 +298,11 @@ class KernelWriter {
         "  u64* const out_count = (u64*)args[{}];\n",
         arg_rows_, arg_status_, arg_out_count_);
     if (plan_.strategy == GpuStrategy::Hash) {
-      p += fmt::format(
-          "  const GlobalTableRef table = {{(u64*)args[{0}], {1}ull, {1}ull, status, nullptr}};\n",
-          arg_keys_, plan_.slots);
+      bool wide = plan_.hash_keys != HashKeyLayout::Word64;
+      p +=
+          fmt::format("  const {0} table = {{({1}*)args[{2}], {3}ull, {3}ull, status, nullptr}};\n",
+                      wide ? "GlobalTable128Ref" : "GlobalTableRef", wide ? "u128" : "u64",
+                      arg_keys_, plan_.slots);
     }
     p += "  (void)rows; (void)status; (void)out_count;\n";
     return p + preamble_;
@@ -394,18 +396,28 @@ class KernelWriter {
     std::string s;
     std::vector<CudaOperand> keys;
     for (const auto& k : query_.group_keys) keys.push_back(emitter_.emit(*k, s));
-    if (!plan_.keys.empty() && !plan_.keys[0].bounded) {
-      const Type& t = query_.group_keys[0]->type;
-      std::string bits = t.is_float() ? fmt::format("float_key_bits({})", keys[0].value)
-                                      : fmt::format("(u64)(i64){}", keys[0].value);
+    if (plan_.hash_keys == HashKeyLayout::Decimal128) {
+      s += fmt::format(
+          "const i128 key_value = (i128)({});\n"
+          "const i64 slot = {} ? (i64){}ull : table.{}(Key128{{i128_low(key_value), "
+          "i128_high(key_value)}});\nif (slot < 0) continue;\n",
+          keys[0].value, keys[0].null, plan_.slots + 1, lookup);
+      return s;
+    }
+    if (plan_.hash_keys == HashKeyLayout::Word64 && !plan_.keys.empty() && !plan_.keys[0].bounded) {
       s += fmt::format(
           "const i64 slot = {} ? (i64){}ull : table.insert_or_find({});\nif (slot < 0) continue;\n",
-          keys[0].null, plan_.slots + 1, bits);
+          keys[0].null, plan_.slots + 1, raw_key_bits(0, keys[0]));
       return s;
     }
     s += "MixedRadix mr;\n";
+    int raw = -1;  // RawAndDigits128: the key whose raw bits fill the low word
     for (size_t i = 0; i < keys.size(); ++i) {
       const KeyEncoding& k = plan_.keys[i];
+      if (!k.bounded) {
+        raw = static_cast<int>(i);
+        continue;
+      }
       std::string v = fmt::format("(i64){}", keys[i].value);
       if (k.nullable) {
         s += fmt::format("mr.add_nullable_key(!{}, {}, {}ll, {}ull);\n", keys[i].null, v, k.min,
@@ -418,12 +430,34 @@ class KernelWriter {
       }
     }
     s += "if (!mr.in_range) { raise_status(status, kStatusKeyOutOfRange); continue; }\n";
+    if (raw >= 0) {
+      // The NULL flag is the last digit; a NULL key's low word is 0, so all NULLs meet.
+      const CudaOperand& key = keys[raw];
+      s += fmt::format(
+          "mr.add_digit({0} ? 1ull : 0ull, 2ull);\n"
+          "const i64 slot = table.{1}(Key128{{{0} ? 0ull : {2}, mr.slot}});\n"
+          "if (slot < 0) continue;\n",
+          key.null, lookup, raw_key_bits(static_cast<size_t>(raw), key));
+      return s;
+    }
     if (plan_.strategy == GpuStrategy::Hash) {
       s += fmt::format("const i64 slot = table.{}(mr.slot);\nif (slot < 0) continue;\n", lookup);
     } else {
       s += "const u64 slot = mr.slot;\n";
     }
     return s;
+  }
+
+  // The 64 bits a raw (hashed) key is stored as: a DOUBLE's canonical bits, else the value.
+  std::string raw_key_bits(size_t i, const CudaOperand& key) const {
+    return query_.group_keys[i]->type.is_float() ? fmt::format("float_key_bits({})", key.value)
+                                                 : fmt::format("(u64)(i64){}", key.value);
+  }
+
+  // The Finalizer's inverse of raw_key_bits, as the i128 the host reads back.
+  std::string raw_key_value(size_t i, const std::string& bits) const {
+    return query_.group_keys[i]->type.is_float() ? fmt::format("(i128){}", bits)
+                                                 : fmt::format("(i128)(i64){}", bits);
   }
 
   // Evaluates every aggregate argument once per row; the merges then only move values.
@@ -725,21 +759,35 @@ class KernelWriter {
     std::string b;
     size_t nk = plan_.keys.size();
     if (nk == 0) return b;
-    if (!plan_.keys[0].bounded) {
-      const Type& t = query_.group_keys[0]->type;
-      std::string value = t.is_decimal() ? "(i128)(i64)bits" : "(i128)bits";
-      if (!t.is_float() && !t.is_decimal()) value = "(i128)(i64)bits";
+    if (plan_.hash_keys == HashKeyLayout::Decimal128) {
+      // The NULL slot (capacity + 1) lies past the key array: its key is not read.
       b += fmt::format(
-          "    const u64 bits = table.key_at(s);\n"
-          "    out_keys[g] = {};\n    out_key_nulls[g] = s == {}ull;\n",
-          value, plan_.slots + 1);
+          "    const Key128 key = s <= {0}ull ? table.key_at(s) : Key128{{0ull, 0ull}};\n"
+          "    out_keys[g] = i128_from_words(key.lo, key.hi);\n"
+          "    out_key_nulls[g] = s == {1}ull;\n",
+          plan_.slots, plan_.slots + 1);
       return b;
     }
-    b += plan_.strategy == GpuStrategy::Hash ? "    const u64 encoded = table.key_at(s);\n"
-                                             : "    const u64 encoded = s;\n";
+    if (plan_.hash_keys == HashKeyLayout::Word64 && !plan_.keys[0].bounded) {
+      // As above: the NULL slot's key word would lie one past the key array.
+      b += fmt::format(
+          "    const u64 bits = s <= {0}ull ? table.key_at(s) : 0ull;\n"
+          "    out_keys[g] = {1};\n    out_key_nulls[g] = s == {2}ull;\n",
+          plan_.slots, raw_key_value(0, "bits"), plan_.slots + 1);
+      return b;
+    }
+    bool wide = plan_.hash_keys == HashKeyLayout::RawAndDigits128;
+    if (wide) {
+      // Every occupied slot is a probed one (no NULL slot): key_at reads inside the array.
+      b += "    const Key128 key = table.key_at(s);\n    const u64 encoded = key.hi;\n";
+    } else {
+      b += plan_.strategy == GpuStrategy::Hash ? "    const u64 encoded = table.key_at(s);\n"
+                                               : "    const u64 encoded = s;\n";
+    }
     uint64_t stride = 1;
     for (size_t i = 0; i < nk; ++i) {
       const KeyEncoding& k = plan_.keys[i];
+      if (!k.bounded) continue;  // the raw key of RawAndDigits128, decoded below
       b += fmt::format(
           "    {{ const u64 d = mixed_radix_digit(encoded, {}ull, {}ull);\n"
           "      out_key_nulls[g * {} + {}] = {};\n"
@@ -747,6 +795,14 @@ class KernelWriter {
           stride, k.radix(), nk, i, k.nullable ? fmt::format("d == {}ull", k.values) : "false", nk,
           i, k.min);
       stride *= k.radix();
+    }
+    for (size_t i = 0; wide && i < nk; ++i) {
+      if (plan_.keys[i].bounded) continue;
+      b += fmt::format(
+          "    {{ const bool null = mixed_radix_digit(encoded, {0}ull, 2ull) == 1ull;\n"
+          "      out_key_nulls[g * {1} + {2}] = null;\n"
+          "      out_keys[g * {1} + {2}] = null ? (i128)0 : {3}; }}\n",
+          stride, nk, i, raw_key_value(i, "key.lo"));
     }
     return b;
   }

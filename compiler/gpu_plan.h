@@ -45,13 +45,26 @@ GpuStrategy strategy_from_name(const std::string& name);  // throws Error(Unsupp
 
 // One group key's encoding.
 struct KeyEncoding {
-  bool bounded = true;  // value - min is a digit in [0, values); else a raw 64-bit key
+  bool bounded = true;  // value - min is a digit in [0, values); else a raw key, hashed
+                        // (64 bits, or a DECIMAL(p>18)'s 128: GpuPlan::hash_keys)
   int64_t min = 0;
   uint64_t values = 1;         // non-NULL digits
   bool nullable = false;       // one more digit (bounded) or the NULL slot (raw)
   int dictionary_column = -1;  // scan column whose dictionary decodes a VARCHAR key
   uint64_t radix() const { return values + (nullable ? 1 : 0); }
 };
+
+// How the Hash strategy stores a group's key in a slot (templates/tally_table_global.cuh).
+enum class HashKeyLayout : uint8_t {
+  Word64,  // one 64-bit word: a raw key, or the mixed-radix digits of bounded keys
+  // 128 bits, lo = the one unbounded key's raw 64 bits (0 when NULL), hi = the mixed-radix
+  // digits of the bounded keys, then that key's NULL flag as one more digit of radix 2;
+  // hi stays below 2^63, under the EMPTY marker's hi. No NULL slot is used.
+  RawAndDigits128,
+  // 128 bits: the value of a single DECIMAL(p>18) key; its NULL takes the NULL slot.
+  Decimal128,
+};
+const char* hash_key_layout_name(HashKeyLayout layout);
 
 struct GpuPlan {
   GpuStrategy strategy = GpuStrategy::Direct;
@@ -65,6 +78,7 @@ struct GpuPlan {
   // A query without GROUP BY or aggregates: no grouping strategy, a compacting scan that
   // writes the passing rows' outputs in input order (plan_projection).
   bool projection = false;
+  HashKeyLayout hash_keys = HashKeyLayout::Word64;  // Hash: the slot key's layout
   // Entries of the set behind COUNT/SUM/AVG(DISTINCT); 0 when the query has none. Sized
   // from the statistics, grown and rerun when it fills.
   uint64_t distinct_capacity = 0;
@@ -99,6 +113,11 @@ GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity);
 // The plan of a query without GROUP BY or aggregates (compiler/projection_planner.cpp);
 // plan_gpu calls it for such queries.
 GpuPlan plan_projection(uint64_t rows, const DeviceLimits& limits, GpuStrategy forced);
+
+// Bytes of one hash-table key slot under the plan's layout.
+inline uint64_t hash_key_bytes(const GpuPlan& plan) {
+  return plan.hash_keys == HashKeyLayout::Word64 ? 8 : 16;
+}
 
 std::string describe_plan(const GpuPlan& plan);
 std::string describe_projection_plan(const GpuPlan& plan);

@@ -176,8 +176,7 @@ KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
     k.nullable = shape.nullable;
     return k;
   }
-  if (key.type.is_wide_decimal())
-    unsupported(fmt::format("GROUP BY a DECIMAL wider than 18 digits (\"{}\")", key.text));
+  // A computed key, or a DECIMAL(p>18) (an i128 value): hashed by value (hash_key_layout).
   k.bounded = false;
   k.nullable = true;  // a computed key may be NULL: it owns the NULL slot
   return k;
@@ -192,6 +191,68 @@ uint64_t slot_product(const std::vector<KeyEncoding>& keys) {
     product *= k.radix();
   }
   return product;
+}
+
+// The bounded keys' product of radices (0 when it passes 2^62), the unbounded ones left out.
+uint64_t bounded_product(const std::vector<KeyEncoding>& keys) {
+  std::vector<KeyEncoding> bounded;
+  for (const auto& k : keys) {
+    if (k.bounded) bounded.push_back(k);
+  }
+  return slot_product(bounded);
+}
+
+// Several bounded keys whose digits overflow one word: the numeric key of the largest
+// domain goes raw into the low word instead (its value needs no digit).
+bool unbind_widest_key(const BoundSelect& query, std::vector<KeyEncoding>& keys) {
+  int widest = -1;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const Type& t = query.group_keys[i]->type;
+    if (t.is_string() || t.is_wide_decimal() || keys[i].dictionary_column >= 0) continue;
+    if (widest < 0 || keys[i].values > keys[widest].values) widest = static_cast<int>(i);
+  }
+  if (widest < 0) return false;
+  keys[widest].bounded = false;
+  return true;
+}
+
+// The slot key of a hash plan whose keys do not pack into one 64-bit word: a wide DECIMAL
+// alone, or one raw 64-bit key beside bounded digits, in 128 bits (HashKeyLayout). Throws
+// Error(Unsupported) naming what 128 bits cannot hold.
+HashKeyLayout hash_key_layout(const BoundSelect& query, std::vector<KeyEncoding>& keys) {
+  const auto& exprs = query.group_keys;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i].bounded || !exprs[i]->type.is_wide_decimal()) continue;
+    if (keys.size() > 1) {
+      unsupported(
+          fmt::format("GROUP BY a DECIMAL wider than 18 digits (\"{}\") together with other keys",
+                      exprs[i]->text));
+    }
+    return HashKeyLayout::Decimal128;
+  }
+  if (keys.size() == 1) return HashKeyLayout::Word64;
+  std::vector<size_t> raw;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (!keys[i].bounded) raw.push_back(i);
+  }
+  if (raw.empty()) {
+    if (!unbind_widest_key(query, keys)) {
+      unsupported("GROUP BY string keys whose domains together pass 2^62");
+    }
+    return hash_key_layout(query, keys);
+  }
+  if (raw.size() > 1) {
+    // Two raw 64-bit values fill 128 bits: no room for their NULL flags nor for EMPTY.
+    unsupported(fmt::format("GROUP BY two computed or unbounded keys (\"{}\" and \"{}\")",
+                            exprs[raw[0]]->text, exprs[raw[1]]->text));
+  }
+  // hi = digits x 2 (the NULL flag) must stay below 2^63, under EMPTY's hi.
+  if (bounded_product(keys) == 0) {
+    unsupported(fmt::format(
+        "GROUP BY keys whose domains pass 2^62 beside the computed or unbounded key \"{}\"",
+        exprs[raw[0]]->text));
+  }
+  return HashKeyLayout::RawAndDigits128;
 }
 
 uint64_t state_fields(const BoundSelect& query) {
@@ -308,7 +369,8 @@ GpuPlan with_distinct_capacity(GpuPlan plan, uint64_t capacity) {
 GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity) {
   plan.strategy = GpuStrategy::Hash;
   plan.slots = std::max<uint64_t>(capacity, 1);
-  plan.state_slots = plan.slots + 2;  // + the side slot of the EMPTY key + the NULL slot
+  // + the side slot of the EMPTY key (never claimed with 128-bit keys) + the NULL slot
+  plan.state_slots = plan.slots + 2;
   return plan;
 }
 
@@ -322,9 +384,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   plan.rows = rows;
   uint64_t product = slot_product(plan.keys);
   bool raw = product == 0;
-  if (raw && plan.keys.size() > 1) {
-    unsupported("GROUP BY several keys when one is a computed or unbounded value");
-  }
+  if (raw) plan.hash_keys = hash_key_layout(query, plan.keys);
   uint64_t cells = product * state_fields(query);
   bool fits_registers = !raw && product <= kThreadPrivateSlots && cells <= kThreadPrivateCells;
   bool fits_direct = !raw && product <= kMaxDirectSlots;
@@ -340,7 +400,9 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     } else {
       chosen = GpuStrategy::Hash;
       plan.reason =
-          raw ? "a computed key has no known domain"
+          raw ? (plan.hash_keys == HashKeyLayout::Decimal128
+                     ? "a DECIMAL wider than 18 digits is hashed by value"
+                     : "a computed or unbounded key has no known domain")
               : fmt::format("key domain of {} slots is too large for direct slots", product);
     }
   } else {
@@ -376,6 +438,33 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   return plan;
 }
 
+const char* hash_key_layout_name(HashKeyLayout layout) {
+  switch (layout) {
+    case HashKeyLayout::Word64:
+      return "64-bit words";
+    case HashKeyLayout::RawAndDigits128:
+      return "128-bit (lo = the raw key, hi = the digits with its NULL flag last)";
+    case HashKeyLayout::Decimal128:
+      return "128-bit (the DECIMAL value)";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string raw_key_text(HashKeyLayout layout, const KeyEncoding& k) {
+  switch (layout) {
+    case HashKeyLayout::RawAndDigits128:
+      return "raw 64-bit value in the low word, NULL as a digit of the high word, hashed";
+    case HashKeyLayout::Decimal128:
+      return k.nullable ? "128-bit value, hashed; NULL in its own slot" : "128-bit value, hashed";
+    default:
+      return "raw 64-bit value, hashed";
+  }
+}
+
+}  // namespace
+
 std::string describe_plan(const GpuPlan& plan) {
   if (plan.projection) return describe_projection_plan(plan);
   std::string out =
@@ -386,8 +475,11 @@ std::string describe_plan(const GpuPlan& plan) {
       out += fmt::format("  key{}: digit = value - {} in [0, {}){}\n", i, k.min, k.values,
                          k.nullable ? " + NULL digit" : "");
     } else {
-      out += fmt::format("  key{}: raw 64-bit value, hashed\n", i);
+      out += fmt::format("  key{}: {}\n", i, raw_key_text(plan.hash_keys, k));
     }
+  }
+  if (plan.strategy == GpuStrategy::Hash && plan.hash_keys != HashKeyLayout::Word64) {
+    out += fmt::format("  hash keys: {}\n", hash_key_layout_name(plan.hash_keys));
   }
   out += fmt::format("  slots: {}  state slots: {}  grid: {} x {} threads\n", plan.slots,
                      plan.state_slots, plan.grid, plan.block);

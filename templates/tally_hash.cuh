@@ -32,6 +32,11 @@ TALLY_DEV u64 hash_combine(u64 seed, u64 part) {
   return fmix64(seed ^ (fmix64(part) + 0x9e3779b97f4a7c15ull + (seed << 6) + (seed >> 2)));
 }
 
+// Both words of a 128-bit key mixed into one 64-bit hash: the high word through its own
+// finalizer first, so keys that differ only in `hi` (the digits of the other GROUP BY keys)
+// still land far apart.
+TALLY_DEV u64 fmix128(u64 lo, u64 hi) { return fmix64(lo ^ fmix64(hi + 0x9e3779b97f4a7c15ull)); }
+
 // Maps a hash onto [0, n) without a division: the high 64 bits of hash * n (Lemire's
 // multiply-shift), so a table needs no power-of-two capacity.
 TALLY_DEV u64 reduce_range(u64 hash, u64 n) { return __umul64hi(hash, n); }

@@ -1127,7 +1127,7 @@ class QueryGenerator {
   };
 
   std::optional<Key> column_key() {
-    // A DECIMAL wider than 18 digits is a key the GPU declines: now and then only.
+    // A DECIMAL wider than 18 digits: hashed by value alone, declined beside other keys.
     bool wide = chance(0.2);
     auto cols = columns_where([&](const FuzzColumn& c) {
       return c.kind != FuzzKind::Double && c.distinct <= 5000 && (wide || c.precision <= 18);
@@ -1208,8 +1208,9 @@ class QueryGenerator {
       if (!doubles.empty()) return {Key{pick(doubles)->name, false, true}};
     }
     for (size_t i = 0; i < n; ++i) {
-      // Computed keys take the hash path, which takes one key only: mostly alone.
-      bool computed = n == 1 ? chance(0.45) : chance(0.08);
+      // Computed keys take the hash path: alone in 64-bit keys, beside other keys in 128-bit
+      // ones (one computed key there; two are refused, and come now and then).
+      bool computed = n == 1 ? chance(0.45) : chance(0.25);
       std::optional<Key> k = computed ? computed_key() : column_key();
       if (!k) k = computed_key();
       bool duplicate = false;

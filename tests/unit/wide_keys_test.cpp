@@ -1,0 +1,184 @@
+// CI half of GROUP BY shapes whose keys do not pack into one 64-bit word: several keys with
+// one computed (or unbounded) key, and a DECIMAL wider than 18 digits, run through the hash
+// table with 128-bit keys. The planner chooses the layout, --explain says it, the plan
+// fingerprint tells it apart, and the generated CUDA compiles with NVRTC for sm_90 without
+// a warning — no GPU needed (tests/gpu/wide_keys_test.cpp compares results on one).
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "compiler/binder.h"
+#include "compiler/error.h"
+#include "compiler/parser.h"
+#include "runtime/cuda/nvrtc.h"
+#include "runtime/data/paper_tables.h"
+#include "runtime/data/tpch_lineitem.h"
+#include "runtime/database.h"
+#include "runtime/gpu/gpu_compile.h"
+
+namespace tally {
+namespace {
+
+Database& keys_db() {
+  static Database* db = [] {
+    auto* d = new Database();
+    d->put_table(generate_lineitem(0.01, 3));
+    d->put_table(generate_nulls_table(5000, 0.2, 3));
+    ExecOptions cpu;
+    cpu.device = DeviceChoice::Cpu;
+    // b and b2 span more than 2^40 each: together their digits pass 2^62.
+    d->execute_script(
+        "CREATE TABLE wide_t (d DECIMAL(30,2), k INTEGER, b BIGINT, b2 BIGINT);"
+        "INSERT INTO wide_t VALUES (12345678901234567890123.45, 1, 0, 0), "
+        "(-0.50, 2, 1099511627776000, -1099511627776000), (NULL, NULL, -5, 7)",
+        cpu, [](const StatementOutcome&) {});
+    return d;
+  }();
+  return *db;
+}
+
+BoundSelect bind(const std::string& sql) {
+  auto statements = parse_script(sql);
+  const auto& select = std::get<ast::SelectStmt>(statements.at(0).body);
+  return bind_select(select, keys_db(), statements.at(0).parameter_count);
+}
+
+GpuPlan plan_of(const std::string& sql, GpuStrategy strategy = GpuStrategy::Auto) {
+  BoundSelect query = bind(sql);
+  TablePtr table = keys_db().table(query.table);
+  GpuCompileOptions options;
+  options.strategy = strategy;
+  return plan_for(query, scan_stats(query, *table), table->rows(), options);
+}
+
+std::string unsupported_message(const std::string& sql) {
+  try {
+    plan_of(sql);
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::Unsupported);
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Generates and compiles `sql` (at `capacity` hash slots when > 0); checks NVRTC was silent.
+GpuCompilation compile_clean(const std::string& sql, uint64_t capacity = 0) {
+  BoundSelect query = bind(sql);
+  TablePtr table = keys_db().table(query.table);
+  std::vector<ColumnStats> stats = scan_stats(query, *table);
+  GpuCompileOptions options;
+  options.hash_capacity = capacity;
+  GpuPlan plan = plan_for(query, stats, table->rows(), options);
+  GpuCompilation c = compile_plan(query, stats, plan, "sm_90");
+  INFO(sql);
+  INFO(c.program.source);
+  CHECK_MESSAGE(c.binary->log.empty(), "NVRTC said: " << c.binary->log);
+  CHECK(contains(c.program.source, "GlobalTable128Ref"));
+  return c;
+}
+
+const char* const kComputedBesideColumn =
+    "SELECT l_orderkey * 7 + l_partkey, l_linestatus, COUNT(*) FROM lineitem "
+    "GROUP BY l_orderkey * 7 + l_partkey, l_linestatus";
+
+const char* const kWideShapes[] = {
+    kComputedBesideColumn,
+    // NULLs in the computed key and in the bounded ones, strings and DISTINCT.
+    "SELECT c_varchar, c_integer + c_smallint * 3, c_boolean, COUNT(c_integer), SUM(c_decimal), "
+    "COUNT(DISTINCT c_date) FROM nulls GROUP BY c_varchar, c_integer + c_smallint * 3, c_boolean",
+    // A DOUBLE key beside a column, and a DOUBLE variance (the second, find-only pass).
+    "SELECT c_integer, c_double * 2, VAR_SAMP(c_double), AVG(c_decimal) FROM nulls "
+    "GROUP BY c_integer, c_double * 2",
+    // A wide DECIMAL key with NULLs, a computed one too.
+    "SELECT c_wide, COUNT(*), MIN(c_integer) FROM nulls GROUP BY c_wide",
+    "SELECT d, SUM(k) FROM wide_t GROUP BY d",
+    "SELECT c_wide * 2, STDDEV_SAMP(c_double) FROM nulls GROUP BY c_wide * 2",
+    // Bounded keys whose digits pass 2^62: the widest goes raw.
+    "SELECT b, b2, k, COUNT(*) FROM wide_t GROUP BY b, b2, k",
+};
+
+}  // namespace
+
+TEST_CASE("wide keys: several keys with one computed key take 128-bit hash keys") {
+  GpuPlan plan = plan_of(kComputedBesideColumn);
+  CHECK(plan.strategy == GpuStrategy::Hash);
+  CHECK(plan.hash_keys == HashKeyLayout::RawAndDigits128);
+  REQUIRE(plan.keys.size() == 2);
+  CHECK_FALSE(plan.keys[0].bounded);
+  CHECK(plan.keys[1].bounded);
+  CHECK(hash_key_bytes(plan) == 16);
+  // The table keeps the 64-bit layout of states: probed slots, side slot, NULL slot.
+  CHECK(plan.state_slots == plan.slots + 2);
+  // No other strategy has a slot for an unbounded key.
+  CHECK_THROWS_AS(plan_of(kComputedBesideColumn, GpuStrategy::Direct), Error);
+  // One computed key alone keeps the 64-bit table.
+  CHECK(plan_of("SELECT l_orderkey * 7, COUNT(*) FROM lineitem GROUP BY 1").hash_keys ==
+        HashKeyLayout::Word64);
+}
+
+TEST_CASE("wide keys: a DECIMAL wider than 18 digits is a 128-bit key") {
+  GpuPlan plan = plan_of("SELECT c_wide, COUNT(*) FROM nulls GROUP BY c_wide");
+  CHECK(plan.strategy == GpuStrategy::Hash);
+  CHECK(plan.hash_keys == HashKeyLayout::Decimal128);
+  CHECK(plan.keys[0].nullable);  // its NULL takes the NULL slot
+}
+
+TEST_CASE("wide keys: bounded keys whose digits pass 2^62 put the widest raw") {
+  GpuPlan plan = plan_of("SELECT b, b2, k, COUNT(*) FROM wide_t GROUP BY b, b2, k");
+  CHECK(plan.hash_keys == HashKeyLayout::RawAndDigits128);
+  // b spans -5 .. 2^40 * 1000, b2 -2^40 * 1000 .. 7: two values more, so b2 goes raw.
+  CHECK(plan.keys[0].bounded);
+  CHECK_FALSE(plan.keys[1].bounded);
+  CHECK(plan.keys[2].bounded);
+}
+
+TEST_CASE("wide keys: what 128 bits cannot hold is refused by name") {
+  std::string two =
+      unsupported_message("SELECT c_integer + 1, c_bigint * 2, COUNT(*) FROM nulls GROUP BY 1, 2");
+  CHECK(contains(two, "two computed or unbounded keys"));
+  CHECK(contains(two, "not supported on the GPU"));
+  std::string wide =
+      unsupported_message("SELECT c_wide, c_integer, COUNT(*) FROM nulls GROUP BY 1, 2");
+  CHECK(contains(wide, "DECIMAL wider than 18 digits"));
+  CHECK(contains(wide, "together with other keys"));
+}
+
+TEST_CASE("wide keys: --explain says the key layout") {
+  CHECK(contains(describe_plan(plan_of(kComputedBesideColumn)),
+                 "hash keys: 128-bit (lo = the raw key, hi = the digits with its NULL flag last)"));
+  CHECK(contains(describe_plan(plan_of(kComputedBesideColumn)),
+                 "key0: raw 64-bit value in the low word"));
+  std::string decimal = describe_plan(plan_of("SELECT d, COUNT(*) FROM wide_t GROUP BY d"));
+  CHECK(contains(decimal, "hash keys: 128-bit (the DECIMAL value)"));
+  CHECK(contains(decimal, "NULL in its own slot"));
+  CHECK_FALSE(contains(describe_plan(plan_of("SELECT l_orderkey * 7, COUNT(*) FROM lineitem "
+                                             "GROUP BY 1")),
+                       "hash keys"));
+}
+
+TEST_CASE("wide keys: the plan fingerprint tells the key layouts apart") {
+  GpuPlan plan = plan_of(kComputedBesideColumn);
+  GpuPlan other = plan;
+  other.hash_keys = HashKeyLayout::Decimal128;
+  CHECK(plan_fingerprint(plan, {}, "sm_90") != plan_fingerprint(other, {}, "sm_90"));
+  other.hash_keys = HashKeyLayout::Word64;
+  CHECK(plan_fingerprint(plan, {}, "sm_90") != plan_fingerprint(other, {}, "sm_90"));
+}
+
+TEST_CASE("wide keys: generated CUDA compiles with NVRTC for sm_90 without warnings") {
+  if (!cuda::nvrtc_available()) {
+    MESSAGE("libnvrtc not found: skipped");
+    return;
+  }
+  for (const char* sql : kWideShapes) compile_clean(sql);
+  // A small first capacity, as the grow-and-rerun tests force it.
+  GpuCompilation small = compile_clean(kComputedBesideColumn, 16);
+  CHECK(small.plan.slots == 16);
+  CHECK(contains(small.program.source, "table.insert_or_find(Key128{"));
+}
+
+}  // namespace tally
