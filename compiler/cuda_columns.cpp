@@ -6,7 +6,7 @@ namespace tally {
 
 std::string column_payload(const ColumnStats& s, const std::string& data) {
   if (s.layout == ColumnStats::Layout::BitPacked) {
-    return fmt::format("BitPackedColumn{{{}, {}ll, {}u}}.get(group, index)", data, s.base, s.bits);
+    return fmt::format("BitPackedColumn{{{}, {}ll, {}u}}.get(row)", data, s.base, s.bits);
   }
   return fmt::format("load_ro({} + row)", data);
 }

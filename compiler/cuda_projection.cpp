@@ -118,7 +118,7 @@ class ProjectionWriter {
       const ColumnStats& s = stats_[c];
       int data = args_.add({ArgKind::ColumnData, c});
       const char* stored =
-          s.layout == ColumnStats::Layout::BitPacked ? "u64" : plain_storage_type(t);
+          s.layout == ColumnStats::Layout::BitPacked ? "u32" : plain_storage_type(t);
       std::string payload = column_payload(s, fmt::format("(const {}*)args[{}]", stored, data));
       std::string validity;
       if (s.has_nulls) {

@@ -17,6 +17,7 @@
 #include "runtime/cuda/device.h"
 #include "runtime/cuda/memory.h"
 #include "runtime/cuda/module.h"
+#include "runtime/gpu/device_layout.h"
 #include "runtime/gpu/gpu_engine.h"
 #include "runtime/storage/table.h"
 
@@ -83,27 +84,36 @@ struct GpuEngine::Impl {
     DeviceColumn d;
     d.column = column;
     d.last_query = query;
-    // The scan decodes whole 64-row groups before it drops rows past the end, so every
-    // column carries a zeroed tail of one group: 64 values of up to 16 bytes, or 64 + 1
-    // bit-packed words.
-    constexpr size_t kGroupPadBytes = 64 * 16 + 16;
+    // The scan decodes whole 1024-row blocks before it drops rows past the end, so every
+    // column carries a zeroed tail of one block (1024 values of up to 16 bytes; bit-packed
+    // columns are stored in whole blocks and a field read may look 64 words further), and
+    // every validity bitmap covers whole blocks.
+    constexpr size_t kBlockPadBytes = kLaneBlockRows * 16;
+    std::vector<uint32_t> transposed;
     const uint8_t* bytes = nullptr;
     size_t size = 0;
     if (column->encoding() == Encoding::Plain) {
       bytes = column->plain_bytes().data();
       size = column->plain_bytes().size();
     } else {
-      bytes = reinterpret_cast<const uint8_t*>(column->packed_words().data());
-      size = column->packed_words().size() * 8;
+      transposed = lane_transposed_words(column->packed_words(), column->size(),
+                                         static_cast<uint32_t>(column->bits()));
+      bytes = reinterpret_cast<const uint8_t*>(transposed.data());
+      size = transposed.size() * 4;
     }
-    d.data = pool.allocate(size + kGroupPadBytes, "a column");
+    d.data = pool.allocate(size + kBlockPadBytes, "a column");
     if (size > 0) d.data.upload(bytes, size);
-    static const std::vector<uint8_t> zeros(kGroupPadBytes, 0);
-    d.data.upload(zeros.data(), kGroupPadBytes, size);  // the tail only, not the column again
+    static const std::vector<uint8_t> zeros(kBlockPadBytes, 0);
+    d.data.upload(zeros.data(), kBlockPadBytes, size);  // the tail only, not the column again
     const auto& validity = column->validity_words();
     if (!validity.empty()) {
-      d.validity = pool.allocate(validity.size() * 8, "a validity bitmap");
+      const size_t block_words = kLaneBlockRows / 64;
+      const size_t words = (validity.size() + block_words - 1) / block_words * block_words;
+      d.validity = pool.allocate(words * 8, "a validity bitmap");
       d.validity.upload(validity.data(), validity.size() * 8);
+      if (words > validity.size()) {
+        d.validity.upload(zeros.data(), (words - validity.size()) * 8, validity.size() * 8);
+      }
     }
     return columns.emplace(column.get(), std::move(d)).first->second;
   }
