@@ -1,9 +1,8 @@
 // tally device library: column decoders, bit for bit the CPU's (runtime/storage/column.h).
 //   Plain       native-width little-endian values (BOOLEAN u8, SMALLINT i16, INTEGER/DATE
 //               i32, BIGINT/DECIMAL(p<=18) i64, DECIMAL(p>18) i128, REAL f32, DOUBLE f64)
-//   BitPacked   value = base + the `bits`-bit field of row i, little-endian inside 64-bit
-//               words, a field may straddle two words; dictionary codes are BitPacked
-//               with base 0
+//   BitPacked   value = base + the `bits`-bit field of row i, in the device's
+//               lane-transposed layout (below); dictionary codes are BitPacked with base 0
 //   validity    bit (row & 63) of word row >> 6, set = valid; no bitmap = no NULLs
 // Loads go through the read-only data cache (__ldg): columns never change during a query.
 #pragma once
@@ -32,85 +31,56 @@ struct PlainColumn {
   TALLY_DEV T get(u64 row) const { return load_ro(values + row); }
 };
 
-// The `bits`-bit field of `row`. Reads word w + 1 even when the field ends in word w: the
-// storage writer appends one zero word after the last, so that read is always in bounds
-// and the decode has no branch around the load. bits == 0 (a constant column) reads
-// nothing. With `bits` a compile-time constant the shifts and mask fold away.
-TALLY_DEV u64 unpack_bits(const u64* words, u64 row, u32 bits) {
-  if (bits == 0) return 0;
-  const u64 bit = row * bits;
-  const u64 word = bit >> 6;
-  const u32 shift = (u32)(bit & 63);
-  u64 value = __ldg(words + word) >> shift;
-  const u64 next = __ldg(words + word + 1);
-  if (shift != 0) value |= next << (64 - shift);  // a shift by 64 would be undefined
-  return bits == 64 ? value : value & ((1ull << bits) - 1);
-}
+// Bit-packed columns on the device are lane-transposed (runtime/gpu/device_layout.h): row
+// b * 1024 + 32 j + L is field j of lane L's stream, whose 32-bit word w is word
+// b * 32 * bits + 32 w + L. The 32 rows of a step j sit in 32 neighbouring words, so a
+// warp reading 32 consecutive rows is coalesced in any walk.
 
-// The field of row 64 * group + index (index < 64). The 64 rows of a group fill exactly
-// `bits` words, so a warp that walks groups computes index * bits once per lane and each
-// row costs one address add; fields straddle two words only when bits does not divide 64.
-TALLY_DEV u64 unpack_group_bits(const u64* words, u64 group, u32 index, u32 bits) {
+// The `bits`-bit field of `row` (bits <= 64: up to three words). A field that ends inside
+// a word reads no further; the executor pads every column so reads one block-row past the
+// last field stay in bounds. bits == 0 (a constant column) reads nothing.
+TALLY_DEV u64 unpack_bits(const u32* words, u64 row, u32 bits) {
   if (bits == 0) return 0;
-  const u32 bit = index * bits;
-  const u64* word = words + group * bits + (bit >> 6);
-  const u32 shift = bit & 63;
-  u64 value = __ldg(word) >> shift;
-  if (64 % bits != 0) {
-    const u64 next = __ldg(word + 1);
-    if (shift != 0) value |= next << (64 - shift);  // a shift by 64 would be undefined
-  }
+  const u32 bit = (u32)((row >> 5) & 31) * bits;
+  const u32* w = words + (row >> 10) * 32 * bits + (bit >> 5) * 32 + (row & 31);
+  const u32 shift = bit & 31;
+  u64 value = (u64)__ldg(w);
+  if (shift + bits > 32) value |= (u64)__ldg(w + 32) << 32;
+  value >>= shift;
+  if (shift + bits > 64) value |= (u64)__ldg(w + 64) << (64 - shift);
   return bits == 64 ? value : value & ((1ull << bits) - 1);
 }
 
 struct BitPackedColumn {
-  const u64* words;  // ceil(rows * bits / 64) + 1 words, the last one zero
+  const u32* words;  // lane_transposed_word_count(rows, bits) words, then padding
   i64 base;
   u32 bits;
   // base + field, wrapping like the CPU's int64 addition.
   TALLY_DEV i64 get(u64 row) const { return (i64)((u64)base + unpack_bits(words, row, bits)); }
-  TALLY_DEV i64 get(u64 group, u32 index) const {
-    return (i64)((u64)base + unpack_group_bits(words, group, index, bits));
-  }
 };
 
-// A lane's two rows of a 64-row group (index = lane and lane + 32) of a bit-packed column,
-// read through 32-bit words: with bits < 32 a field straddles at most two words and one
-// funnel shift (SHF.R.W) extracts it, where 64-bit words cost two shifts, an OR and a select
-// (little-endian 64-bit words are little-endian pairs of 32-bit words: same bit stream).
-// Loading is split from extracting so the scan can load the next group's words before it
-// works on this group's rows: the loads are then in flight during the arithmetic.
-struct PackedWords32 {
-  u32 w[4];  // row lane: w[0], w[1]; row lane + 32: w[2], w[3]
-};
-
-// For a column of at most 31 bits whose values base + [0, 2^bits) all fit an i32, in a
-// table of fewer than 2^32 rows, so word offsets (rows / 64 * 2 * bits) fit 32 bits; the
-// code generator checks both.
-struct BitPackedColumn32 {
-  const u32* words;
-  i32 base;
-  u32 bits;
-  TALLY_DEV bool straddles() const { return 32 % bits != 0; }
-  // Row lane + 32 starts 32 * bits bits later: `bits` words on, at the same shift. The
-  // second word of a field that ends in the first stays inside the executor's padding.
-  TALLY_DEV void load(u32 group, u32 lane, PackedWords32& p) const {
-    const u32* word = words + (group * (2 * bits) + ((lane * bits) >> 5));
-    p.w[0] = __ldg(word);
-    p.w[2] = __ldg(word + bits);
-    if (straddles()) {
-      p.w[1] = __ldg(word + 1);
-      p.w[3] = __ldg(word + bits + 1);
+// A lane's rows `ROWS * chunk` .. `ROWS * chunk + ROWS - 1` (of its 32 in a block) of a
+// column of BITS < 32 bits: the words that hold them, loaded together before any row is
+// worked on so that their latencies overlap, and the fields cut out of registers with
+// shifts that are constants once the scan's loops are unrolled (one SHF, or one funnel
+// shift where a field straddles two words, and a mask).
+template <u32 BITS, u32 ROWS>
+struct LaneChunk {
+  static constexpr u32 kWords = (ROWS * BITS + 31) / 32 + 1;
+  u32 w[kWords];
+  // lane_words: the column's words + block * 32 * BITS + lane.
+  TALLY_DEV void load(const u32* lane_words, u32 chunk) {
+    const u32 first = chunk * ROWS * BITS / 32, last = ((chunk + 1) * ROWS * BITS - 1) / 32;
+#pragma unroll
+    for (u32 i = 0; i < kWords; ++i) {
+      if (first + i <= last) w[i] = __ldg(lane_words + (first + i) * 32);
     }
   }
-  TALLY_DEV i32 extract(const PackedWords32& p, u32 lane, u32 half) const {
-    const u32 shift = (lane * bits) & 31;
-    const u32 lo = half == 0 ? p.w[0] : p.w[2];
-    const u32 field = straddles() ? __funnelshift_r(lo, half == 0 ? p.w[1] : p.w[3], shift)
-                                  : lo >> shift;
-    // Signed: base + field cannot overflow (checked), and the compiler may then fold the
-    // base into comparisons and sums.
-    return base + (i32)(field & ((1u << bits) - 1));
+  TALLY_DEV u32 field(u32 chunk, u32 step) const {
+    const u32 bit = (chunk * ROWS + step) * BITS, i = bit / 32 - chunk * ROWS * BITS / 32;
+    const u32 shift = bit & 31;
+    const u32 v = shift + BITS > 32 ? __funnelshift_r(w[i], w[i + 1], shift) : w[i] >> shift;
+    return v & ((1u << BITS) - 1);
   }
 };
 

@@ -37,7 +37,7 @@ struct DirectTableRef {
 
 // templates/tally_decode.cuh
 struct BitPackedColumn {
-  DevicePtr words = 0;  // ceil(rows * bits / 64) + 1 words, the last one zero
+  DevicePtr words = 0;  // runtime/gpu/device_layout.h, then padding
   int64_t base = 0;
   uint32_t bits = 0;
 };
@@ -47,12 +47,6 @@ struct PlainColumn {
 struct Validity {
   DevicePtr words = 0;  // 0 when the column has no NULLs
 };
-
-// Words a bit-packed column of `rows` values needs on the device, the decoder's padding
-// word included.
-inline uint64_t packed_device_words(uint64_t rows, uint32_t bits) {
-  return (rows * bits + 63) / 64 + 1;
-}
 
 // static_asserts (CUDA source, after the template includes) that the device structs have
 // these mirrors' sizes and alignments.
