@@ -24,6 +24,7 @@
 #include "runtime/cuda/stream.h"
 #include "runtime/data/tpch_lineitem.h"
 #include "runtime/database.h"
+#include "runtime/gpu/device_layout.h"
 #include "runtime/gpu/gpu_engine.h"
 
 using namespace tally;
@@ -90,21 +91,25 @@ struct HandResult {
 };
 
 // `shared_tables`: the variant with each thread's table in shared memory (blocks of 128),
-// else in registers (blocks of 256); the same number of threads either way.
+// else in registers (blocks of 256).
 HandResult run_hand_q1(const Table& t, int reps, int sm_count, bool shared_tables) {
   std::vector<cuda::DeviceBuffer> buffers;
   std::string defines;
-  // Uploads a bit-packed column and records its width and base for the kernel's #defines.
+  // Uploads a bit-packed column in the device layout and records its width and base for the
+  // kernel's #defines.
   auto upload = [&](const char* name, const char* macro) {
     const Column& c = *t.columns[t.schema.find_column(name)];
     if (c.encoding() == Encoding::Plain)
       throw std::runtime_error(fmt::format("{} is not bit-packed", name));
-    // Padded by a 64-row group and zeroed: the kernel decodes whole groups.
-    auto& b = buffers.emplace_back(c.packed_words().size() * 8 + 64 * 8 + 8, name);
+    const auto bits = static_cast<uint32_t>(c.bits());
+    const std::vector<uint32_t> words = lane_transposed_words(c.packed_words(), c.size(), bits);
+    // Zeroed padding past the last block (16 KiB), as the executor leaves after its columns.
+    const size_t bytes = words.size() * sizeof(uint32_t);
+    auto& b = buffers.emplace_back(bytes + kLaneBlockRows * 16, name);
     b.fill_bytes(0);
-    b.upload(c.packed_words().data(), c.packed_words().size() * 8);
+    b.upload(words.data(), bytes);
     defines +=
-        fmt::format("#define {}_BITS {}u\n#define {}_BASE {}u\n", macro, c.bits(), macro, c.base());
+        fmt::format("#define {}_BITS {}u\n#define {}_BASE {}u\n", macro, bits, macro, c.base());
     return b.ptr();
   };
   auto qty = upload("l_quantity", "QTY"), price = upload("l_extendedprice", "PRICE"),
@@ -113,14 +118,16 @@ HandResult run_hand_q1(const Table& t, int reps, int sm_count, bool shared_table
        ship = upload("l_shipdate", "SHIP");
   cuda::DeviceBuffer out(6 * 5 * 16, "hand Q1 sums"), counts(6 * 8, "hand Q1 counts");
   uint32_t block = shared_tables ? 128 : 256;
-  // Shared tables: 8 blocks of 128 fill an SM's shared memory; ask ptxas to fit 8 in registers.
+  // Shared tables: 8 blocks of 128 fill an SM's shared memory; ask ptxas to fit 8 in
+  // registers, and launch exactly that one wave (8 blocks per SM), each warp then walking
+  // several 1024-row blocks.
   defines += fmt::format("#define BLOCK {}\n#define MIN_BLOCKS {}\n", block, shared_tables ? 8 : 1);
   if (shared_tables) defines += "#define SHARED_TABLES 1\n";
   auto compiled = cuda::compile_cuda(defines + bench::kHandQ1Kernel, "hand_q1.cu");
   cuda::Module module(compiled);
   cuda::Kernel kernel = module.kernel("hand_q1");
   cuda::LaunchConfig config;
-  config.grid = static_cast<uint32_t>(sm_count) * 8 * (256 / block);
+  config.grid = static_cast<uint32_t>(sm_count) * 8;
   config.block = block;
   auto cutoff = static_cast<unsigned>(days_from_civil(1998, 12, 1) - 90);
   unsigned long long rows = t.rows();

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 
+#include "bench/q1_kernels.h"
 #include "compiler/embedded_templates.h"
 #include "compiler/error.h"
 #include "runtime/cuda/device.h"
@@ -81,6 +82,10 @@ extern "C" __global__ void all_templates(Sink* sink, GlobalTableRef global, Dire
     atomic_add(&sink->u32s[0], (u32)d);
     atomic_add(&sink->i32s[0], (i32)mixed_radix_digit((u64)d, 2, 100));
     atomic_add(&sink->u64s[1], unpack_bits(packed.words, row, 13) + fmix64(row) + fmix32((u32)row));
+    // A lane's second chunk of 16 rows of its block (the step not a constant here).
+    LaneChunk<13, 16> chunk;
+    chunk.load(packed.words + (row >> 10) * 32 * 13 + (row & 31), 1);
+    atomic_add(&sink->u32s[0], chunk.field(1, (u32)(row >> 5) & 15));
     atomic_add(&sink->i64s[0], key);
     atomic_add(&sink->f32s[0], reals.get(row));
     atomic_add(&sink->f64s[0], doubles.get(row));
@@ -167,6 +172,30 @@ TEST_CASE("host mirrors of the device refs have the device structs' sizes") {
       device_layout_asserts() + "__global__ void k() {}\n";
   CHECK(source.find("static_assert(sizeof(tally::GlobalTableRef) == 40") != std::string::npos);
   CHECK_NOTHROW(compile_cuda(source, "layout.cu"));
+}
+
+TEST_CASE("the Q1 benchmark's hand-written kernel compiles, both variants") {
+  if (!nvrtc_available()) return;
+  // TPC-H lineitem's widths and bases at SF 10, as the bench writes them from the table.
+  const std::string columns =
+      "#define QTY_BITS 13u\n#define QTY_BASE 100u\n#define PRICE_BITS 24u\n"
+      "#define PRICE_BASE 90100u\n#define DISC_BITS 4u\n#define DISC_BASE 0u\n"
+      "#define TAX_BITS 4u\n#define TAX_BASE 0u\n#define FLAG_BITS 2u\n#define FLAG_BASE 0u\n"
+      "#define STATUS_BITS 1u\n#define STATUS_BASE 0u\n#define SHIP_BITS 12u\n"
+      "#define SHIP_BASE 8036u\n";
+  CHECK_NOTHROW(
+      compile_cuda(columns + "#define BLOCK 256\n#define MIN_BLOCKS 1\n" + bench::kHandQ1Kernel,
+                   "hand_q1_registers.cu"));
+  CHECK_NOTHROW(
+      compile_cuda(columns + "#define BLOCK 128\n#define MIN_BLOCKS 8\n#define SHARED_TABLES 1\n" +
+                       bench::kHandQ1Kernel,
+                   "hand_q1_shared.cu"));
+  // Other chunk sizes, for experiments.
+  CHECK_NOTHROW(compile_cuda(columns +
+                                 "#define BLOCK 128\n#define MIN_BLOCKS 8\n#define "
+                                 "SHARED_TABLES 1\n#define CHUNK_ROWS 4\n" +
+                                 bench::kHandQ1Kernel,
+                             "hand_q1_chunk4.cu"));
 }
 
 TEST_CASE("NVRTC can emit PTX for a virtual architecture") {
