@@ -269,10 +269,10 @@ class KernelWriter {
   std::string register_type(size_t f) {
     FieldKind k = program_.fields[f].kind;
     uint64_t threads = static_cast<uint64_t>(plan_.grid) * plan_.block;
-    // A lane takes two rows of each 64-row group its warp visits: at most 2 more rows
+    // A lane takes 32 rows of each 1024-row block its warp visits: at most 32 more rows
     // than an even share.
     long double rows_per_thread =
-        static_cast<long double>(plan_.rows / std::max<uint64_t>(threads, 1) + 2);
+        static_cast<long double>(plan_.rows / std::max<uint64_t>(threads, 1) + 32);
     long double warp_rows_bits = std::log2(rows_per_thread) + 5;  // 5: 32 lanes of a warp
     if (k == FieldKind::Count) return warp_rows_bits < 31 ? "u32" : "u64";
     if (k != FieldKind::SumI128) return field_type(k);
@@ -351,7 +351,7 @@ class KernelWriter {
   // Column pointers come from the argument block once, before the loop. Bit-packed columns
   // that fit 32-bit registers are read a chunk of rows at a time (LaneChunk); the others
   // decode row by row.
-  ColumnReads column_reads(const std::string& walk_type) {
+  ColumnReads column_reads(const std::string& walk_type, bool chunked) {
     ColumnReads r;
     r.declarations += "  const u32 lane = threadIdx.x & 31; (void)lane;\n";
     for (size_t c = 0; c < query_.scan.size(); ++c) {
@@ -363,13 +363,20 @@ class KernelWriter {
           plan_.rows < (uint64_t{1} << 32)) {
         r.declarations += fmt::format(
             "  const u32* __restrict__ const c{0}_lw = (const u32*)args[{1}] + lane;\n", c, data);
-        r.chunk_loads += fmt::format(
-            "      LaneChunk<{1}u, {2}u> c{0}_k; c{0}_k.load(c{0}_lw + ({3})block * {4}u, "
-            "chunk);\n",
-            c, s.bits, kChunkRows, walk_type, 32 * s.bits);
+        const std::string lane_words =
+            fmt::format("c{}_lw + ({})block * {}u", c, walk_type, 32 * s.bits);
+        std::string field;
+        if (chunked) {
+          r.chunk_loads +=
+              fmt::format("      LaneChunk<{1}u, {2}u> c{0}_k; c{0}_k.load({3}, chunk);\n", c,
+                          s.bits, kChunkRows, lane_words);
+          field = fmt::format("c{}_k.field(chunk, pair * 2 + half)", c);
+        } else {
+          field = fmt::format("lane_field32<{}u>({}, pair * 2 + half)", s.bits, lane_words);
+        }
         // Signed: base + field cannot overflow (fits_i32), and the compiler may then fold
         // the base into comparisons and sums.
-        raw = fmt::format("(i64)({} + (i32)c{}_k.field(chunk, pair * 2 + half))", s.base, c);
+        raw = fmt::format("(i64)({} + (i32){})", s.base, field);
       } else {
         const char* stored =
             s.layout == ColumnStats::Layout::BitPacked ? "u32" : plain_storage_type(t);
@@ -417,9 +424,13 @@ class KernelWriter {
         continue;
       }
       std::string v = fmt::format("(i64){}", keys[i].value);
+      const char* exact = k.exact ? "exact_" : "";
       if (k.nullable) {
-        s += fmt::format("mr.add_nullable_key(!{}, {}, {}ll, {}ull);\n", keys[i].null, v, k.min,
-                         k.values);
+        s += fmt::format("mr.add_{}nullable_key(!{}, {}, {}ll, {}ull);\n", exact, keys[i].null, v,
+                         k.min, k.values);
+      } else if (k.exact) {
+        // Never NULL (the statistics say so) and in range: nothing to check.
+        s += fmt::format("mr.add_exact_key({}, {}ll, {}ull);\n", v, k.min, k.values);
       } else {
         // The statistics say this key is never NULL; were it, the key would be out of range
         // (an internal error) rather than silently in the group of digit 0.
@@ -581,14 +592,17 @@ class KernelWriter {
     }
     b += distinct_set_declaration();
     // Each warp walks blocks of 1024 rows, the device layout's unit (runtime/gpu/
-    // device_layout.h): lane L takes rows 32 j + L, in chunks of kChunkRows whose packed
-    // words it loads together before it works on any of them (the scan is bound by load
-    // latency), two rows decoded at a time.
+    // device_layout.h): lane L takes rows 32 j + L, two rows decoded at a time. Scans whose
+    // per-thread tables live in shared memory (small bodies, bound by decode and load
+    // latency) unroll the block's rows in chunks of kChunkRows whose packed words load
+    // together before any is worked on; the others loop over the block's rows, reading
+    // fields row by row, so that NVRTC does not compile their bodies 32 times.
     // Below 2^31 rows the walk is 32-bit (block * 1024 plus a grid's worth of warps stays
     // below 2^32): 64-bit loop arithmetic costs twice the instructions.
     const bool narrow = plan_.rows < (uint64_t{1} << 31);
+    const bool chunked = shared_tables_;
     const std::string walk_type = narrow ? "u32" : "u64";
-    ColumnReads reads = column_reads(walk_type);
+    ColumnReads reads = column_reads(walk_type, chunked);
     b += reads.declarations;
     b += fmt::format(
         "  const {0} walk_rows = ({0})rows;\n"
@@ -602,25 +616,25 @@ class KernelWriter {
     // anything can raise an error.
     b += "    const u32 in_block = walk_rows - block * 1024 < 1024 ? (u32)(walk_rows - block * "
          "1024) : 1024u;\n";
+    const uint32_t chunk_rows = chunked ? kChunkRows : 32;
     b += fmt::format("#pragma unroll\n    for (u32 chunk = 0; chunk < {}u; ++chunk) {{\n",
-                     32 / kChunkRows);
+                     32 / chunk_rows);
     b += reads.chunk_loads;
-    b += fmt::format("#pragma unroll\n      for (u32 pair = 0; pair < {}u; ++pair) {{\n",
-                     kChunkRows / 2);
+    b += fmt::format("#pragma unroll {}\n      for (u32 pair = 0; pair < {}u; ++pair) {{\n",
+                     chunked ? "" : "1", chunk_rows / 2);
     // Both rows of a pair are decoded before either is used, with no branch in between, so
     // the row-by-row loads of both are in flight together.
     b += indent_lines(decoded_declarations(scan_columns(), emitter_), "    ");
     b += "#pragma unroll\n";
     b += "      for (u32 half = 0; half < 2; ++half) {\n";
-    b += "        const u32 index = ((chunk * " + std::to_string(kChunkRows) +
-         "u + pair * 2 + half) << 5) + lane;\n";
+    const std::string step = fmt::format("(chunk * {}u + pair * 2 + half)", chunk_rows);
+    b += "        const u32 index = (" + step + " << 5) + lane;\n";
     b += "        const u64 row = (u64)block * 1024 + index; (void)row;\n";
     b += reads.decode;
     b += "      }\n";
     b += "#pragma unroll\n";
     b += "  for (u32 half = 0; half < 2; ++half) {\n";
-    b += "    const u32 index = ((chunk * " + std::to_string(kChunkRows) +
-         "u + pair * 2 + half) << 5) + lane;\n";
+    b += "    const u32 index = (" + step + " << 5) + lane;\n";
     b += "    const u64 row = (u64)block * 1024 + index; (void)row;\n";
     b += "    if (index >= in_block) continue;\n";
     b += decoded_row(scan_columns(), emitter_, "    ");

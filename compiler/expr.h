@@ -62,7 +62,7 @@ struct Expr {
   int64_t days = 0;
   int digits = 0;
   bool negated = false;
-  std::string text;  // source text, for error messages and default column names
+  std::string text;         // source text, for error messages and default column names
   SourceLocation location;  // where the text starts (line 0: unknown); not compared
 };
 

@@ -50,6 +50,10 @@ struct KeyEncoding {
   int64_t min = 0;
   uint64_t values = 1;         // non-NULL digits
   bool nullable = false;       // one more digit (bounded) or the NULL slot (raw)
+  // A column whose own statistics (exact for the data the kernel is compiled for: they are
+  // part of the plan's fingerprint) or dictionary give the range: no row can leave it, so
+  // the Scan does not check it per row.
+  bool exact = false;
   int dictionary_column = -1;  // scan column whose dictionary decodes a VARCHAR key
   uint64_t radix() const { return values + (nullable ? 1 : 0); }
 };

@@ -155,6 +155,7 @@ KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
     const ColumnStats& s = stats[key.index];
     k.nullable = s.has_nulls;
     if (query.scan[key.index].type.is_string()) {
+      k.exact = true;
       k.min = 0;
       k.values = std::max<uint64_t>(1, s.dictionary_size);
       k.dictionary_column = key.index;
@@ -163,7 +164,9 @@ KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
     if (s.has_range) {
       k.min = s.min;
       k.values = static_cast<uint64_t>(s.max) - static_cast<uint64_t>(s.min) + 1;
+      k.exact = true;
       if (k.values != 0 && k.values <= (1ull << 62)) return k;
+      k.exact = false;
     } else if (!s.has_values) {
       k.values = 1;  // no non-NULL value at all: only the NULL digit is ever used
       return k;

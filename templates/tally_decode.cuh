@@ -84,6 +84,19 @@ struct LaneChunk {
   }
 };
 
+// Field `step` (< 32) of a lane's stream in a block, for BITS < 32, where the step is not a
+// compile-time constant: scans that do not unroll a block's rows (their bodies are too big
+// to copy 32 times) read row by row through this. Both words are read even when the field
+// ends in the first: the executor's padding keeps that in bounds.
+template <u32 BITS>
+TALLY_DEV u32 lane_field32(const u32* lane_words, u32 step) {
+  const u32 bit = step * BITS;
+  const u32* w = lane_words + (bit >> 5) * 32;
+  const u32 v =
+      32 % BITS == 0 ? __ldg(w) >> (bit & 31) : __funnelshift_r(__ldg(w), __ldg(w + 32), bit & 31);
+  return v & ((1u << BITS) - 1);
+}
+
 struct Validity {
   const u64* words;  // nullptr when the column has no NULLs
   TALLY_DEV bool valid(u64 row) const {

@@ -23,7 +23,7 @@ TALLY_DEV i128 distinct_image(i64 v) { return (i128)v; }
 TALLY_DEV i128 distinct_image(i128 v) { return v; }
 TALLY_DEV i128 distinct_image(bool v) { return v ? 1 : 0; }
 TALLY_DEV i128 distinct_image(f64 v) {
-  if (v == 0.0) v = 0.0;                         // -0.0 and 0.0 are one value
+  if (v == 0.0) v = 0.0;                          // -0.0 and 0.0 are one value
   if (v != v) return (i128)0x7ff8000000000000ll;  // every NaN is one value
   return (i128)__double_as_longlong(v);
 }

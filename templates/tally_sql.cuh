@@ -10,7 +10,6 @@
 
 namespace tally {
 
-
 // 10^n as i128, 0 <= n <= 38; constexpr so that literal exponents fold at compile time.
 __host__ __device__ constexpr i128 pow10_i128(int n) {
   i128 v = 1;
@@ -24,8 +23,9 @@ TALLY_DEV i128 abs_i128(i128 v) { return v < 0 ? -v : v; }
 // the type, so the host reports the CPU's message ("bigint out of range").
 TALLY_DEV i64 check_int(i128 v, i64 lo, i64 hi, u32* status) {
   if (v < (i128)lo || v > (i128)hi) {
-    raise_status(status, hi == 32767 ? kStatusSmallintOverflow
-                         : hi == kI64Max ? kStatusBigintOverflow : kStatusIntegerOverflow);
+    raise_status(status, hi == 32767     ? kStatusSmallintOverflow
+                         : hi == kI64Max ? kStatusBigintOverflow
+                                         : kStatusIntegerOverflow);
     return 0;
   }
   return (i64)v;

@@ -28,6 +28,15 @@ struct MixedRadix {
   // Offset of `key` from `min` computed in u64, so keys below min wrap to huge digits and
   // fail the radix check instead of overflowing i64.
   TALLY_DEV void add_key(i64 key, i64 min, u64 radix) { add_digit((u64)key - (u64)min, radix); }
+  // A key the statistics of its own column bound (KeyEncoding::exact): no range check.
+  TALLY_DEV void add_exact_key(i64 key, i64 min, u64 radix) {
+    slot += ((u64)key - (u64)min) * stride;
+    stride *= radix;
+  }
+  TALLY_DEV void add_exact_nullable_key(bool valid, i64 key, i64 min, u64 values) {
+    slot += (valid ? (u64)key - (u64)min : values) * stride;
+    stride *= values + 1;
+  }
   // A nullable column whose non-NULL keys span `values` digits: NULL is digit `values`, and
   // the column's radix is values + 1, so no key can be taken for NULL or the reverse.
   TALLY_DEV void add_nullable_key(bool valid, i64 key, i64 min, u64 values) {

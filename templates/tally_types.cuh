@@ -32,7 +32,6 @@ constexpr i64 kI64Min = -kI64Max - 1;
 constexpr i32 kI32Max = 0x7FFFFFFF;
 constexpr i32 kI32Min = -kI32Max - 1;
 
-
 // Two's complement conversions between i128 and its two 64-bit halves (little endian:
 // word 0 is the low half, as __int128 is laid out in memory on the host and the device).
 TALLY_DEV u64 i128_low(i128 v) { return (u64)v; }

@@ -19,8 +19,8 @@ std::string plan_fingerprint(const GpuPlan& plan, const std::vector<ColumnStats>
       plan.state_slots, plan.shared_thread_tables, plan.projection,
       static_cast<int>(plan.hash_keys), plan.block, plan.grid, plan.rows, plan.distinct_capacity);
   for (const KeyEncoding& k : plan.keys) {
-    f += fmt::format("|k{},{},{},{},{}", k.bounded, k.min, k.values, k.nullable,
-                     k.dictionary_column);
+    f += fmt::format("|k{},{},{},{},{},{}", k.bounded, k.min, k.values, k.nullable,
+                     k.dictionary_column, k.exact);
   }
   for (const ColumnStats& s : stats) {
     f += fmt::format("|s{},{},{},{},{},{},{},{},{},{}", s.has_range, s.min, s.max, s.has_nulls,

@@ -120,7 +120,7 @@ TEST_CASE("plan cache: threads executing one statement at once share one entry")
 TEST_CASE("plan fingerprint: everything code generation reads, and not the reason") {
   GpuPlan plan;
   plan.strategy = GpuStrategy::Direct;
-  plan.keys = {KeyEncoding{true, 1, 3, false, -1}};
+  plan.keys = {KeyEncoding{true, 1, 3, false, false, -1}};
   plan.slots = 3;
   plan.grid = 264;
   plan.rows = 1000;
@@ -146,6 +146,7 @@ TEST_CASE("plan fingerprint: everything code generation reads, and not the reaso
   CHECK(differs([](GpuPlan& p, auto&, auto&) { p.rows = 1001; }));
   CHECK(differs([](GpuPlan& p, auto&, auto&) { p.keys[0].min = 0; }));
   CHECK(differs([](GpuPlan& p, auto&, auto&) { p.keys[0].nullable = true; }));
+  CHECK(differs([](GpuPlan& p, auto&, auto&) { p.keys[0].exact = true; }));
   CHECK(differs([](GpuPlan&, auto& s, auto&) { s[1].has_nulls = true; }));
   CHECK(differs([](GpuPlan&, auto& s, auto&) { s[0].bits = 3; }));
   CHECK(differs([](GpuPlan&, auto& s, auto&) { s[1].max = 99; }));
