@@ -57,10 +57,8 @@ Value decode_cell(const GpuRunInputs& in, int128 cell, bool null, const Type& ty
   return from_cell(cell, null, type);
 }
 
-float launch_timed(const cuda::Kernel& kernel, uint32_t grid, uint32_t block,
-                   std::vector<uint64_t>& args) {
-  cuda::EventTimer timer;
-  timer.start();
+void launch_with_args(const cuda::Kernel& kernel, uint32_t grid, uint32_t block,
+                      std::vector<uint64_t>& args) {
   cuda::LaunchConfig config;
   config.grid = grid;
   config.block = block;
@@ -68,6 +66,13 @@ float launch_timed(const cuda::Kernel& kernel, uint32_t grid, uint32_t block,
   // the driver at launch.
   void* params[] = {args.data(), nullptr};
   cuda::launch_kernel(kernel, config, params);
+}
+
+float launch_timed(const cuda::Kernel& kernel, uint32_t grid, uint32_t block,
+                   std::vector<uint64_t>& args) {
+  cuda::EventTimer timer;
+  timer.start();
+  launch_with_args(kernel, grid, block, args);
   timer.stop();
   return timer.elapsed_ms();
 }
@@ -195,29 +200,29 @@ class GpuExecution {
         c_(c),
         report_(report) {}
 
-  // Runs Init and Scan; returns the status word (the caller decides about reruns).
-  uint32_t scan() {
+  // Queues Init, Scan (and the M2 pass) and the Finalizer back to back, then waits once
+  // and returns the status word (the caller decides about reruns and errors). Nothing on
+  // the host sits between the launches, so each launch's host cost overlaps the kernel
+  // before it; a Finalizer that ran over a full table is thrown away with the attempt.
+  uint32_t run_kernels() {
     auto start = std::chrono::steady_clock::now();
     allocate_states();
     upload_lookups();
     fill_args();
     report_.upload_ms += ms_since(start);
     const cuda::Module& module = engine_.module_for(c_.binary);
-    uint64_t slots = c_.plan.state_slots;
-    report_.init_ms += timed(module.kernel("tally_init"), launch_grid(slots));
-    report_.scan_ms += timed(module.kernel("tally_scan"), c_.plan.grid);
-    uint32_t status = read_status();
-    if (status == 0 && c_.program.second_pass) {
-      report_.scan_ms += timed(module.kernel("tally_scan_m2"), c_.plan.grid);
-      status = read_status();
-    }
-    return status;
+    const uint32_t state_grid = launch_grid(c_.plan.state_slots);
+    launch(module.kernel("tally_init"), state_grid, report_.init_ms);
+    launch(module.kernel("tally_scan"), c_.plan.grid, report_.scan_ms);
+    if (c_.program.second_pass)
+      launch(module.kernel("tally_scan_m2"), c_.plan.grid, report_.scan_ms);
+    launch(module.kernel("tally_finalize"), state_grid, report_.finalize_ms);
+    for (TimedLaunch& l : launches_) *l.report_ms += l.timer.elapsed_ms();
+    launches_.clear();
+    return read_status();
   }
 
-  GroupRows finalize() {
-    const cuda::Module& module = engine_.module_for(c_.binary);
-    report_.finalize_ms += timed(module.kernel("tally_finalize"), launch_grid(c_.plan.state_slots));
-    raise_errors(read_status());
+  GroupRows download() {
     auto start = std::chrono::steady_clock::now();
     GroupRows rows = download_groups();
     report_.download_ms += ms_since(start);
@@ -227,8 +232,18 @@ class GpuExecution {
   void raise_errors(uint32_t status) const { raise_status_errors(status, engine_.lookup_error); }
 
  private:
-  float timed(const cuda::Kernel& kernel, uint32_t grid) {
-    return launch_timed(kernel, grid, c_.plan.block, arg_words_);
+  // A kernel in flight and where its time goes once it has finished.
+  struct TimedLaunch {
+    cuda::EventTimer timer;
+    double* report_ms;
+  };
+  std::vector<TimedLaunch> launches_;
+
+  void launch(const cuda::Kernel& kernel, uint32_t grid, double& report_ms) {
+    TimedLaunch& l = launches_.emplace_back(TimedLaunch{cuda::EventTimer(), &report_ms});
+    l.timer.start();
+    launch_with_args(kernel, grid, c_.plan.block, arg_words_);
+    l.timer.stop();
   }
 
   uint32_t read_status() const { return read_status_word(status_); }
@@ -396,7 +411,7 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
       return finish(run_projection({*impl_, query, table, parameters, *strings}, c, report), c);
     }
     GpuExecution run(*impl_, query, table, parameters, *strings, c, report);
-    uint32_t status = run.scan();
+    uint32_t status = run.run_kernels();
     if (status & kStatusKeyOutOfRange) {
       // Keys come from exact column statistics, so this is a planner bug, not bad data.
       throw Error(ErrorKind::Internal,
@@ -413,7 +428,7 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
     }
     if (full) throw Error(ErrorKind::Device, "the GPU hash table kept filling up; giving up");
     run.raise_errors(status);
-    GroupRows groups = run.finalize();
+    GroupRows groups = run.download();
     return finish(evaluate_group_outputs(query, groups, parameters, strings.get()), c);
   }
 }
