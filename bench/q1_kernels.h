@@ -29,9 +29,10 @@ extern "C" __global__ void read_bandwidth(const uint4* __restrict__ data, unsign
 // 32 j + L, j < 32, one after another. Their bit widths and bases arrive as #defines
 // (QTY_BITS, QTY_BASE, ...) that the bench writes from the table, the specialisation a query
 // compiler would do. Each warp walks 1024-row blocks; each lane works on its 32 rows of a
-// block in chunks of CHUNK_ROWS: the chunk's words of all seven columns are loaded first, so
-// their latencies overlap, then its rows are decoded with shifts that are constants once
-// the loops are unrolled (tally_decode.cuh's LaneChunk). Output per slot (flag * 2 +
+// block in chunks of CHUNK_ROWS: the chunk's words of all seven columns load together, one
+// chunk ahead (two buffers), so their latencies overlap with the previous chunk's work, and
+// its rows are decoded with shifts that are constants once the loops are unrolled
+// (tally_decode.cuh's LaneChunk). Output per slot (flag * 2 +
 // status): sum_qty, sum_price, sum_disc_price (scale 4), sum_charge (scale 6), sum_disc,
 // count; the host finishes the averages.
 inline const char* kHandQ1Kernel = R"(
@@ -42,8 +43,61 @@ inline const char* kHandQ1Kernel = R"(
 using namespace tally;
 
 #ifndef CHUNK_ROWS
-#define CHUNK_ROWS 16
+#define CHUNK_ROWS 8
 #endif
+
+#ifdef SHARED_TABLES
+// Each thread's 6-slot table in shared memory, slot-major (conflict-free), indexed by slot
+// with no branch; registers stay free for more resident warps.
+struct Tables {
+  u32 *n, *qty, *disc;
+  i64 *price, *dp, *ch;
+};
+#define CELL(table, s) table[(s) * BLOCK + threadIdx.x]
+#else
+struct Tables {
+  u32 (&n)[6], (&qty)[6], (&disc)[6];
+  i64 (&price)[6], (&dp)[6], (&ch)[6];
+};
+#endif
+
+// The rows of one chunk of a lane's 32 in a block.
+template <typename Ship, typename Flag, typename Status, typename Qty, typename Price,
+          typename Disc, typename Tax>
+__device__ __forceinline__ void chunk_rows(const Ship& ship, const Flag& flag, const Status& st,
+                                           const Qty& qty, const Price& price, const Disc& disc,
+                                           const Tax& tax, u32 chunk, u32 lane, u32 in_block,
+                                           u32 cutoff, Tables tables) {
+#pragma unroll
+  for (u32 step = 0; step < CHUNK_ROWS; ++step) {
+    // Every row is decoded and its products formed; only the table updates are under the
+    // predicate, so the unrolled rows stay one straight run of code.
+    const u32 shipdate = ship.field(chunk, step) + SHIP_BASE;
+    const bool pass = shipdate <= cutoff && (chunk * CHUNK_ROWS + step) * 32 + lane < in_block;
+    const u32 slot = flag.field(chunk, step) * 2 + st.field(chunk, step);
+    const u32 q = qty.field(chunk, step) + QTY_BASE;
+    const u32 p = price.field(chunk, step) + PRICE_BASE;
+    const u32 d = disc.field(chunk, step) + DISC_BASE;
+    const u32 t = tax.field(chunk, step) + TAX_BASE;
+    // Unsigned 32 x 32 -> 64-bit products: p < 2^24, 100 - d <= 100, dp < 2^31.
+    const i64 dp = (i64)((u64)p * (u32)(100 - d));
+    const i64 ch = (i64)((u64)(u32)dp * (u32)(100 + t));
+    if (pass) {
+#ifdef SHARED_TABLES
+      CELL(tables.n, slot) += 1; CELL(tables.qty, slot) += q; CELL(tables.disc, slot) += d;
+      CELL(tables.price, slot) += p; CELL(tables.dp, slot) += dp; CELL(tables.ch, slot) += ch;
+#else
+#pragma unroll
+      for (u32 s = 0; s < 6; ++s) {
+        if (slot == s) {
+          tables.n[s] += 1; tables.qty[s] += q; tables.disc[s] += d;
+          tables.price[s] += p; tables.dp[s] += dp; tables.ch[s] += ch;
+        }
+      }
+#endif
+    }
+  }
+}
 
 extern "C" __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS) hand_q1(
     const u32* __restrict__ qty, const u32* __restrict__ price, const u32* __restrict__ disc,
@@ -51,11 +105,9 @@ extern "C" __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS) hand_q1(
     const u32* __restrict__ ship, u64 rows, u32 cutoff, i128* out /* 6 slots x 5 sums */,
     u64* counts /* 6 */) {
 #ifdef SHARED_TABLES
-  // Each thread's 6-slot table in shared memory, slot-major (conflict-free), indexed by
-  // slot with no branch; registers stay free for more resident warps.
   __shared__ u32 n_t[6 * BLOCK], qty_t[6 * BLOCK], disc_t[6 * BLOCK];
   __shared__ i64 price_t[6 * BLOCK], dp_t[6 * BLOCK], ch_t[6 * BLOCK];
-#define CELL(table, s) table[(s) * BLOCK + threadIdx.x]
+#define TABLES (Tables{n_t, qty_t, disc_t, price_t, dp_t, ch_t})
 #pragma unroll
   for (u32 s = 0; s < 6; ++s) {
     CELL(n_t, s) = 0; CELL(qty_t, s) = 0; CELL(disc_t, s) = 0;
@@ -64,64 +116,42 @@ extern "C" __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS) hand_q1(
 #else
   u32 n[6] = {0}, s_qty[6] = {0}, s_disc[6] = {0};
   i64 s_price[6] = {0}, s_dp[6] = {0}, s_ch[6] = {0};
+#define TABLES (Tables{n, s_qty, s_disc, s_price, s_dp, s_ch})
 #endif
   // 32-bit walk: the bench's tables stay below 2^31 rows.
   const u32 n_rows = (u32)rows, lane = threadIdx.x & 31;
   const u32 warps = gridDim.x * blockDim.x / 32;
   const u32 first_warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  // Two buffers of a chunk's words: the next chunk's (at the end of a block, the next
+  // block's first) load while this chunk's rows are worked on.
+#define CHUNK_BUFFERS(X)                                                     \
+  LaneChunk<SHIP_BITS, CHUNK_ROWS> X##ship; LaneChunk<FLAG_BITS, CHUNK_ROWS> X##flag; \
+  LaneChunk<STATUS_BITS, CHUNK_ROWS> X##status; LaneChunk<QTY_BITS, CHUNK_ROWS> X##qty; \
+  LaneChunk<PRICE_BITS, CHUNK_ROWS> X##price; LaneChunk<DISC_BITS, CHUNK_ROWS> X##disc; \
+  LaneChunk<TAX_BITS, CHUNK_ROWS> X##tax;
+  // This lane's stream word 0 of block b, per column.
+#define LOAD_CHUNK(X, b, chunk)                                                         \
+  X##ship.load(ship + (b) * 32 * SHIP_BITS + lane, chunk);                              \
+  X##flag.load(flag + (b) * 32 * FLAG_BITS + lane, chunk);                              \
+  X##status.load(status + (b) * 32 * STATUS_BITS + lane, chunk);                        \
+  X##qty.load(qty + (b) * 32 * QTY_BITS + lane, chunk);                                 \
+  X##price.load(price + (b) * 32 * PRICE_BITS + lane, chunk);                           \
+  X##disc.load(disc + (b) * 32 * DISC_BITS + lane, chunk);                              \
+  X##tax.load(tax + (b) * 32 * TAX_BITS + lane, chunk);
+  CHUNK_BUFFERS(a_) CHUNK_BUFFERS(b_)
+  if (first_warp * 1024 < n_rows) { LOAD_CHUNK(a_, first_warp, 0) }
   for (u32 b = first_warp; b * 1024 < n_rows; b += warps) {
-    // This lane's stream word 0 of block b, per column.
-    const u32* ship_w = ship + b * 32 * SHIP_BITS + lane;
-    const u32* flag_w = flag + b * 32 * FLAG_BITS + lane;
-    const u32* status_w = status + b * 32 * STATUS_BITS + lane;
-    const u32* qty_w = qty + b * 32 * QTY_BITS + lane;
-    const u32* price_w = price + b * 32 * PRICE_BITS + lane;
-    const u32* disc_w = disc + b * 32 * DISC_BITS + lane;
-    const u32* tax_w = tax + b * 32 * TAX_BITS + lane;
     // The last block is stored whole, its rows past the end zero: they must not count.
     const u32 in_block = min(1024u, n_rows - b * 1024);
 #pragma unroll
-    for (u32 chunk = 0; chunk < 32 / CHUNK_ROWS; ++chunk) {
-      LaneChunk<SHIP_BITS, CHUNK_ROWS> c_ship;
-      LaneChunk<FLAG_BITS, CHUNK_ROWS> c_flag;
-      LaneChunk<STATUS_BITS, CHUNK_ROWS> c_status;
-      LaneChunk<QTY_BITS, CHUNK_ROWS> c_qty;
-      LaneChunk<PRICE_BITS, CHUNK_ROWS> c_price;
-      LaneChunk<DISC_BITS, CHUNK_ROWS> c_disc;
-      LaneChunk<TAX_BITS, CHUNK_ROWS> c_tax;
-      c_ship.load(ship_w, chunk); c_flag.load(flag_w, chunk); c_status.load(status_w, chunk);
-      c_qty.load(qty_w, chunk); c_price.load(price_w, chunk); c_disc.load(disc_w, chunk);
-      c_tax.load(tax_w, chunk);
-#pragma unroll
-      for (u32 step = 0; step < CHUNK_ROWS; ++step) {
-        // Every row is decoded and its products formed; only the table updates are under
-        // the predicate, so the unrolled rows stay one straight run of code.
-        const u32 shipdate = c_ship.field(chunk, step) + SHIP_BASE;
-        const bool pass =
-            shipdate <= cutoff && (chunk * CHUNK_ROWS + step) * 32 + lane < in_block;
-        const u32 slot = c_flag.field(chunk, step) * 2 + c_status.field(chunk, step);
-        const u32 q = c_qty.field(chunk, step) + QTY_BASE;
-        const u32 p = c_price.field(chunk, step) + PRICE_BASE;
-        const u32 d = c_disc.field(chunk, step) + DISC_BASE;
-        const u32 t = c_tax.field(chunk, step) + TAX_BASE;
-        // Unsigned 32 x 32 -> 64-bit products: p < 2^24, 100 - d <= 100, dp < 2^31.
-        const i64 dp = (i64)((u64)p * (u32)(100 - d));
-        const i64 ch = (i64)((u64)(u32)dp * (u32)(100 + t));
-        if (pass) {
-#ifdef SHARED_TABLES
-          CELL(n_t, slot) += 1; CELL(qty_t, slot) += q; CELL(disc_t, slot) += d;
-          CELL(price_t, slot) += p; CELL(dp_t, slot) += dp; CELL(ch_t, slot) += ch;
-#else
-#pragma unroll
-          for (u32 s = 0; s < 6; ++s) {
-            if (slot == s) {
-              n[s] += 1; s_qty[s] += q; s_disc[s] += d;
-              s_price[s] += p; s_dp[s] += dp; s_ch[s] += ch;
-            }
-          }
-#endif
-        }
-      }
+    for (u32 chunk = 0; chunk < 32 / CHUNK_ROWS; chunk += 2) {
+      LOAD_CHUNK(b_, b, chunk + 1)
+      chunk_rows(a_ship, a_flag, a_status, a_qty, a_price, a_disc, a_tax, chunk, lane, in_block,
+                 cutoff, TABLES);
+      if (chunk + 2 < 32 / CHUNK_ROWS) { LOAD_CHUNK(a_, b, chunk + 2) }
+      else if ((b + warps) * 1024 < n_rows) { LOAD_CHUNK(a_, b + warps, 0) }
+      chunk_rows(b_ship, b_flag, b_status, b_qty, b_price, b_disc, b_tax, chunk + 1, lane,
+                 in_block, cutoff, TABLES);
     }
   }
 #ifdef SHARED_TABLES

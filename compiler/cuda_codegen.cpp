@@ -340,12 +340,28 @@ class KernelWriter {
   }
 
   // How the scan reads its columns: declarations before the loop, loads of a chunk's
-  // words (`chunk_loads`, see LaneChunk) and the per-row decode into c<i>_h[half] /
-  // c<i>_nh[half].
+  // words into a LaneChunk buffer (`loads`), and the per-row decode into c<i>_h[half] /
+  // c<i>_nh[half], whose chunked fields name their buffer `c<i>_k@BUF@` and their chunk
+  // `@CHUNK@` (the walk fills both in).
   struct ColumnReads {
     std::string declarations;
-    std::string chunk_loads;
     std::string decode;
+    std::vector<std::pair<size_t, int>> chunked;  // (column, bits) read through LaneChunk
+    std::string buffers(const std::string& buf) const {
+      std::string out;
+      for (const auto& [c, bits] : chunked)
+        out += fmt::format("  LaneChunk<{}u, {}u> c{}_k{};\n", bits, kChunkRows, c, buf);
+      return out;
+    }
+    std::string loads(const std::string& buf, const std::string& block, const std::string& chunk,
+                      const std::string& walk_type) const {
+      std::string out;
+      for (const auto& [c, bits] : chunked) {
+        out += fmt::format("c{0}_k{1}.load(c{0}_lw + ({2})({3}) * {4}u, {5}); ", c, buf, walk_type,
+                           block, 32 * bits, chunk);
+      }
+      return out;
+    }
   };
 
   // Column pointers come from the argument block once, before the loop. Bit-packed columns
@@ -363,16 +379,13 @@ class KernelWriter {
           plan_.rows < (uint64_t{1} << 32)) {
         r.declarations += fmt::format(
             "  const u32* __restrict__ const c{0}_lw = (const u32*)args[{1}] + lane;\n", c, data);
-        const std::string lane_words =
-            fmt::format("c{}_lw + ({})block * {}u", c, walk_type, 32 * s.bits);
         std::string field;
         if (chunked) {
-          r.chunk_loads +=
-              fmt::format("      LaneChunk<{1}u, {2}u> c{0}_k; c{0}_k.load({3}, chunk);\n", c,
-                          s.bits, kChunkRows, lane_words);
-          field = fmt::format("c{}_k.field(chunk, pair * 2 + half)", c);
+          r.chunked.emplace_back(c, s.bits);
+          field = fmt::format("c{}_k@BUF@.field(@CHUNK@, pair * 2 + half)", c);
         } else {
-          field = fmt::format("lane_field32<{}u>({}, pair * 2 + half)", s.bits, lane_words);
+          field = fmt::format("lane_field32<{}u>(c{}_lw + ({})block * {}u, pair * 2 + half)",
+                              s.bits, c, walk_type, 32 * s.bits);
         }
         // Signed: base + field cannot overflow (fits_i32), and the compiler may then fold
         // the base into comparisons and sums.
@@ -594,9 +607,10 @@ class KernelWriter {
     // Each warp walks blocks of 1024 rows, the device layout's unit (runtime/gpu/
     // device_layout.h): lane L takes rows 32 j + L, two rows decoded at a time. Scans whose
     // per-thread tables live in shared memory (small bodies, bound by decode and load
-    // latency) unroll the block's rows in chunks of kChunkRows whose packed words load
-    // together before any is worked on; the others loop over the block's rows, reading
-    // fields row by row, so that NVRTC does not compile their bodies 32 times.
+    // latency) unroll the block's rows in chunks of kChunkRows through two LaneChunk
+    // buffers: the next chunk's words (the next block's first chunk at the end of a block)
+    // load while this chunk's rows are worked on. The others loop over the block's rows,
+    // reading fields row by row, so that NVRTC does not compile their bodies 32 times.
     // Below 2^31 rows the walk is 32-bit (block * 1024 plus a grid's worth of warps stays
     // below 2^32): 64-bit loop arithmetic costs twice the instructions.
     const bool narrow = plan_.rows < (uint64_t{1} << 31);
@@ -604,30 +618,66 @@ class KernelWriter {
     const std::string walk_type = narrow ? "u32" : "u64";
     ColumnReads reads = column_reads(walk_type, chunked);
     b += reads.declarations;
+    const std::string body = chunk_body(reads, chunked, m2_pass, registers, slots);
     b += fmt::format(
         "  const {0} walk_rows = ({0})rows;\n"
         "  const {0} warps = ({0})(grid_stride() / 32);\n"
-        "  for ({0} block = ({0})(global_thread_index() / 32); block * 1024 < walk_rows; "
-        "block += warps) {{\n",
+        "  const {0} first_block = ({0})(global_thread_index() / 32);\n",
         walk_type);
+    if (chunked) {
+      b += reads.buffers("a") + reads.buffers("b");
+      b += "  if (first_block * 1024 < walk_rows) { " +
+           reads.loads("a", "first_block", "0", walk_type) + "}\n";
+    }
+    b += fmt::format(
+        "  for ({} block = first_block; block * 1024 < walk_rows; block += warps) {{\n", walk_type);
     if (!registers) b += "    if ((block & 3) == 0 && status_raised(status)) break;\n";
     // Rows of this block that exist: one 32-bit comparison per row. Rows past the end
     // decode padding (the executor pads every column by a block) and are dropped before
     // anything can raise an error.
     b += "    const u32 in_block = walk_rows - block * 1024 < 1024 ? (u32)(walk_rows - block * "
          "1024) : 1024u;\n";
+    auto fill = [&](const std::string& buf, const std::string& chunk) {
+      std::string t = body;
+      for (size_t at; (at = t.find("@BUF@")) != std::string::npos;) t.replace(at, 5, buf);
+      for (size_t at; (at = t.find("@CHUNK@")) != std::string::npos;) t.replace(at, 7, chunk);
+      return t;
+    };
+    if (chunked) {
+      constexpr uint32_t chunks = 32 / kChunkRows;
+      b += fmt::format("#pragma unroll\n    for (u32 chunk = 0; chunk < {}u; chunk += 2) {{\n",
+                       chunks);
+      b += "      " + reads.loads("b", "block", "chunk + 1", walk_type) + "\n";
+      b += fill("a", "chunk");
+      b += fmt::format("      if (chunk + 2 < {}u) {{ {}}}\n", chunks,
+                       reads.loads("a", "block", "chunk + 2", walk_type));
+      b += "      else if ((block + warps) * 1024 < walk_rows) { " +
+           reads.loads("a", "block + warps", "0", walk_type) + "}\n";
+      b += fill("b", "(chunk + 1)");
+      b += "    }\n";
+    } else {
+      b += fill("", "0");
+    }
+    b += "  }\n";
+    if (registers) b += flush_registers(slots);
+    return b;
+  }
+
+  // The rows of one chunk: pairs of rows decoded, then worked on (the buffer and chunk are
+  // left as @BUF@ / @CHUNK@ for the walk). Unchunked scans have one chunk of 32 rows and do
+  // not unroll it.
+  std::string chunk_body(const ColumnReads& reads, bool chunked, bool m2_pass, bool registers,
+                         uint64_t slots) {
     const uint32_t chunk_rows = chunked ? kChunkRows : 32;
-    b += fmt::format("#pragma unroll\n    for (u32 chunk = 0; chunk < {}u; ++chunk) {{\n",
-                     32 / chunk_rows);
-    b += reads.chunk_loads;
-    b += fmt::format("#pragma unroll {}\n      for (u32 pair = 0; pair < {}u; ++pair) {{\n",
-                     chunked ? "" : "1", chunk_rows / 2);
+    std::string b =
+        fmt::format("#pragma unroll {}\n      for (u32 pair = 0; pair < {}u; ++pair) {{\n",
+                    chunked ? "" : "1", chunk_rows / 2);
     // Both rows of a pair are decoded before either is used, with no branch in between, so
     // the row-by-row loads of both are in flight together.
     b += indent_lines(decoded_declarations(scan_columns(), emitter_), "    ");
     b += "#pragma unroll\n";
     b += "      for (u32 half = 0; half < 2; ++half) {\n";
-    const std::string step = fmt::format("(chunk * {}u + pair * 2 + half)", chunk_rows);
+    const std::string step = fmt::format("(@CHUNK@ * {}u + pair * 2 + half)", chunk_rows);
     b += "        const u32 index = (" + step + " << 5) + lane;\n";
     b += "        const u64 row = (u64)block * 1024 + index; (void)row;\n";
     b += reads.decode;
@@ -665,8 +715,7 @@ class KernelWriter {
           [&](int f) { return std::string(field_type(program_.fields[f].kind)); }, true);
     }
     b += indent_lines(row, "    ");
-    b += "  }\n      }\n    }\n  }\n";
-    if (registers) b += flush_registers(slots);
+    b += "  }\n      }\n";
     return b;
   }
 
@@ -903,9 +952,10 @@ class KernelWriter {
   bool m2_pass_ = false;
   bool shared_tables_ = false;  // this scan keeps thread tables in shared memory
   static constexpr uint64_t kMaxStaticSharedBytes = 48 * 1024;
-  // Rows of a lane's 32 in a block whose packed words load together (LaneChunk): 16 ran
-  // fastest in a Q1-shaped probe on an H100 (4: 7% slower, 8: 7% slower).
-  static constexpr uint32_t kChunkRows = 16;
+  // Rows of a lane's 32 in a block whose packed words load together (LaneChunk), two
+  // chunks in flight: 8 ran fastest in a Q1-shaped probe on an H100 (0.197 ms at SF 10;
+  // 16 rows with one buffer 0.228, 4 rows with two 0.229; 16 with two spills registers).
+  static constexpr uint32_t kChunkRows = 8;
   int arg_rows_ = -1, arg_status_ = -1, arg_out_count_ = -1, arg_keys_ = -1;
 };
 
