@@ -4,43 +4,23 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
-#include "compiler/binder.h"
 #include "compiler/error.h"
-#include "compiler/parser.h"
 #include "runtime/cuda/nvrtc.h"
-#include "runtime/data/paper_tables.h"
-#include "runtime/data/tpch_lineitem.h"
-#include "runtime/database.h"
-#include "runtime/gpu/gpu_compile.h"
+#include "tests/unit/support/planner_fixture.h"
 
 namespace tally {
 namespace {
 
 Database& projection_db() {
-  static Database* db = [] {
-    auto* d = new Database();
-    d->put_table(generate_lineitem(0.01, 3));
-    d->put_table(generate_nulls_table(5000, 0.2, 3));
-    ExecOptions cpu;
-    cpu.device = DeviceChoice::Cpu;
-    d->execute_script("CREATE TABLE empty_t (i INTEGER, t VARCHAR(5), d DECIMAL(30,2))", cpu,
-                      [](const StatementOutcome&) {});
-    return d;
-  }();
+  static Database* db =
+      test::make_planner_db("CREATE TABLE empty_t (i INTEGER, t VARCHAR(5), d DECIMAL(30,2))");
   return *db;
 }
 
-BoundSelect bind(const std::string& sql) {
-  auto statements = parse_script(sql);
-  const auto& select = std::get<ast::SelectStmt>(statements.at(0).body);
-  return bind_select(select, projection_db(), statements.at(0).parameter_count);
-}
+BoundSelect bind(const std::string& sql) { return test::bind_first(projection_db(), sql); }
 
 GpuPlan plan_of(const BoundSelect& query, const std::string& strategy = "auto") {
-  TablePtr table = projection_db().table(query.table);
-  GpuCompileOptions options;
-  options.strategy = strategy_from_name(strategy);
-  return plan_for(query, scan_stats(query, *table), table->rows(), options);
+  return test::plan_bound(projection_db(), query, strategy_from_name(strategy));
 }
 
 // Generates and compiles `sql`; checks NVRTC had nothing to say.

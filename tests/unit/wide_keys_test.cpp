@@ -7,48 +7,26 @@
 
 #include <string>
 
-#include "compiler/binder.h"
 #include "compiler/error.h"
-#include "compiler/parser.h"
 #include "runtime/cuda/nvrtc.h"
-#include "runtime/data/paper_tables.h"
-#include "runtime/data/tpch_lineitem.h"
-#include "runtime/database.h"
-#include "runtime/gpu/gpu_compile.h"
+#include "tests/unit/support/planner_fixture.h"
 
 namespace tally {
 namespace {
 
 Database& keys_db() {
-  static Database* db = [] {
-    auto* d = new Database();
-    d->put_table(generate_lineitem(0.01, 3));
-    d->put_table(generate_nulls_table(5000, 0.2, 3));
-    ExecOptions cpu;
-    cpu.device = DeviceChoice::Cpu;
-    // b and b2 span more than 2^40 each: together their digits pass 2^62.
-    d->execute_script(
-        "CREATE TABLE wide_t (d DECIMAL(30,2), k INTEGER, b BIGINT, b2 BIGINT);"
-        "INSERT INTO wide_t VALUES (12345678901234567890123.45, 1, 0, 0), "
-        "(-0.50, 2, 1099511627776000, -1099511627776000), (NULL, NULL, -5, 7)",
-        cpu, [](const StatementOutcome&) {});
-    return d;
-  }();
+  // b and b2 span more than 2^40 each: together their digits pass 2^62.
+  static Database* db = test::make_planner_db(
+      "CREATE TABLE wide_t (d DECIMAL(30,2), k INTEGER, b BIGINT, b2 BIGINT);"
+      "INSERT INTO wide_t VALUES (12345678901234567890123.45, 1, 0, 0), "
+      "(-0.50, 2, 1099511627776000, -1099511627776000), (NULL, NULL, -5, 7)");
   return *db;
 }
 
-BoundSelect bind(const std::string& sql) {
-  auto statements = parse_script(sql);
-  const auto& select = std::get<ast::SelectStmt>(statements.at(0).body);
-  return bind_select(select, keys_db(), statements.at(0).parameter_count);
-}
+BoundSelect bind(const std::string& sql) { return test::bind_first(keys_db(), sql); }
 
 GpuPlan plan_of(const std::string& sql, GpuStrategy strategy = GpuStrategy::Auto) {
-  BoundSelect query = bind(sql);
-  TablePtr table = keys_db().table(query.table);
-  GpuCompileOptions options;
-  options.strategy = strategy;
-  return plan_for(query, scan_stats(query, *table), table->rows(), options);
+  return test::plan_bound(keys_db(), bind(sql), strategy);
 }
 
 std::string unsupported_message(const std::string& sql) {

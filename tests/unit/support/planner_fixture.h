@@ -1,0 +1,41 @@
+// A database for tests of the GPU planner and code generator: TPC-H lineitem at SF 0.01 and
+// the NULL-heavy table, plus whatever a setup script (run on the CPU) creates; and the
+// binding and planning of one SELECT against it, as the executor would do them.
+#pragma once
+
+#include <string>
+
+#include "compiler/binder.h"
+#include "compiler/parser.h"
+#include "runtime/data/paper_tables.h"
+#include "runtime/data/tpch_lineitem.h"
+#include "runtime/database.h"
+#include "runtime/gpu/gpu_compile.h"
+
+namespace tally::test {
+
+// Never freed: tests share it for the whole run.
+inline Database* make_planner_db(const std::string& setup_sql) {
+  auto* d = new Database();
+  d->put_table(generate_lineitem(0.01, 3));
+  d->put_table(generate_nulls_table(5000, 0.2, 3));
+  ExecOptions cpu;
+  cpu.device = DeviceChoice::Cpu;
+  d->execute_script(setup_sql, cpu, [](const StatementOutcome&) {});
+  return d;
+}
+
+inline BoundSelect bind_first(Database& db, const std::string& sql) {
+  auto statements = parse_script(sql);
+  const auto& select = std::get<ast::SelectStmt>(statements.at(0).body);
+  return bind_select(select, db, statements.at(0).parameter_count);
+}
+
+inline GpuPlan plan_bound(Database& db, const BoundSelect& query, GpuStrategy strategy) {
+  TablePtr table = db.table(query.table);
+  GpuCompileOptions options;
+  options.strategy = strategy;
+  return plan_for(query, scan_stats(query, *table), table->rows(), options);
+}
+
+}  // namespace tally::test
