@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "compiler/embedded_templates.h"
+
 namespace tally {
 
 namespace {
@@ -20,14 +22,26 @@ void add_field(Sha256& hash, std::string_view field) {
 
 std::string KernelCacheKeyInputs::tally_release() { return TALLY_VERSION; }
 
+std::string KernelCacheKeyInputs::device_library() {
+  std::string all;
+  for (const EmbeddedFile& file : embedded_templates()) {
+    for (std::string_view field : {std::string_view(file.name), std::string_view(file.text)}) {
+      all += std::to_string(field.size()) + ":";
+      all += field;
+    }
+  }
+  return all;
+}
+
 KernelCacheKey kernel_cache_key(const KernelCacheKeyInputs& inputs) {
   Sha256 hash;
-  add_field(hash, "tally kernel cache key v1");
+  add_field(hash, "tally kernel cache key v2");
   add_field(hash, inputs.tally_version);
   add_field(hash, std::to_string(inputs.nvrtc_version));
   add_field(hash, inputs.arch);
   add_field(hash, std::to_string(inputs.nvrtc_args.size()));
   for (const std::string& arg : inputs.nvrtc_args) add_field(hash, arg);
+  add_field(hash, inputs.headers);
   add_field(hash, inputs.source);
   return KernelCacheKey{hash.finish()};
 }

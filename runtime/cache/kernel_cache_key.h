@@ -15,8 +15,12 @@ struct KernelCacheKeyInputs {
   std::string arch;                     // "sm_90" (cubin) or "compute_90" (PTX)
   int nvrtc_version = 0;                // cuda::nvrtc_version()
   std::string tally_version = tally_release();
+  // The device library the source includes (templates/*.cuh, names and texts): a template
+  // that changes under an unchanged generated source changes the binary too.
+  std::string headers = device_library();
 
-  static std::string tally_release();  // CMake's PROJECT_VERSION
+  static std::string tally_release();   // CMake's PROJECT_VERSION
+  static std::string device_library();  // the embedded templates, length-prefixed
 };
 
 struct KernelCacheKey {

@@ -96,6 +96,10 @@ TEST_CASE("kernel cache key changes with every input that changes the binary") {
   CHECK(differs([](auto& i) { i.source += " "; }));
   CHECK(differs([](auto& i) { i.nvrtc_version = 13010; }));
   CHECK(differs([](auto& i) { i.tally_version = "9.9.9"; }));
+  // A template edited under an unchanged generated source is a new binary.
+  CHECK(differs([](auto& i) { i.headers += " "; }));
+  CHECK(base.headers.find("tally_decode.cuh") != std::string::npos);
+  CHECK(base.headers.find("struct LaneChunk") != std::string::npos);
   CHECK(differs([](auto& i) {
     cuda::CompileOptions fmad;
     fmad.fmad = true;
