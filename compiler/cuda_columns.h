@@ -1,7 +1,6 @@
 // How generated kernels read scan columns: one decode per column, shared by the
 // aggregation scan (compiler/cuda_codegen.cpp) and the projection (compiler/cuda_projection.cpp).
-// Each gives C expressions over `row` (and `index`, a lane's row inside its block) and
-// `row`, from a C expression for the column's pointer.
+// Each gives a C expression over `row` from a C expression for the column's pointer.
 #pragma once
 
 #include <string>

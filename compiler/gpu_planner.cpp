@@ -164,9 +164,10 @@ KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
     if (s.has_range) {
       k.min = s.min;
       k.values = static_cast<uint64_t>(s.max) - static_cast<uint64_t>(s.min) + 1;
-      k.exact = true;
-      if (k.values != 0 && k.values <= (1ull << 62)) return k;
-      k.exact = false;
+      if (k.values != 0 && k.values <= (1ull << 62)) {
+        k.exact = true;
+        return k;
+      }
     } else if (!s.has_values) {
       k.values = 1;  // no non-NULL value at all: only the NULL digit is ever used
       return k;

@@ -3,20 +3,12 @@
 #include <algorithm>
 #include <thread>
 
+#include "runtime/storage/bit_packing.h"
+
 namespace tally {
 namespace {
 
 uint64_t field_mask(uint32_t bits) { return bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
-
-// Field `row` of a row-by-row packing (Column::unpack's arithmetic).
-uint64_t sequential_field(std::span<const uint64_t> packed, uint64_t row, uint32_t bits) {
-  const uint64_t bit = row * bits;
-  const uint64_t word = bit >> 6;
-  const unsigned shift = bit & 63;
-  uint64_t v = packed[word] >> shift;
-  if (shift + bits > 64) v |= packed[word + 1] << (64 - shift);
-  return v & field_mask(bits);
-}
 
 // ORs `field` into lane L's stream at stream bit `bit` (`lane_words` points at the lane's
 // word 0 of its block; stream words are 32 apart). A field of up to 64 bits spans up to
@@ -39,7 +31,7 @@ void transpose_blocks(std::span<const uint64_t> packed, uint64_t rows, uint32_t 
       for (uint32_t lane = 0; lane < 32; ++lane) {
         const uint64_t row = b * kLaneBlockRows + j * 32 + lane;
         if (row >= rows) return;  // rows are in (j, lane) order inside a block
-        const uint64_t field = sequential_field(packed, row, bits);
+        const uint64_t field = unpack_field(packed, row, static_cast<int>(bits));
         if (field != 0) put_field(block + lane, uint64_t{j} * bits, field);
       }
     }

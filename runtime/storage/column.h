@@ -24,6 +24,7 @@
 #include "compiler/string_heap.h"
 #include "compiler/types.h"
 #include "compiler/value.h"
+#include "runtime/storage/bit_packing.h"
 #include "runtime/storage/string_interner.h"
 
 namespace tally {
@@ -84,15 +85,7 @@ class Column {
  private:
   friend class ColumnBuilder;
   int64_t plain_int(size_t row) const;
-  uint64_t unpack(size_t row) const {
-    if (bits_ == 0) return 0;
-    size_t bit = row * static_cast<size_t>(bits_);
-    size_t word = bit >> 6;
-    unsigned shift = bit & 63;
-    uint64_t v = packed_[word] >> shift;
-    if (shift + bits_ > 64) v |= packed_[word + 1] << (64 - shift);
-    return bits_ == 64 ? v : (v & ((uint64_t{1} << bits_) - 1));
-  }
+  uint64_t unpack(size_t row) const { return unpack_field(packed_, row, bits_); }
 
   Type type_;
   size_t size_ = 0;
