@@ -165,18 +165,27 @@ class ProjectionWriter {
     if (!query_.filter) {
       return b + "  if (threadIdx.x == 0) block_counts[blockIdx.x] = range.end - range.begin;\n";
     }
-    std::set<int> columns = filter_columns();
     b += "  u32 passed = 0;\n";
-    b += "  for (u64 tile = range.begin; tile < range.end; tile += tile_rows()) {\n";
+    b += filtered_tile_rows(filter_columns(), "", "      passed += passes ? 1u : 0u;\n");
+    b += "  }\n";
+    b += "  add_block_count(passed, block_counts);\n";
+    return b;
+  }
+
+  // Both passes' walk up to each row's filter verdict (`passes`): the tile loop is left
+  // open, `before_rows` goes between the decode and the rows, `on_row` after the filter.
+  std::string filtered_tile_rows(const std::set<int>& columns, const std::string& before_rows,
+                                 const std::string& on_row) {
+    std::string b = "  for (u64 tile = range.begin; tile < range.end; tile += tile_rows()) {\n";
     b += "    const u64 group = tile_group(tile);\n";
     b += decode_both_rows(columns);
+    b += before_rows;
     b += "#pragma unroll\n    for (u32 half = 0; half < 2; ++half) {\n";
     b += "      const u64 row = group * 64 + half * 32 + (threadIdx.x & 31);\n";
     b += "      if (row >= range.end) break;\n";
     b += decoded_row({columns.begin(), columns.end()}, emitter_, "      ");
     b += filter_code();
-    b += "      passed += passes ? 1u : 0u;\n    }\n  }\n";
-    b += "  add_block_count(passed, block_counts);\n";
+    b += on_row + "    }\n";
     return b;
   }
 
@@ -206,16 +215,8 @@ class ProjectionWriter {
     b += "  const RowRange range = block_row_range(rows);\n";
     b += "  u64 next = block_offsets[blockIdx.x];\n";
     // Every thread walks every tile of its block (place_tile_rows synchronizes the block).
-    b += "  for (u64 tile = range.begin; tile < range.end; tile += tile_rows()) {\n";
-    b += "    const u64 group = tile_group(tile);\n";
-    b += decode_both_rows(columns);
-    b += "    bool pass[2] = {false, false};\n";
-    b += "#pragma unroll\n    for (u32 half = 0; half < 2; ++half) {\n";
-    b += "      const u64 row = group * 64 + half * 32 + (threadIdx.x & 31);\n";
-    b += "      if (row >= range.end) break;\n";
-    b += decoded_row({columns.begin(), columns.end()}, emitter_, "      ");
-    b += filter_code();
-    b += "      pass[half] = passes;\n    }\n";
+    b += filtered_tile_rows(columns, "    bool pass[2] = {false, false};\n",
+                            "      pass[half] = passes;\n");
     b += "    const TilePlaces places = place_tile_rows(pass[0], pass[1], warp_counts);\n";
     b += "#pragma unroll\n    for (u32 half = 0; half < 2; ++half) {\n";
     b += "      if (!pass[half]) continue;\n";
