@@ -30,6 +30,8 @@ struct ColumnStats {
 struct DeviceLimits {
   int sm_count = 132;
   uint64_t shared_per_block = 48 * 1024;
+  uint64_t shared_per_sm = 228 * 1024;
+  int max_threads_per_sm = 2048;
   uint64_t l2_bytes = 50ull << 20;
 };
 
@@ -48,8 +50,8 @@ struct KeyEncoding {
   bool bounded = true;  // value - min is a digit in [0, values); else a raw key, hashed
                         // (64 bits, or a DECIMAL(p>18)'s 128: GpuPlan::hash_keys)
   int64_t min = 0;
-  uint64_t values = 1;         // non-NULL digits
-  bool nullable = false;       // one more digit (bounded) or the NULL slot (raw)
+  uint64_t values = 1;    // non-NULL digits
+  bool nullable = false;  // one more digit (bounded) or the NULL slot (raw)
   // A column whose own statistics (exact for the data the kernel is compiled for: they are
   // part of the plan's fingerprint) or dictionary give the range: no row can leave it, so
   // the Scan does not check it per row.
@@ -87,7 +89,10 @@ struct GpuPlan {
   // from the statistics, grown and rerun when it fills.
   uint64_t distinct_capacity = 0;
   uint32_t block = 256;
-  uint32_t grid = 0;   // blocks of the Scan launch
+  uint32_t grid = 0;  // blocks of the Scan launch
+  // Shared thread tables: Scan blocks resident per SM, the grid's one wave (the
+  // generated Scan asks ptxas to fit that many in registers too).
+  uint32_t blocks_per_sm = 0;
   uint64_t rows = 0;   // input rows the plan was made for
   std::string reason;  // why this strategy, for --explain
 };

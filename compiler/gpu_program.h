@@ -101,6 +101,8 @@ struct GpuProgram {
   std::vector<StateField> fields;
   std::vector<DictLookup> lookups;
   bool second_pass = false;  // a tally_scan_m2 kernel follows tally_scan (DOUBLE variances)
+  // No tally_init: tally_scan's first block sets the states (templates/tally_init_in_scan.cuh).
+  bool init_in_scan = false;
   std::vector<int> aggregate_dictionary;   // per aggregate: scan column decoding a VARCHAR
                                            // final (MIN/MAX of strings), or -1
   std::vector<ProjectedOutput> projected;  // per output of a non-aggregated query
@@ -108,6 +110,11 @@ struct GpuProgram {
   std::vector<int> key_domains;        // per group key: the domain decoding it, or -1
   std::vector<int> aggregate_domains;  // per aggregate: the domain decoding its final, or -1
 };
+
+// Bytes of the Scan's per-thread tables in shared memory under `plan`: the grid bounds how
+// many rows one thread sums, so how wide each cell must be (the planner sizes the grid by it).
+uint64_t shared_thread_table_bytes(const BoundSelect& query, const GpuPlan& plan,
+                                   const std::vector<ColumnStats>& stats);
 
 // Generates the kernels. Throws Error(Unsupported) naming what the GPU path cannot run.
 GpuProgram generate_cuda(const BoundSelect& query, const GpuPlan& plan,

@@ -16,4 +16,8 @@ constexpr unsigned int kStatusSmallintOverflow = 64;
 constexpr unsigned int kStatusBigintOverflow = 128;
 constexpr unsigned int kStatusDistinctFull = 256;  // the DISTINCT set ran out of entries
 
+// 32-bit words of the status buffer: the status word, then the coordination words of a
+// Scan that sets its own states (LaunchSync, tally_init_in_scan.cuh). The host zeroes them.
+constexpr unsigned int kStatusWords = 3;
+
 }  // namespace tally

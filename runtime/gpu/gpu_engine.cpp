@@ -180,6 +180,8 @@ DeviceLimits GpuEngine::limits() const {
   DeviceLimits l;
   l.sm_count = p.sm_count;
   l.shared_per_block = p.shared_per_block;
+  l.shared_per_sm = p.shared_per_sm;
+  l.max_threads_per_sm = p.max_threads_per_sm;
   l.l2_bytes = p.l2_bytes;
   return l;
 }
@@ -212,7 +214,8 @@ class GpuExecution {
     report_.upload_ms += ms_since(start);
     const cuda::Module& module = engine_.module_for(c_.binary);
     const uint32_t state_grid = launch_grid(c_.plan.state_slots);
-    launch(module.kernel("tally_init"), state_grid, report_.init_ms);
+    report_.init_in_scan = c_.program.init_in_scan;
+    if (!c_.program.init_in_scan) launch(module.kernel("tally_init"), state_grid, report_.init_ms);
     launch(module.kernel("tally_scan"), c_.plan.grid, report_.scan_ms);
     if (c_.program.second_pass)
       launch(module.kernel("tally_scan_m2"), c_.plan.grid, report_.scan_ms);
@@ -262,7 +265,7 @@ class GpuExecution {
       distinct_ = engine_.pool.allocate(c_.plan.distinct_capacity * 24, "the DISTINCT set");
       distinct_.fill_bytes(0);
     }
-    status_ = engine_.pool.allocate(8, "the status word");
+    status_ = engine_.pool.allocate(kStatusWords * 4, "the status word");
     status_.fill_bytes(0);
     out_count_ = engine_.pool.allocate(8, "the group counter");
     out_count_.fill_bytes(0);

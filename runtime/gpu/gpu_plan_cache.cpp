@@ -8,16 +8,17 @@ namespace tally {
 // to reach generate_cuda): a plan that differs only in it would otherwise load the other
 // plan's program. These sizes (x86-64) make such an addition fail to compile here, unless
 // it fits in padding as GpuPlan::hash_keys did (it is in the fingerprint).
-static_assert(sizeof(GpuPlan) == 112, "GpuPlan changed: update plan_fingerprint");
+static_assert(sizeof(GpuPlan) == 120, "GpuPlan changed: update plan_fingerprint");
 static_assert(sizeof(ColumnStats) == 64, "ColumnStats changed: update plan_fingerprint");
 static_assert(sizeof(KeyEncoding) == 32, "KeyEncoding changed: update plan_fingerprint");
 
 std::string plan_fingerprint(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
                              const std::string& arch) {
-  std::string f = fmt::format(
-      "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", arch, static_cast<int>(plan.strategy), plan.slots,
-      plan.state_slots, plan.shared_thread_tables, plan.projection,
-      static_cast<int>(plan.hash_keys), plan.block, plan.grid, plan.rows, plan.distinct_capacity);
+  std::string f =
+      fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", arch, static_cast<int>(plan.strategy),
+                  plan.slots, plan.state_slots, plan.shared_thread_tables, plan.projection,
+                  static_cast<int>(plan.hash_keys), plan.block, plan.grid, plan.blocks_per_sm,
+                  plan.rows, plan.distinct_capacity);
   for (const KeyEncoding& k : plan.keys) {
     f += fmt::format("|k{},{},{},{},{},{}", k.bounded, k.min, k.values, k.nullable,
                      k.dictionary_column, k.exact);

@@ -150,6 +150,17 @@ TEST_CASE(
   CHECK(cuda.find("__shared__ __align__(16) u8 st_mem[") != std::string::npos);
   CHECK(cuda.find("(i64)((u64)(u32)c3 * (u64)(u32)") != std::string::npos);
   CHECK(cuda.find("KernelArgs<") != std::string::npos);
+  // No Init kernel: the Scan's first block sets the states, and each block waits for them
+  // before it merges; the Finalizer stays a kernel.
+  CHECK(cuda.find("tally_init(") == std::string::npos);
+  CHECK(cuda.find("tally_finalize(") != std::string::npos);
+  const size_t first = cuda.find("if (first_block_to_start(sync))");
+  const size_t await = cuda.find("await_init(sync);");
+  const size_t merge = cuda.find("__syncthreads();\n  if (threadIdx.x / 32 == 0u)");
+  CHECK(first != std::string::npos);
+  CHECK(first < await);
+  CHECK(await < merge);
+  CHECK(merge != std::string::npos);
 }
 
 }  // namespace tally
