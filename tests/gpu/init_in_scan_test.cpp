@@ -133,6 +133,14 @@ void check_same_rows(const Result& cpu, const Result& gpu) {
   }
 }
 
+// Runs `sql` on the GPU and checks it against the CPU engine; returns the GPU's report.
+GpuRunReport checked_gpu_run(const std::string& sql, GpuStrategy strategy) {
+  INFO(sql);
+  EngineRun gpu = run_on_gpu(sql, strategy);
+  check_same_rows(run_on_cpu(sql), gpu.result);
+  return gpu.report;
+}
+
 TEST_CASE("init in scan: per-thread tables need no Init kernel and match the CPU engine") {
   const std::string q1 =
       "SELECT l_returnflag, l_linestatus, SUM(l_quantity), SUM(l_extendedprice * (1 - "
@@ -142,33 +150,28 @@ TEST_CASE("init in scan: per-thread tables need no Init kernel and match the CPU
   // Repeated: every execution zeroes its own coordination words. MIN and MAX have
   // identities that are not zero.
   for (int repeat = 0; repeat < 3; ++repeat) {
-    EngineRun gpu = run_on_gpu(q1, GpuStrategy::Auto);
-    CHECK(gpu.report.init_in_scan);
-    CHECK(gpu.report.init_ms == 0);
-    check_same_rows(run_on_cpu(q1), gpu.result);
+    GpuRunReport report = checked_gpu_run(q1, GpuStrategy::Auto);
+    CHECK(report.init_in_scan);
+    CHECK(report.init_ms == 0);
   }
   // No GROUP BY and no row passing: the one group's states are the identities.
-  const std::string none =
-      "SELECT COUNT(*), SUM(l_quantity), MIN(l_tax) FROM lineitem WHERE "
-      "l_quantity < 0";
-  EngineRun empty = run_on_gpu(none, GpuStrategy::ThreadPrivate);
-  CHECK(empty.report.init_in_scan);
-  check_same_rows(run_on_cpu(none), empty.result);
+  CHECK(checked_gpu_run("SELECT COUNT(*), SUM(l_quantity), MIN(l_tax) FROM lineitem WHERE "
+                        "l_quantity < 0",
+                        GpuStrategy::ThreadPrivate)
+            .init_in_scan);
   // Two passes (DOUBLE variance): the first pass sets the states, the second reads them.
-  const std::string variance =
-      "SELECT l_returnflag, COUNT(*), SUM(l_quantity), VAR_SAMP(CAST(l_linenumber AS DOUBLE)) "
-      "FROM lineitem GROUP BY l_returnflag ORDER BY l_returnflag";
-  EngineRun two_pass = run_on_gpu(variance, GpuStrategy::ThreadPrivate);
-  CHECK(two_pass.report.init_in_scan);
-  check_same_rows(run_on_cpu(variance), two_pass.result);
+  CHECK(checked_gpu_run("SELECT l_returnflag, COUNT(*), SUM(l_quantity), "
+                        "VAR_SAMP(CAST(l_linenumber AS DOUBLE)) FROM lineitem GROUP BY "
+                        "l_returnflag ORDER BY l_returnflag",
+                        GpuStrategy::ThreadPrivate)
+            .init_in_scan);
 }
 
 TEST_CASE("init in scan: hash tables keep their Init kernel") {
-  const std::string by_order =
-      "SELECT l_orderkey, SUM(l_quantity) FROM lineitem GROUP BY l_orderkey ORDER BY l_orderkey";
-  EngineRun hash = run_on_gpu(by_order, GpuStrategy::Hash);
-  CHECK_FALSE(hash.report.init_in_scan);
-  check_same_rows(run_on_cpu(by_order), hash.result);
+  CHECK_FALSE(checked_gpu_run("SELECT l_orderkey, SUM(l_quantity) FROM lineitem GROUP BY "
+                              "l_orderkey ORDER BY l_orderkey",
+                              GpuStrategy::Hash)
+                  .init_in_scan);
 }
 
 }  // namespace
