@@ -490,6 +490,37 @@ CudaOperand CudaExprEmitter::emit_constant_lookup(const Expr& e, std::string& ou
   return read_lookup(e.type, lookup_id({std::make_shared<Expr>(e), -1}), "0", out);
 }
 
+namespace {
+
+// 10^k modulo 2^bits, as an unsigned literal of that width.
+std::string pow10_modulo(int k, int bits) {
+  unsigned __int128 p = 1;
+  for (int i = 0; i < k; ++i) p *= 10;
+  return bits == 32 ? fmt::format("{}u", static_cast<uint32_t>(p))
+                    : fmt::format("{}ull", static_cast<uint64_t>(p));
+}
+
+}  // namespace
+
+// a * 10^ka +/- b * 10^kb into e's value. A result the statistics bound below 2^31 (2^63)
+// is computed in 32-bit (64-bit) unsigned arithmetic: modulo 2^n every step agrees with the
+// exact one, and the exact result fits, so its low n bits, sign-extended, are the result.
+// In 128 bits the compiler kept carries between words that are always zero (Q1's
+// 1 - l_discount cost three instructions more per row).
+std::string CudaExprEmitter::scaled_add(const Expr& e, const std::string& r, const std::string& a,
+                                        int ka, const std::string& b, int kb) const {
+  const long double magnitude = magnitude_log2(e, stats_);
+  const char* op = e.op == kAdd ? "+" : "-";
+  if (magnitude < 63) {
+    const int bits = magnitude < 31 ? 32 : 64;
+    const char* word = bits == 32 ? "u32" : "u64";
+    return fmt::format("  {} = (i64)({})(({}){} * {} {} ({}){} * {});\n", r,
+                       bits == 32 ? "i32" : "i64", word, a, pow10_modulo(ka, bits), op, word, b,
+                       pow10_modulo(kb, bits));
+  }
+  return fmt::format("  {} = {} * pow10_i128({}) {} {} * pow10_i128({});\n", r, a, ka, op, b, kb);
+}
+
 CudaOperand CudaExprEmitter::emit_arith(const Expr& e, std::string& out) {
   CudaOperand a = emit(*e.children[0], out);
   CudaOperand b = emit(*e.children[1], out);
@@ -506,12 +537,7 @@ CudaOperand CudaExprEmitter::emit_arith(const Expr& e, std::string& out) {
     bool add_fits = std::max(ta.precision - sa, tb.precision - sb) + s + 1 <= 38 || bounded;
     bool mul_fits = ta.precision + tb.precision <= 38 || bounded;
     if ((e.op == kAdd || e.op == kSub) && add_fits) {
-      // A result the statistics bound below 2^31 is computed in 32 bits: the truncation
-      // lets the compiler drop the high words of every operation that leads to it.
-      bool narrow = magnitude_log2(e, stats_) < 31;
-      out += fmt::format("  {} = {}({} * pow10_i128({}) {} {} * pow10_i128({}));\n}}\n", r.value,
-                         narrow ? "(i64)(i32)" : "", a.value, s - sa, e.op == kAdd ? "+" : "-",
-                         b.value, s - sb);
+      out += scaled_add(e, r.value, a.value, s - sa, b.value, s - sb) + "}\n";
       return r;
     }
     if (e.op == kMul && mul_fits) {
