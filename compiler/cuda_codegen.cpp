@@ -614,8 +614,7 @@ class KernelWriter {
   std::string scan_body(bool m2_pass) {
     m2_pass_ = m2_pass;
     bool registers = plan_.strategy == GpuStrategy::ThreadPrivate && !m2_pass;
-    shared_tables_ =
-        registers && plan_.shared_thread_tables && shared_table_bytes() <= kMaxStaticSharedBytes;
+    shared_tables_ = registers && plan_.shared_thread_tables;
     uint64_t slots = plan_.slots;
     std::string b;
     if (registers) {
@@ -976,7 +975,6 @@ class KernelWriter {
   std::vector<std::string> squares_;
   bool m2_pass_ = false;
   bool shared_tables_ = false;  // this scan keeps thread tables in shared memory
-  static constexpr uint64_t kMaxStaticSharedBytes = 48 * 1024;
   // Rows of a lane's 32 in a block whose packed words load together (LaneChunk), two
   // chunks in flight: 8 ran fastest in a Q1-shaped probe on an H100 (0.197 ms at SF 10;
   // 16 rows with one buffer 0.228, 4 rows with two 0.229; 16 with two spills registers).

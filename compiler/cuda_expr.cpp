@@ -507,9 +507,9 @@ std::string pow10_modulo(int k, int bits) {
 // exact one, and the exact result fits, so its low n bits, sign-extended, are the result.
 // In 128 bits the compiler kept carries between words that are always zero (Q1's
 // 1 - l_discount cost three instructions more per row).
-std::string CudaExprEmitter::scaled_add(const Expr& e, const std::string& r, const std::string& a,
-                                        int ka, const std::string& b, int kb) const {
-  const long double magnitude = magnitude_log2(e, stats_);
+std::string CudaExprEmitter::scaled_add(const Expr& e, long double magnitude, const std::string& r,
+                                        const std::string& a, int ka, const std::string& b,
+                                        int kb) const {
   const char* op = e.op == kAdd ? "+" : "-";
   if (magnitude < 63) {
     const int bits = magnitude < 31 ? 32 : 64;
@@ -533,11 +533,12 @@ CudaOperand CudaExprEmitter::emit_arith(const Expr& e, std::string& out) {
     int s = e.type.scale, sa = ta.scale, sb = tb.scale;
     // Operands below 10^p each: where the exact result's digits fit 38, no check is needed.
     // Or where the statistics bound the result below 2^126 < 10^38.
-    bool bounded = magnitude_log2(e, stats_) < 126;
+    const long double magnitude = magnitude_log2(e, stats_);
+    bool bounded = magnitude < 126;
     bool add_fits = std::max(ta.precision - sa, tb.precision - sb) + s + 1 <= 38 || bounded;
     bool mul_fits = ta.precision + tb.precision <= 38 || bounded;
     if ((e.op == kAdd || e.op == kSub) && add_fits) {
-      out += scaled_add(e, r.value, a.value, s - sa, b.value, s - sb) + "}\n";
+      out += scaled_add(e, magnitude, r.value, a.value, s - sa, b.value, s - sb) + "}\n";
       return r;
     }
     if (e.op == kMul && mul_fits) {

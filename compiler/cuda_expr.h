@@ -88,8 +88,9 @@ class CudaExprEmitter {
   int domain_for(const Expr& e);
   void check_string(const Expr& e) const;
   CudaOperand emit_arith(const Expr& e, std::string& out);
-  std::string scaled_add(const Expr& e, const std::string& result, const std::string& a, int ka,
-                         const std::string& b, int kb) const;
+  // `magnitude`: magnitude_log2 of e.
+  std::string scaled_add(const Expr& e, long double magnitude, const std::string& result,
+                         const std::string& a, int ka, const std::string& b, int kb) const;
   CudaOperand emit_compare(const Expr& e, std::string& out);
   CudaOperand emit_logic(const Expr& e, std::string& out);
   CudaOperand emit_in_list(const Expr& e, std::string& out);

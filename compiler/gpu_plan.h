@@ -26,10 +26,13 @@ struct ColumnStats {
   int plain_width = 0;  // Plain: bytes per value
 };
 
+// The most shared memory a kernel may declare statically (__shared__ arrays), on every
+// architecture tally targets; more takes a dynamic allocation and an opt-in.
+inline constexpr uint64_t kMaxStaticSharedBytes = 48 * 1024;
+
 // The GPU in hand, as far as the planner cares (runtime fills it from the device profile).
 struct DeviceLimits {
   int sm_count = 132;
-  uint64_t shared_per_block = 48 * 1024;
   uint64_t shared_per_sm = 228 * 1024;
   int max_threads_per_sm = 2048;
   uint64_t l2_bytes = 50ull << 20;
@@ -79,7 +82,7 @@ struct GpuPlan {
   uint64_t state_slots = 1;  // state array length: slots, or capacity + side + NULL slot
   // ThreadPrivate: keep each thread's table in shared memory (indexed by slot, no branch
   // per slot, and registers free for more resident warps) rather than in registers. The
-  // code generator falls back to registers when the table would exceed 48 KB per block.
+  // planner sets it only where the tables fit kMaxStaticSharedBytes a block.
   bool shared_thread_tables = false;
   // A query without GROUP BY or aggregates: no grouping strategy, a compacting scan that
   // writes the passing rows' outputs in input order (plan_projection).

@@ -392,7 +392,7 @@ void place_thread_tables_in_shared(GpuPlan& plan, const BoundSelect& query,
   for (;;) {
     shared.grid = static_cast<uint32_t>(limits.sm_count) * blocks;
     uint64_t bytes = shared_thread_table_bytes(query, shared, stats);
-    if (bytes > limits.shared_per_block) return;
+    if (bytes > kMaxStaticSharedBytes) return;
     auto fit = static_cast<uint32_t>(
         std::clamp<uint64_t>(limits.shared_per_sm / (bytes + kSharedReservedPerBlock), 1, blocks));
     if (fit == blocks) {

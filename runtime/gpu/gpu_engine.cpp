@@ -175,16 +175,16 @@ GpuEngine::Residency GpuEngine::residency() const {
 
 std::string GpuEngine::arch() const { return impl_->device.profile().arch(); }
 
-DeviceLimits GpuEngine::limits() const {
-  const auto& p = impl_->device.profile();
+DeviceLimits device_limits(const cuda::DeviceProfile& p) {
   DeviceLimits l;
   l.sm_count = p.sm_count;
-  l.shared_per_block = p.shared_per_block;
   l.shared_per_sm = p.shared_per_sm;
   l.max_threads_per_sm = p.max_threads_per_sm;
   l.l2_bytes = p.l2_bytes;
   return l;
 }
+
+DeviceLimits GpuEngine::limits() const { return device_limits(impl_->device.profile()); }
 
 namespace {
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/cuda/device.h"
 #include "runtime/gpu/gpu_compile.h"
 #include "runtime/result.h"
 
@@ -32,6 +33,9 @@ struct GpuRunReport {
   BinarySource binary_source = BinarySource::Nvrtc;  // of the final attempt
   double disk_load_ms = 0;
 };
+
+// What the planner needs to know of a device, from its profile (GpuEngine::limits).
+DeviceLimits device_limits(const cuda::DeviceProfile& profile);
 
 class GpuEngine {
  public:

@@ -26,6 +26,7 @@
 #include "compiler/binder.h"
 #include "compiler/parser.h"
 #include "runtime/gpu/gpu_compile.h"
+#include "runtime/gpu/gpu_engine.h"
 #include "tests/gpu/gpu_support.h"
 #include "tests/unit/support/query_generator.h"
 #include "tests/unit/support/result_compare.h"
@@ -79,16 +80,6 @@ ExecOptions options_for(const Variant& v, DeviceChoice device,
   return options;
 }
 
-// The GPU engine's limits, as it builds them from the device (GpuEngine::limits).
-DeviceLimits device_limits() {
-  const cuda::DeviceProfile& p = cuda::test::test_device().profile();
-  DeviceLimits limits;
-  limits.sm_count = p.sm_count;
-  limits.shared_per_block = p.shared_per_block;
-  limits.l2_bytes = p.l2_bytes;
-  return limits;
-}
-
 struct CompileJob {
   std::shared_ptr<BoundSelect> query;
   std::shared_ptr<std::vector<ColumnStats>> stats;
@@ -124,7 +115,7 @@ void add_compile_jobs(Database& db, const QueryShape& shape, const Variant& v,
 // runtime is not known to be thread-safe); code generation and NVRTC run in the pool.
 void compile_ahead(Database& db, const std::vector<QueryShape>& shapes) {
   GpuCompileOptions base;
-  base.limits = device_limits();
+  base.limits = device_limits(cuda::test::test_device().profile());
   base.arch = cuda::test::test_device().profile().arch();
   std::vector<CompileJob> jobs;
   for (size_t s = 0; s < shapes.size(); ++s) {
