@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <cmath>
 #include <functional>
@@ -14,6 +15,7 @@
 #include "compiler/cuda_expr.h"
 #include "compiler/error.h"
 #include "compiler/gpu_program.h"
+#include "compiler/thread_cell_packing.h"
 
 namespace tally {
 
@@ -157,11 +159,13 @@ class KernelWriter {
 
   uint64_t thread_table_bytes() {
     layout_fields();
+    pack_cells();
     return shared_table_bytes();
   }
 
   void write() {
     layout_fields();
+    pack_cells();
     arg_rows_ = args_.add({ArgKind::Rows});
     arg_status_ = args_.add({ArgKind::Status});
     arg_out_count_ = args_.add({ArgKind::OutCount});
@@ -278,12 +282,8 @@ class KernelWriter {
   // Fewer registers per thread mean more threads resident per SM.
   std::string register_type(size_t f) {
     FieldKind k = program_.fields[f].kind;
-    uint64_t threads = static_cast<uint64_t>(plan_.grid) * plan_.block;
-    // A lane takes 32 rows of each 1024-row block its warp visits: at most 32 more rows
-    // than an even share.
-    long double rows_per_thread =
-        static_cast<long double>(plan_.rows / std::max<uint64_t>(threads, 1) + 32);
-    long double warp_rows_bits = std::log2(rows_per_thread) + 5;  // 5: 32 lanes of a warp
+    long double warp_rows_bits =
+        std::log2(static_cast<long double>(rows_per_lane())) + 5;  // 5: 32 lanes of a warp
     if (k == FieldKind::Count) return warp_rows_bits < 31 ? "u32" : "u64";
     if (k != FieldKind::SumI128) return field_type(k);
     const auto& arg = query_.aggregates[program_.fields[f].aggregate].arg;
@@ -291,6 +291,38 @@ class KernelWriter {
     if (bits < 30) return "i32";
     return bits < 62 ? "i64" : "i128";
   }
+
+  // The most rows one lane sums: its warp visits at most ceil(blocks / warps) of the
+  // 1024-row blocks, and takes 32 rows of each.
+  uint64_t rows_per_lane() const {
+    const uint64_t warps = std::max<uint64_t>(uint64_t{plan_.grid} * plan_.block / 32, 1);
+    const uint64_t blocks = (plan_.rows + 1023) / 1024;
+    return std::max<uint64_t>(32 * ((blocks + warps - 1) / warps), 1);
+  }
+
+  // Shared per-thread cells of non-negative sums share 64-bit words (compiler/
+  // thread_cell_packing.h): a row count, and sums whose argument the statistics bound
+  // below by 0. Only the first pass keeps thread tables, so only its fields pack.
+  void pack_cells() {
+    packed_ = {};
+    packed_.place.resize(program_.fields.size());
+    if (plan_.strategy != GpuStrategy::ThreadPrivate || !plan_.shared_thread_tables) return;
+    std::vector<uint32_t> bits(program_.fields.size(), 0);
+    for (size_t f = 0; f < bits.size(); ++f) {
+      const StateField& field = program_.fields[f];
+      long double top = -1;
+      if (field.kind == FieldKind::Count) {
+        top = 1;
+      } else if (field.kind == FieldKind::SumI128) {
+        ValueBounds v = value_bounds(*query_.aggregates[field.aggregate].arg, stats_);
+        if (v.known && v.lo >= 0) top = v.hi;
+      }
+      if (top >= 0) bits[f] = lane_sum_bits(top, rows_per_lane());
+    }
+    packed_ = pack_thread_cells(bits);
+  }
+
+  bool packed(size_t f) const { return shared_tables_ && packed_.place[f].word >= 0; }
 
   void check_supported() {
     if (query_.filter) emitter_.check_supported(*query_.filter);
@@ -559,7 +591,21 @@ class KernelWriter {
                         : fmt::format("{0} = ({1}){2} > {0} ? ({1}){2} : {0};\n", t, ty, value);
       }
     };
-    std::string m = m2_pass_ ? "" : merge(0, "1");
+    // Terms of the packed words (packed_cell_updates), the rest merged field by field.
+    std::vector<std::string> packed_terms(packed_.words);
+    auto pack = [&](size_t f, const std::string& term) {
+      const CellPlace& at = packed_.place[f];
+      std::string& sum = packed_terms[static_cast<size_t>(at.word)];
+      sum += fmt::format("{}((u64)({}) << {})", sum.empty() ? "" : " + ", term, at.shift);
+    };
+    std::string m;
+    if (!m2_pass_) {
+      if (packed(0)) {
+        pack(0, "1");
+      } else {
+        m += merge(0, "1");
+      }
+    }
     for (size_t f = 1; f < program_.fields.size(); ++f) {
       // The second pass merges only the M2 fields; the first everything else.
       if (second_pass_field(program_.fields[f].kind) != m2_pass_) continue;
@@ -570,7 +616,15 @@ class KernelWriter {
                           : (k == FieldKind::SumSqI128 || k == FieldKind::SumSqF64) ? squares_[a]
                           : k == FieldKind::DevSumF64 ? squares_[a] + "_d"
                                                       : v.value;
-      m += fmt::format("if (!{}) {}", v.null, merge(static_cast<int>(f), value));
+      if (packed(f)) {
+        pack(f, fmt::format("{} ? 0ull : (u64)({})", v.null, value));
+      } else {
+        m += fmt::format("if (!{}) {}", v.null, merge(static_cast<int>(f), value));
+      }
+    }
+    for (uint32_t w = 0; w < packed_terms.size(); ++w) {
+      if (packed_terms[w].empty()) continue;
+      m += fmt::format("{} += {};\n", packed_cell(w, "(u32)slot"), packed_terms[w]);
     }
     return m;
   }
@@ -621,10 +675,14 @@ class KernelWriter {
       if (shared_tables_) b += shared_table_declarations();
       for (uint64_t s = 0; s < slots; ++s) {
         for (size_t f = 0; f < program_.fields.size(); ++f) {
+          if (packed(f)) continue;
           FieldKind k = program_.fields[f].kind;
           // Registers are declared here; shared cells were declared above.
           b += fmt::format("  {}{} = {};\n", shared_tables_ ? "" : register_type(f) + " ",
                            thread_cell(f, std::to_string(s)), field_identity(k));
+        }
+        for (uint32_t w = 0; shared_tables_ && w < packed_.words; ++w) {
+          b += fmt::format("  {} = 0;\n", packed_cell(w, std::to_string(s)));
         }
       }
     }
@@ -753,16 +811,46 @@ class KernelWriter {
     return fmt::format("r{}_{}", f, slot);
   }
 
+  // Packed word w of `slot`, laid out as thread_cell's arrays.
+  std::string packed_cell(uint32_t w, const std::string& slot) const {
+    return fmt::format("sp{}[{} * {}u + threadIdx.x]", w, slot, plan_.block);
+  }
+
+  // A packed field's value in one thread's cell of `slot` (thread part * 32 + lane), as `type`.
+  std::string unpacked_value(size_t f, const std::string& slot, uint32_t part,
+                             const std::string& type) const {
+    const CellPlace& at = packed_.place[f];
+    return fmt::format("({})((sp{}[{} * {}u + {}u + (threadIdx.x & 31)] >> {}) & 0x{:x}ull)", type,
+                       at.word, slot, plan_.block, part * 32, at.shift,
+                       (uint64_t{1} << at.bits) - 1);
+  }
+
   uint64_t cell_width(size_t f) {
     std::string t = register_type(f);
     return t == "i128" ? 16 : (t == "u32" || t == "i32" || t == "f32") ? 4 : 8;
   }
 
+  // The shared arrays of the per-thread tables: each field not packed, then each packed
+  // word (u64), as (name, C type, bytes of one cell).
+  struct SharedArray {
+    std::string name, type;
+    uint64_t width;
+  };
+  std::vector<SharedArray> shared_arrays() {
+    std::vector<SharedArray> arrays;
+    for (size_t f = 0; f < program_.fields.size(); ++f) {
+      if (packed_.place[f].word < 0) {
+        arrays.push_back({fmt::format("st{}", f), register_type(f), cell_width(f)});
+      }
+    }
+    for (uint32_t w = 0; w < packed_.words; ++w)
+      arrays.push_back({fmt::format("sp{}", w), "u64", 8});
+    return arrays;
+  }
+
   uint64_t shared_table_bytes() {
     uint64_t bytes = 0;
-    for (size_t f = 0; f < program_.fields.size(); ++f) {
-      bytes += cell_width(f) * plan_.slots * plan_.block;
-    }
+    for (const SharedArray& a : shared_arrays()) bytes += a.width * plan_.slots * plan_.block;
     return bytes;
   }
 
@@ -770,53 +858,76 @@ class KernelWriter {
   // each stays aligned: a row then computes one cell index and every field's address is
   // that index plus an immediate, where separate arrays each needed their own base.
   std::string shared_table_declarations() {
-    std::vector<size_t> order(program_.fields.size());
-    for (size_t f = 0; f < order.size(); ++f) order[f] = f;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return cell_width(a) > cell_width(b); });
+    std::vector<SharedArray> arrays = shared_arrays();
+    std::stable_sort(arrays.begin(), arrays.end(),
+                     [](const SharedArray& a, const SharedArray& b) { return a.width > b.width; });
     std::string d =
         fmt::format("  __shared__ __align__(16) u8 st_mem[{}];\n", shared_table_bytes());
     uint64_t offset = 0;
-    for (size_t f : order) {
-      d += fmt::format("  {0}* const st{1} = ({0}*)(st_mem + {2});\n", register_type(f), f, offset);
-      offset += cell_width(f) * plan_.slots * plan_.block;
+    for (const SharedArray& a : arrays) {
+      d += fmt::format("  {0}* const {1} = ({0}*)(st_mem + {2});\n", a.type, a.name, offset);
+      offset += a.width * plan_.slots * plan_.block;
     }
     return d;
   }
 
   // Shared per-thread tables merge once per block: warp w folds cells w, w + W, ... (each
-  // lane adds its B / 32 threads' values in the state field's own type, so nothing narrow
-  // overflows), reduces across the warp, and lane 0 merges into the global state. Merging
-  // once per warp instead left 4x the atomics on the same few addresses: on an H100 (Q1,
-  // SF 10) the waits on their results took about a quarter of the scan's stall samples.
+  // lane adds its B / 32 threads' values in a type no block's sum overflows), reduces across
+  // the warp, and lane 0 merges into the global state. Merging once per warp instead left
+  // 4x the atomics on the same few addresses: on an H100 (Q1, SF 10) the waits on their
+  // results took about a quarter of the scan's stall samples. A warp reduces all its cells
+  // before lane 0 merges any, so the reductions overlap and the atomics go out together
+  // instead of one round trip after another.
   std::string flush_shared_tables(uint64_t slots) {
     const uint32_t warps = plan_.block / 32;
-    std::string b = "  __syncthreads();\n";
+    std::vector<std::string> sums(warps), merges(warps);
     uint32_t cell = 0;
     for (uint64_t s = 0; s < slots; ++s) {
       for (size_t f = 0; f < program_.fields.size(); ++f, ++cell) {
         FieldKind k = program_.fields[f].kind;
-        MergeOp op = field_merge(k);
-        const MergeNames names = merge_names(op);
-        std::string fold;
-        for (uint32_t part = 0; part < warps; ++part) {
-          std::string term = fmt::format("({})st{}[{} * {}u + {}u + (threadIdx.x & 31)]",
-                                         field_type(k), f, s, plan_.block, part * 32);
-          if (part == 0) {
-            fold = term;
-          } else if (op == MergeOp::Add) {
-            fold += " + " + term;
-          } else {
-            fold = fmt::format("{}({}, {})", names.pair, fold, term);
-          }
-        }
-        b += fmt::format(
-            "  if (threadIdx.x / 32 == {}u) {{ const {} w = {}({}); if (is_lane_zero()) "
-            "{}(&f{}[{}], w); }}\n",
-            cell % warps, field_type(k), names.warp, fold, names.atomic, f, s);
+        const MergeNames names = merge_names(field_merge(k));
+        const std::string type = block_sum_type(f);
+        const std::string name = fmt::format("w{}_{}", f, s);
+        sums[cell % warps] += fmt::format("    const {} {} = {}({});\n", type, name, names.warp,
+                                          block_fold(f, s, type));
+        merges[cell % warps] +=
+            fmt::format("      {}(&f{}[{}], ({}){});\n", names.atomic, f, s, field_type(k), name);
       }
     }
+    std::string b = "  __syncthreads();\n";
+    for (uint32_t w = 0; w < warps; ++w) {
+      if (sums[w].empty()) continue;
+      b += fmt::format(
+          "  if (threadIdx.x / 32 == {}u) {{\n{}    if (is_lane_zero()) {{\n{}    }}\n  }}\n", w,
+          sums[w], merges[w]);
+    }
     return b;
+  }
+
+  // The type a block's sum of field f is reduced in: a packed field's block sum, under
+  // 2^(bits + log2 B), is a u64 when that fits (half the shuffles of an i128).
+  std::string block_sum_type(size_t f) const {
+    if (packed(f) && packed_.place[f].bits + std::bit_width(plan_.block) <= 64) return "u64";
+    return field_type(program_.fields[f].kind);
+  }
+
+  // A lane's fold of field f's cells of `slot` over the B / 32 threads it stands for.
+  std::string block_fold(size_t f, uint64_t slot, const std::string& type) const {
+    const MergeOp op = field_merge(program_.fields[f].kind);
+    std::string fold;
+    for (uint32_t part = 0; part < plan_.block / 32; ++part) {
+      std::string term = packed(f) ? unpacked_value(f, std::to_string(slot), part, type)
+                                   : fmt::format("({})st{}[{} * {}u + {}u + (threadIdx.x & 31)]",
+                                                 type, f, slot, plan_.block, part * 32);
+      if (part == 0) {
+        fold = term;
+      } else if (op == MergeOp::Add) {
+        fold += " + " + term;
+      } else {
+        fold = fmt::format("{}({}, {})", merge_names(op).pair, fold, term);
+      }
+    }
+    return fold;
   }
 
   std::string flush_registers(uint64_t slots) {
@@ -975,6 +1086,7 @@ class KernelWriter {
   std::vector<std::string> squares_;
   bool m2_pass_ = false;
   bool shared_tables_ = false;  // this scan keeps thread tables in shared memory
+  PackedCells packed_;          // which of the first pass's shared cells share words
   // Rows of a lane's 32 in a block whose packed words load together (LaneChunk), two
   // chunks in flight: 8 ran fastest in a Q1-shaped probe on an H100 (0.197 ms at SF 10;
   // 16 rows with one buffer 0.228, 4 rows with two 0.229; 16 with two spills registers).

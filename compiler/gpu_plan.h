@@ -35,6 +35,7 @@ struct DeviceLimits {
   int sm_count = 132;
   uint64_t shared_per_sm = 228 * 1024;
   int max_threads_per_sm = 2048;
+  int registers_per_sm = 65536;
   uint64_t l2_bytes = 50ull << 20;
 };
 

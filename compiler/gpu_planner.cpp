@@ -376,19 +376,26 @@ namespace {
 // sm_90 keeps 1 KB of shared memory per resident block for itself.
 constexpr uint64_t kSharedReservedPerBlock = 1024;
 
+// Registers a thread of a scan with shared thread tables keeps: its two LaneChunk buffers
+// and the rows in flight need about 64. Q1's scan, asked to fit 12 blocks of 128 an SM (40
+// registers), spilled 240 bytes in ptxas; at 8 (64 registers) its loop spilled nothing.
+constexpr int kChunkedScanRegisters = 64;
+
 // Per-thread tables in shared memory, in blocks of 128, with the grid one wave of as many
-// blocks per SM as their tables fit. A second wave repeats every block's table set-up and
-// flush and idles SMs at its tail: on an H100, Q1 at SF 10 (8 blocks of 16 fit) scanned in
-// 0.216 ms with 16 blocks per SM launched. A thread's share of rows grows as the grid
-// shrinks, and its cells may widen with it, so the fit is iterated to a fixed point (the
-// block count only falls). Tables over the static 48 KB stay in registers.
+// blocks per SM as their tables fit (and the registers, kChunkedScanRegisters each). A second wave
+// repeats every block's table set-up and flush and idles SMs at its tail: on an H100, Q1 at SF 10
+// (8 blocks of 16 fit) scanned in 0.216 ms with 16 blocks per SM launched. A thread's share of rows
+// grows as the grid shrinks, and its cells may widen with it, so the fit is iterated to a fixed
+// point (the block count only falls). Tables over the static 48 KB stay in registers.
 void place_thread_tables_in_shared(GpuPlan& plan, const BoundSelect& query,
                                    const std::vector<ColumnStats>& stats,
                                    const DeviceLimits& limits) {
   GpuPlan shared = plan;
   shared.shared_thread_tables = true;
   shared.block = 128;
-  auto blocks = static_cast<uint32_t>(std::max(limits.max_threads_per_sm, 128) / 128);
+  const int threads =
+      std::min(limits.max_threads_per_sm, limits.registers_per_sm / kChunkedScanRegisters);
+  auto blocks = static_cast<uint32_t>(std::max(threads, 128) / 128);
   for (;;) {
     shared.grid = static_cast<uint32_t>(limits.sm_count) * blocks;
     uint64_t bytes = shared_thread_table_bytes(query, shared, stats);

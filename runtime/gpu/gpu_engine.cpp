@@ -180,6 +180,7 @@ DeviceLimits device_limits(const cuda::DeviceProfile& p) {
   l.sm_count = p.sm_count;
   l.shared_per_sm = p.shared_per_sm;
   l.max_threads_per_sm = p.max_threads_per_sm;
+  l.registers_per_sm = p.registers_per_sm;
   l.l2_bytes = p.l2_bytes;
   return l;
 }

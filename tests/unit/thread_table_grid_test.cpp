@@ -33,9 +33,11 @@ TEST_CASE("thread-table grid: one wave of the blocks whose tables fit an SM") {
   CHECK(plan.block == 128);
   const DeviceLimits limits;
   const uint64_t bytes = shared_thread_table_bytes(q, plan, stats_of(q));
-  // Resident blocks: bounded by shared memory (1 KB reserved per block) and by threads.
-  const uint64_t fit = std::min<uint64_t>(limits.shared_per_sm / (bytes + 1024),
-                                          limits.max_threads_per_sm / plan.block);
+  // Resident blocks: bounded by shared memory (1 KB reserved per block), by threads, and
+  // by registers (64 a thread).
+  const uint64_t fit = std::min<uint64_t>({limits.shared_per_sm / (bytes + 1024),
+                                           limits.max_threads_per_sm / plan.block,
+                                           limits.registers_per_sm / (64u * plan.block)});
   CHECK(plan.blocks_per_sm == fit);
   CHECK(plan.grid == limits.sm_count * fit);
   CHECK(bytes * plan.blocks_per_sm + 1024 * plan.blocks_per_sm <= limits.shared_per_sm);
@@ -48,11 +50,11 @@ TEST_CASE("thread-table grid: one wave of the blocks whose tables fit an SM") {
 
 TEST_CASE("thread-table grid: tables over the static 48 KB a block stay in registers") {
   // 14 slots (2 x 7 key values) x 5 sums of 64 bits and a count: 14 x 44 bytes x 128
-  // threads > 48 KB.
+  // threads > 48 KB. The sums are negative, so none shares a packed word.
   BoundSelect q = test::bind_first(
       grid_db(),
-      "SELECT l_linestatus, l_linenumber, SUM(l_extendedprice), SUM(l_extendedprice * 2), "
-      "SUM(l_extendedprice * 3), SUM(l_extendedprice * 4), SUM(l_extendedprice * 5) "
+      "SELECT l_linestatus, l_linenumber, SUM(l_extendedprice * -1), SUM(l_extendedprice * "
+      "-2), SUM(l_extendedprice * -3), SUM(l_extendedprice * -4), SUM(l_extendedprice * -5) "
       "FROM lineitem GROUP BY l_linestatus, l_linenumber");
   GpuPlan plan = test::plan_bound(grid_db(), q, GpuStrategy::ThreadPrivate);
   CHECK(plan.strategy == GpuStrategy::ThreadPrivate);
