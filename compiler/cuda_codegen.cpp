@@ -182,6 +182,9 @@ class KernelWriter {
     // Per-thread tables merge once per block, at the end: the Scan's first block can set
     // the states while the others scan (templates/tally_init_in_scan.cuh).
     program_.init_in_scan = plan_.strategy == GpuStrategy::ThreadPrivate;
+    // The Finalizer directly behind a one-pass Scan is launched as its dependent
+    // (templates/tally_dependent_launch.cuh).
+    program_.dependent_finalize = program_.init_in_scan && !program_.second_pass;
     std::string scan = scan_body(false);
     std::string scan_m2 = program_.second_pass ? scan_body(true) : "";
     std::string src;
@@ -192,7 +195,7 @@ class KernelWriter {
         "#include \"tally_table_global.cuh\"\n#include \"tally_table_direct.cuh\"\n"
         "#include \"tally_distinct.cuh\"\n"
         "#include \"tally_reduce.cuh\"\n#include \"tally_sql.cuh\"\n#include \"tally_finals.cuh\"\n"
-        "#include \"tally_init_in_scan.cuh\"\n"
+        "#include \"tally_init_in_scan.cuh\"\n#include \"tally_dependent_launch.cuh\"\n"
         "using namespace tally;\n\n";
     std::string common = common_preamble();
     std::string output = output_preamble();
@@ -742,6 +745,7 @@ class KernelWriter {
       b += fill("", "0");
     }
     b += "  }\n";
+    if (!m2_pass && program_.dependent_finalize) b += "  allow_dependent_launch();\n";
     if (registers && program_.init_in_scan) b += "  await_init(sync);\n";
     if (registers) b += flush_registers(slots);
     return b;
@@ -1065,7 +1069,8 @@ class KernelWriter {
   }
 
   std::string finalize_body() {
-    std::string b = slot_loop(false);
+    // A no-op unless launched as the Scan's dependent; then the Scan's states are complete.
+    std::string b = "  wait_for_prior_grid();\n" + slot_loop(false);
     b += fmt::format("    if (!({})) continue;\n", occupied_code());
     b += "    const u64 g = atomicAdd(out_count, 1ull);\n";
     b += key_outputs();

@@ -103,6 +103,9 @@ struct GpuProgram {
   bool second_pass = false;  // a tally_scan_m2 kernel follows tally_scan (DOUBLE variances)
   // No tally_init: tally_scan's first block sets the states (templates/tally_init_in_scan.cuh).
   bool init_in_scan = false;
+  // tally_finalize is launched as tally_scan's programmatic dependent (its launch overlaps
+  // the Scan's end; it waits for the Scan before reading). One-pass thread-table scans.
+  bool dependent_finalize = false;
   std::vector<int> aggregate_dictionary;   // per aggregate: scan column decoding a VARCHAR
                                            // final (MIN/MAX of strings), or -1
   std::vector<ProjectedOutput> projected;  // per output of a non-aggregated query

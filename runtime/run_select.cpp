@@ -42,11 +42,13 @@ std::vector<Value> convert_parameters(const BoundSelect& query,
 }
 
 std::string gpu_timing(const GpuRunReport& r) {
-  std::string kernels = r.init_in_scan
-                            ? fmt::format("init + scan (one kernel) {:.3f} ms, finalize {:.3f} ms",
-                                          r.scan_ms, r.finalize_ms)
-                            : fmt::format("init {:.3f} ms, scan {:.3f} ms, finalize {:.3f} ms",
-                                          r.init_ms, r.scan_ms, r.finalize_ms);
+  std::string kernels =
+      r.dependent_finalize
+          ? fmt::format("init + scan + finalize (dependent launch) {:.3f} ms", r.scan_ms)
+      : r.init_in_scan ? fmt::format("init + scan (one kernel) {:.3f} ms, finalize {:.3f} ms",
+                                     r.scan_ms, r.finalize_ms)
+                       : fmt::format("init {:.3f} ms, scan {:.3f} ms, finalize {:.3f} ms",
+                                     r.init_ms, r.scan_ms, r.finalize_ms);
   return fmt::format(
       "codegen {:.2f} ms, NVRTC {:.1f} ms{}, upload {:.2f} ms, {}, download {:.2f} ms, attempts {}",
       r.codegen_ms, r.nvrtc_ms, binary_source_note(r.binary_source, r.disk_load_ms), r.upload_ms,

@@ -37,6 +37,7 @@ namespace tally::cuda {
   X(cuFuncGetAttribute)                          \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
   X(cuLaunchKernel)                              \
+  X(cuLaunchKernelEx)                            \
   X(cuMemAlloc)                                  \
   X(cuMemFree)                                   \
   X(cuMemAllocHost)                              \

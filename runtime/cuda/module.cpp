@@ -82,11 +82,30 @@ void launch_kernel(const Kernel& kernel, const LaunchConfig& config, void** para
           fmt::format("raising the shared memory of kernel {} to {}", kernel.name(),
                       format_bytes(config.shared_bytes)));
   }
-  check(driver().cuLaunchKernel(kernel.handle(), config.grid, 1, 1, config.block, 1, 1,
+  const std::string what =
+      fmt::format("launching kernel {} with {} blocks of {} threads and {} of shared memory",
+                  kernel.name(), config.grid, config.block, format_bytes(config.shared_bytes));
+  if (!config.dependent) {
+    check(
+        driver().cuLaunchKernel(kernel.handle(), config.grid, 1, 1, config.block, 1, 1,
                                 config.shared_bytes, stream_handle(config.stream), params, nullptr),
-        "cuLaunchKernel",
-        fmt::format("launching kernel {} with {} blocks of {} threads and {} of shared memory",
-                    kernel.name(), config.grid, config.block, format_bytes(config.shared_bytes)));
+        "cuLaunchKernel", what);
+    return;
+  }
+  CUlaunchAttribute dependent{};
+  dependent.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  dependent.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig launch{};
+  launch.gridDimX = config.grid;
+  launch.gridDimY = launch.gridDimZ = 1;
+  launch.blockDimX = config.block;
+  launch.blockDimY = launch.blockDimZ = 1;
+  launch.sharedMemBytes = config.shared_bytes;
+  launch.hStream = stream_handle(config.stream);
+  launch.attrs = &dependent;
+  launch.numAttrs = 1;
+  check(driver().cuLaunchKernelEx(&launch, kernel.handle(), params, nullptr), "cuLaunchKernelEx",
+        what + " as a programmatic dependent");
 }
 
 }  // namespace tally::cuda

@@ -16,6 +16,10 @@ struct LaunchConfig {
   uint32_t block = 256;       // threads per block
   uint32_t shared_bytes = 0;  // dynamic shared memory per block
   const Stream* stream = nullptr;
+  // Launched as the programmatic dependent of the kernel before it in the stream (sm_90):
+  // it may start before that kernel ends and must wait for it itself (griddepcontrol.wait,
+  // templates/tally_dependent_launch.cuh).
+  bool dependent = false;
 };
 
 struct KernelAttributes {

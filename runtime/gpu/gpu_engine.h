@@ -30,6 +30,9 @@ struct GpuRunReport {
   double codegen_ms = 0, nvrtc_ms = 0, upload_ms = 0, init_ms = 0, scan_ms = 0, finalize_ms = 0,
          download_ms = 0;
   bool init_in_scan = false;  // the scan kernel set the states itself (init_ms stays 0)
+  // The Finalizer ran as the Scan's dependent launch: scan_ms covers both kernels and
+  // finalize_ms stays 0.
+  bool dependent_finalize = false;
   BinarySource binary_source = BinarySource::Nvrtc;  // of the final attempt
   double disk_load_ms = 0;
 };

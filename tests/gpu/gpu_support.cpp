@@ -27,7 +27,7 @@ Module compile_test_module(const std::string& kernels, const std::string& name) 
       "#include \"tally_table_shared.cuh\"\n"
       "#include \"tally_decode.cuh\"\n"
       "#include \"tally_reduce.cuh\"\n"
-      "#include \"tally_init_in_scan.cuh\"\n" +
+      "#include \"tally_init_in_scan.cuh\"\n#include \"tally_dependent_launch.cuh\"\n" +
       device_layout_asserts() + "using namespace tally;\n" + kernels;
   CompileOptions options;
   options.arch = test_device().profile().arch();

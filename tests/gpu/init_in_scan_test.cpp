@@ -153,25 +153,31 @@ TEST_CASE("init in scan: per-thread tables need no Init kernel and match the CPU
     GpuRunReport report = checked_gpu_run(q1, GpuStrategy::Auto);
     CHECK(report.init_in_scan);
     CHECK(report.init_ms == 0);
+    // The Finalizer was the Scan's programmatic dependent and still read complete states.
+    CHECK(report.dependent_finalize);
+    CHECK(report.finalize_ms == 0);
   }
   // No GROUP BY and no row passing: the one group's states are the identities.
   CHECK(checked_gpu_run("SELECT COUNT(*), SUM(l_quantity), MIN(l_tax) FROM lineitem WHERE "
                         "l_quantity < 0",
                         GpuStrategy::ThreadPrivate)
             .init_in_scan);
-  // Two passes (DOUBLE variance): the first pass sets the states, the second reads them.
-  CHECK(checked_gpu_run("SELECT l_returnflag, COUNT(*), SUM(l_quantity), "
-                        "VAR_SAMP(CAST(l_linenumber AS DOUBLE)) FROM lineitem GROUP BY "
-                        "l_returnflag ORDER BY l_returnflag",
-                        GpuStrategy::ThreadPrivate)
-            .init_in_scan);
+  // Two passes (DOUBLE variance): the first pass sets the states, the second reads them;
+  // the Finalizer follows the second pass as an ordinary launch.
+  GpuRunReport two_pass = checked_gpu_run(
+      "SELECT l_returnflag, COUNT(*), SUM(l_quantity), VAR_SAMP(CAST(l_linenumber AS DOUBLE)) "
+      "FROM lineitem GROUP BY l_returnflag ORDER BY l_returnflag",
+      GpuStrategy::ThreadPrivate);
+  CHECK(two_pass.init_in_scan);
+  CHECK_FALSE(two_pass.dependent_finalize);
 }
 
 TEST_CASE("init in scan: hash tables keep their Init kernel") {
-  CHECK_FALSE(checked_gpu_run("SELECT l_orderkey, SUM(l_quantity) FROM lineitem GROUP BY "
-                              "l_orderkey ORDER BY l_orderkey",
-                              GpuStrategy::Hash)
-                  .init_in_scan);
+  GpuRunReport hash = checked_gpu_run(
+      "SELECT l_orderkey, SUM(l_quantity) FROM lineitem GROUP BY l_orderkey ORDER BY l_orderkey",
+      GpuStrategy::Hash);
+  CHECK_FALSE(hash.init_in_scan);
+  CHECK_FALSE(hash.dependent_finalize);
 }
 
 }  // namespace

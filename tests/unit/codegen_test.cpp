@@ -161,6 +161,15 @@ TEST_CASE(
   CHECK(first < await);
   CHECK(await < merge);
   CHECK(merge != std::string::npos);
+  // The Finalizer is the Scan's dependent launch: the Scan lets it be scheduled once its
+  // rows are done, and the Finalizer waits for the whole Scan before its first read.
+  const size_t allow = cuda.find("allow_dependent_launch();");
+  const size_t finalizer = cuda.find("tally_finalize(");
+  CHECK(allow != std::string::npos);
+  CHECK(allow < await);
+  const size_t wait = cuda.find("wait_for_prior_grid();", finalizer);
+  CHECK(wait != std::string::npos);
+  CHECK(wait < cuda.find("for (u64 s", finalizer));
 }
 
 }  // namespace tally
