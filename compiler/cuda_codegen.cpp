@@ -310,6 +310,7 @@ class KernelWriter {
     packed_ = {};
     packed_.place.resize(program_.fields.size());
     if (plan_.strategy != GpuStrategy::ThreadPrivate || !plan_.shared_thread_tables) return;
+    const uint64_t rows = rows_per_lane();
     std::vector<uint32_t> bits(program_.fields.size(), 0);
     for (size_t f = 0; f < bits.size(); ++f) {
       const StateField& field = program_.fields[f];
@@ -320,7 +321,7 @@ class KernelWriter {
         ValueBounds v = value_bounds(*query_.aggregates[field.aggregate].arg, stats_);
         if (v.known && v.lo >= 0) top = v.hi;
       }
-      if (top >= 0) bits[f] = lane_sum_bits(top, rows_per_lane());
+      if (top >= 0) bits[f] = lane_sum_bits(top, rows);
     }
     packed_ = pack_thread_cells(bits);
   }
@@ -594,7 +595,7 @@ class KernelWriter {
                         : fmt::format("{0} = ({1}){2} > {0} ? ({1}){2} : {0};\n", t, ty, value);
       }
     };
-    // Terms of the packed words (packed_cell_updates), the rest merged field by field.
+    // Packed fields become terms of their word's one add (below); the rest merge one by one.
     std::vector<std::string> packed_terms(packed_.words);
     auto pack = [&](size_t f, const std::string& term) {
       const CellPlace& at = packed_.place[f];
@@ -745,7 +746,7 @@ class KernelWriter {
       b += fill("", "0");
     }
     b += "  }\n";
-    if (!m2_pass && program_.dependent_finalize) b += "  allow_dependent_launch();\n";
+    if (program_.dependent_finalize) b += "  allow_dependent_launch();\n";  // one pass
     if (registers && program_.init_in_scan) b += "  await_init(sync);\n";
     if (registers) b += flush_registers(slots);
     return b;
@@ -820,12 +821,19 @@ class KernelWriter {
     return fmt::format("sp{}[{} * {}u + threadIdx.x]", w, slot, plan_.block);
   }
 
-  // A packed field's value in one thread's cell of `slot` (thread part * 32 + lane), as `type`.
-  std::string unpacked_value(size_t f, const std::string& slot, uint32_t part,
-                             const std::string& type) const {
+  // At the flush, a lane reads the cell of `slot` of thread part * 32 + lane in `array`.
+  std::string flush_cell(const std::string& array, uint64_t slot, uint32_t part) const {
+    return fmt::format("{}[{} * {}u + {}u + (threadIdx.x & 31)]", array, slot, plan_.block,
+                       part * 32);
+  }
+
+  // Field f's value in that cell, as `type`: a packed field is cut out of its word.
+  std::string flush_value(size_t f, uint64_t slot, uint32_t part, const std::string& type) const {
+    if (!packed(f))
+      return fmt::format("({}){}", type, flush_cell(fmt::format("st{}", f), slot, part));
     const CellPlace& at = packed_.place[f];
-    return fmt::format("({})((sp{}[{} * {}u + {}u + (threadIdx.x & 31)] >> {}) & 0x{:x}ull)", type,
-                       at.word, slot, plan_.block, part * 32, at.shift,
+    return fmt::format("({})(({} >> {}) & 0x{:x}ull)", type,
+                       flush_cell(fmt::format("sp{}", at.word), slot, part), at.shift,
                        (uint64_t{1} << at.bits) - 1);
   }
 
@@ -920,9 +928,7 @@ class KernelWriter {
     const MergeOp op = field_merge(program_.fields[f].kind);
     std::string fold;
     for (uint32_t part = 0; part < plan_.block / 32; ++part) {
-      std::string term = packed(f) ? unpacked_value(f, std::to_string(slot), part, type)
-                                   : fmt::format("({})st{}[{} * {}u + {}u + (threadIdx.x & 31)]",
-                                                 type, f, slot, plan_.block, part * 32);
+      std::string term = flush_value(f, slot, part, type);
       if (part == 0) {
         fold = term;
       } else if (op == MergeOp::Add) {

@@ -5,7 +5,6 @@
 // at the top of their ranges, so a field one bit short would carry into its neighbour.
 #include <doctest/doctest.h>
 
-#include <optional>
 #include <string>
 
 #include "compiler/binder.h"
@@ -64,12 +63,10 @@ Result run(const std::string& sql, DeviceChoice device) {
   ExecOptions options;
   options.device = device;
   options.strategy = device == DeviceChoice::Gpu ? "thread" : "auto";
-  std::optional<Result> last;
-  packed_db().execute_script(sql, options, [&](const StatementOutcome& o) {
-    if (o.result) last = o.result;
-  });
-  REQUIRE(last.has_value());
-  return *last;
+  tally::test::RunOutcome outcome = tally::test::run_outcome(packed_db(), sql, options);
+  INFO(outcome.error);
+  REQUIRE(outcome.ok);
+  return outcome.result;
 }
 
 // The Scan this query gets on this GPU: its grid, and whether its cells were packed.
