@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace tally {
 
 std::string column_payload(const ColumnStats& s, const std::string& data) {
@@ -21,10 +23,13 @@ std::string column_null(const ColumnStats& s, const std::string& validity) {
   return fmt::format("!Validity{{{}}}.valid(row)", validity);
 }
 
-std::string decoded_declarations(const std::vector<int>& columns, const CudaExprEmitter& emitter) {
+std::string decoded_declarations(const std::vector<int>& columns, const CudaExprEmitter& emitter,
+                                 const std::vector<int>& held_i32) {
   std::string d;
   for (int c : columns) {
-    d += fmt::format("    {} c{}_h[2]; bool c{}_nh[2];\n", emitter.column_type(c), c, c);
+    const bool narrow = std::find(held_i32.begin(), held_i32.end(), c) != held_i32.end();
+    d += fmt::format("    {} c{}_h[2]; bool c{}_nh[2];\n", narrow ? "i32" : emitter.column_type(c),
+                     c, c);
   }
   return d;
 }

@@ -146,7 +146,18 @@ TEST_CASE(
   CHECK(cuda.find("LaneChunk<24u, 8u> c3_ka;") != std::string::npos);
   CHECK(cuda.find("c3_kb.load(c3_lw + (u32)(block) * 768u, chunk + 1);") != std::string::npos);
   CHECK(cuda.find("c3_ka.load(c3_lw + (u32)(block + warps) * 768u, 0);") != std::string::npos);
-  CHECK(cuda.find("for (u32 block = first_block; block * 1024 < walk_rows;") != std::string::npos);
+  // Whole blocks walk without a per-row check that the row exists; the partial last block
+  // is done after the walk, row by row, with the check.
+  const size_t walk = cuda.find("for (; (block + 1) * 1024 <= walk_rows; block += warps)");
+  const size_t last = cuda.find("if (block * 1024 < walk_rows) {");
+  CHECK(walk != std::string::npos);
+  CHECK(last != std::string::npos);
+  CHECK(walk < last);
+  CHECK(cuda.find("index >= in_block") > last);
+  CHECK(cuda.find("lane_field32<24u>(c3_lw", last) != std::string::npos);
+  // Decoded columns wait in 32-bit registers, widened where they are used.
+  CHECK(cuda.find("i32 c3_h[2];") != std::string::npos);
+  CHECK(cuda.find("const i64 c3 = c3_h[half];") != std::string::npos);
   CHECK(cuda.find("__shared__ __align__(16) u8 st_mem[") != std::string::npos);
   CHECK(cuda.find("(i64)((u64)(u32)c3 * (u64)(u32)") != std::string::npos);
   CHECK(cuda.find("KernelArgs<") != std::string::npos);
