@@ -328,6 +328,26 @@ class KernelWriter {
 
   bool packed(size_t f) const { return shared_tables_ && packed_.place[f].word >= 0; }
 
+  // Whether field f is a 128-bit sum that never carries out of its low word: every value
+  // it adds is non-negative and the whole table's total fits 64 bits (the statistics say
+  // so). Its merges are then one 64-bit add whose result nobody waits for, instead of an
+  // add that returns the old low word for the carry (Q1 at SF 10 on an H100: 0.177 ->
+  // 0.173 ms).
+  bool low_word_sum(size_t f) const {
+    const StateField& field = program_.fields[f];
+    if (field.kind != FieldKind::SumI128) return false;
+    ValueBounds v = value_bounds(*query_.aggregates[field.aggregate].arg, stats_);
+    return v.known && v.lo >= 0 && lane_sum_bits(v.hi, std::max<uint64_t>(plan_.rows, 1)) != 0;
+  }
+
+  // The atomic merge of `value` into field f's state at `target`.
+  std::string atomic_merge(size_t f, const std::string& target, const std::string& value) const {
+    const FieldKind k = program_.fields[f].kind;
+    if (low_word_sum(f)) return fmt::format("atomic_add_low(&{}, (u64)({}));\n", target, value);
+    return fmt::format("{}(&{}, ({}){});\n", merge_names(field_merge(k)).atomic, target,
+                       field_type(k), value);
+  }
+
   void check_supported() {
     if (query_.filter) emitter_.check_supported(*query_.filter);
     // Computed strings (keys, DISTINCT or MIN/MAX arguments) run as ids of string domains.
@@ -610,7 +630,7 @@ class KernelWriter {
       std::string t = target(f), ty = type(f);
       switch (field_merge(k)) {
         case MergeOp::Add:
-          return atomic ? fmt::format("atomic_add(&{}, ({}){});\n", t, ty, value)
+          return atomic ? atomic_merge(static_cast<size_t>(f), t, value)
                         : fmt::format("{} += ({}){};\n", t, ty, value);
         case MergeOp::Min:
           return atomic ? fmt::format("atomic_min(&{}, ({}){});\n", t, ty, value)
@@ -865,13 +885,13 @@ class KernelWriter {
   // shared array (slot-major, so a warp's lanes touch consecutive words whatever their
   // slots: no bank conflicts).
   std::string thread_cell(size_t f, const std::string& slot) const {
-    if (shared_tables_) return fmt::format("st{}[{} * {}u + threadIdx.x]", f, slot, plan_.block);
+    if (shared_tables_) return fmt::format("st{}_t[{} * {}u]", f, slot, plan_.block);
     return fmt::format("r{}_{}", f, slot);
   }
 
   // Packed word w of `slot`, laid out as thread_cell's arrays.
   std::string packed_cell(uint32_t w, const std::string& slot) const {
-    return fmt::format("sp{}[{} * {}u + threadIdx.x]", w, slot, plan_.block);
+    return fmt::format("sp{}_t[{} * {}u]", w, slot, plan_.block);
   }
 
   // At the flush, a lane reads the cell of `slot` of thread part * 32 + lane in `array`.
@@ -930,7 +950,11 @@ class KernelWriter {
         fmt::format("  __shared__ __align__(16) u8 st_mem[{}];\n", shared_table_bytes());
     uint64_t offset = 0;
     for (const SharedArray& a : arrays) {
-      d += fmt::format("  {0}* const {1} = ({0}*)(st_mem + {2});\n", a.type, a.name, offset);
+      // {name}_t: this thread's cells, so that a row's cell address is one multiply-add.
+      d += fmt::format(
+          "  {0}* const {1} = ({0}*)(st_mem + {2});\n"
+          "  {0}* const {1}_t = {1} + threadIdx.x; (void){1}_t;\n",
+          a.type, a.name, offset);
       offset += a.width * plan_.slots * plan_.block;
     }
     return d;
@@ -955,8 +979,7 @@ class KernelWriter {
         const std::string name = fmt::format("w{}_{}", f, s);
         sums[cell % warps] += fmt::format("    const {} {} = {}({});\n", type, name, names.warp,
                                           block_fold(f, s, type));
-        merges[cell % warps] +=
-            fmt::format("      {}(&f{}[{}], ({}){});\n", names.atomic, f, s, field_type(k), name);
+        merges[cell % warps] += "      " + atomic_merge(f, fmt::format("f{}[{}]", f, s), name);
       }
     }
     std::string b = "  __syncthreads();\n";
@@ -1000,9 +1023,9 @@ class KernelWriter {
       for (size_t f = 0; f < program_.fields.size(); ++f) {
         FieldKind k = program_.fields[f].kind;
         const MergeNames names = merge_names(field_merge(k));
-        b += fmt::format("  {{ const {} w = {}({}); if (is_lane_zero()) {}(&f{}[{}], ({})w); }}\n",
-                         register_type(f), names.warp, thread_cell(f, std::to_string(s)),
-                         names.atomic, f, s, field_type(k));
+        b += fmt::format("  {{ const {} w = {}({}); if (is_lane_zero()) {}  }}\n", register_type(f),
+                         names.warp, thread_cell(f, std::to_string(s)),
+                         atomic_merge(f, fmt::format("f{}[{}]", f, s), "w"));
       }
     }
     return b;

@@ -37,6 +37,12 @@ TALLY_DEV void atomic_add(i128* p, i128 v) {
   if (high != 0) atomicAdd(&words[1], high);
 }
 
+// A 128-bit sum that the statistics prove never carries out of its low word (every added
+// value non-negative, the whole total below 2^64): its high word stays 0, so one 64-bit
+// add does, and with its result unused it compiles to a reduction (RED) that no thread
+// waits for.
+TALLY_DEV void atomic_add_low(i128* p, u64 v) { atomicAdd((u64*)p, v); }
+
 // ---- min / max: hardware where it exists -----------------------------------------------
 TALLY_DEV void atomic_min(i32* p, i32 v) { atomicMin(p, v); }
 TALLY_DEV void atomic_max(i32* p, i32 v) { atomicMax(p, v); }

@@ -85,10 +85,8 @@ Database& packing_db() {
 
 std::string scan_source(const std::string& sql) {
   BoundSelect q = test::bind_first(packing_db(), sql);
-  GpuPlan plan = test::plan_bound(packing_db(), q, GpuStrategy::ThreadPrivate);
-  REQUIRE(plan.shared_thread_tables);
-  TablePtr table = packing_db().table(q.table);
-  return generate_cuda(q, plan, scan_stats(q, *table)).source;
+  REQUIRE(test::plan_bound(packing_db(), q, GpuStrategy::ThreadPrivate).shared_thread_tables);
+  return test::generated_source(packing_db(), sql, GpuStrategy::ThreadPrivate);
 }
 
 TEST_CASE("codegen: non-negative sums share packed words, a sum that can be negative does not") {
@@ -97,7 +95,7 @@ TEST_CASE("codegen: non-negative sums share packed words, a sum that can be nega
       "SUM(l_extendedprice * (1 - l_discount)), AVG(l_discount), COUNT(*) FROM lineitem "
       "GROUP BY l_returnflag, l_linestatus");
   CHECK(q1.find("u64* const sp0 = (u64*)(st_mem + ") != std::string::npos);
-  CHECK(q1.find("sp0[(u32)slot * 128u + threadIdx.x] += ") != std::string::npos);
+  CHECK(q1.find("sp0_t[(u32)slot * 128u] += ") != std::string::npos);
   CHECK(q1.find("i64* const st") == std::string::npos);  // every field packed
   // The count is taken back out of its word at the flush, not read as a whole cell.
   CHECK(q1.find(">> ") != std::string::npos);
@@ -105,9 +103,9 @@ TEST_CASE("codegen: non-negative sums share packed words, a sum that can be nega
   const std::string mixed = scan_source(
       "SELECT l_returnflag, SUM(l_quantity), COUNT(*), SUM(l_quantity - 30) FROM lineitem "
       "GROUP BY l_returnflag");
-  CHECK(mixed.find("sp0[(u32)slot") != std::string::npos);
+  CHECK(mixed.find("sp0_t[(u32)slot") != std::string::npos);
   // SUM(l_quantity - 30) can be negative: its own cell, added to as before.
-  CHECK(mixed.find("st2[(u32)slot * 128u + threadIdx.x] += (i32)") != std::string::npos);
+  CHECK(mixed.find("st2_t[(u32)slot * 128u] += (i32)") != std::string::npos);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "compiler/binder.h"
+#include "compiler/gpu_program.h"
 #include "compiler/parser.h"
 #include "runtime/data/paper_tables.h"
 #include "runtime/data/tpch_lineitem.h"
@@ -36,6 +37,14 @@ inline GpuPlan plan_bound(Database& db, const BoundSelect& query, GpuStrategy st
   GpuCompileOptions options;
   options.strategy = strategy;
   return plan_for(query, scan_stats(query, *table), table->rows(), options);
+}
+
+// The CUDA source the code generator writes for `sql` under `strategy`.
+inline std::string generated_source(Database& db, const std::string& sql, GpuStrategy strategy) {
+  BoundSelect q = bind_first(db, sql);
+  GpuPlan plan = plan_bound(db, q, strategy);
+  TablePtr table = db.table(q.table);
+  return generate_cuda(q, plan, scan_stats(q, *table)).source;
 }
 
 }  // namespace tally::test
