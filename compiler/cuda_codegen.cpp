@@ -313,17 +313,19 @@ class KernelWriter {
     const uint64_t rows = rows_per_lane();
     std::vector<uint32_t> bits(program_.fields.size(), 0);
     for (size_t f = 0; f < bits.size(); ++f) {
-      const StateField& field = program_.fields[f];
-      long double top = -1;
-      if (field.kind == FieldKind::Count) {
-        top = 1;
-      } else if (field.kind == FieldKind::SumI128) {
-        ValueBounds v = value_bounds(*query_.aggregates[field.aggregate].arg, stats_);
-        if (v.known && v.lo >= 0) top = v.hi;
-      }
+      const long double top = program_.fields[f].kind == FieldKind::Count ? 1 : nonnegative_top(f);
       if (top >= 0) bits[f] = lane_sum_bits(top, rows);
     }
     packed_ = pack_thread_cells(bits);
+  }
+
+  // The most a row adds to 128-bit sum field f when the statistics prove every value it
+  // adds non-negative (a NULL adds 0); -1 when they do not, or f is no such sum.
+  long double nonnegative_top(size_t f) const {
+    const StateField& field = program_.fields[f];
+    if (field.kind != FieldKind::SumI128) return -1;
+    ValueBounds v = value_bounds(*query_.aggregates[field.aggregate].arg, stats_);
+    return v.known && v.lo >= 0 ? v.hi : -1;
   }
 
   bool packed(size_t f) const { return shared_tables_ && packed_.place[f].word >= 0; }
@@ -334,10 +336,8 @@ class KernelWriter {
   // add that returns the old low word for the carry (Q1 at SF 10 on an H100: 0.177 ->
   // 0.173 ms).
   bool low_word_sum(size_t f) const {
-    const StateField& field = program_.fields[f];
-    if (field.kind != FieldKind::SumI128) return false;
-    ValueBounds v = value_bounds(*query_.aggregates[field.aggregate].arg, stats_);
-    return v.known && v.lo >= 0 && lane_sum_bits(v.hi, std::max<uint64_t>(plan_.rows, 1)) != 0;
+    const long double top = nonnegative_top(f);
+    return top >= 0 && lane_sum_bits(top, std::max<uint64_t>(plan_.rows, 1)) != 0;
   }
 
   // The atomic merge of `value` into field f's state at `target`.
@@ -428,8 +428,8 @@ class KernelWriter {
   struct ColumnReads {
     std::string declarations;
     std::string decode;
-    // For a chunked scan: the same decode row by row (lane_field32), for the last block,
-    // which is partial and is not worth an unrolled copy of the body.
+    // The decode row by row (lane_field32): `decode` itself for an unchunked scan; for a
+    // chunked one, for its last block, which is partial and not worth an unrolled copy.
     std::string row_decode;
     // Columns decoded into 32-bit registers (c<i>_h is i32; c<i> widens it at use).
     std::vector<int> held_i32;
@@ -760,24 +760,23 @@ class KernelWriter {
     const std::string in_block =
         "    const u32 in_block = walk_rows - block * 1024 < 1024 ? (u32)(walk_rows - block * "
         "1024) : 1024u;\n";
+    // A block's rows one by one, each checked against in_block (generated after the
+    // chunked walk's body, so that temporaries keep their names).
+    auto checked_rows = [&] {
+      return with_chunk(
+          chunk_body(reads.row_decode, reads.held_i32, false, true, m2_pass, registers, slots), "",
+          "0");
+    };
     if (chunked) {
       b += chunked_walk(reads, walk_type, m2_pass, registers, slots);
       // The last block, when partial, belongs to the warp whose walk stopped before it.
-      b += "  if (block * 1024 < walk_rows) {\n" + in_block +
-           with_chunk(
-               chunk_body(reads.row_decode, reads.held_i32, false, true, m2_pass, registers, slots),
-               "", "0") +
-           "  }\n";
+      b += "  if (block * 1024 < walk_rows) {\n" + in_block + checked_rows() + "  }\n";
     } else {
       b += fmt::format(
           "  for ({} block = first_block; block * 1024 < walk_rows; block += warps) {{\n",
           walk_type);
       if (!registers) b += "    if ((block & 3) == 0 && status_raised(status)) break;\n";
-      b += in_block;
-      b += with_chunk(
-          chunk_body(reads.decode, reads.held_i32, false, true, m2_pass, registers, slots), "",
-          "0");
-      b += "  }\n";
+      b += in_block + checked_rows() + "  }\n";
     }
     if (program_.dependent_finalize) b += "  allow_dependent_launch();\n";  // one pass
     if (registers && program_.init_in_scan) b += "  await_init(sync);\n";
