@@ -7,14 +7,11 @@
 
 #include <string>
 
-#include "compiler/binder.h"
-#include "compiler/gpu_program.h"
-#include "compiler/parser.h"
 #include "runtime/data/parallel.h"
 #include "runtime/database.h"
-#include "runtime/gpu/gpu_compile.h"
 #include "runtime/gpu/gpu_engine.h"
 #include "tests/gpu/gpu_support.h"
+#include "tests/unit/support/planner_fixture.h"
 #include "tests/unit/support/result_compare.h"
 
 namespace tally::cuda::test {
@@ -69,24 +66,11 @@ Result run(const std::string& sql, DeviceChoice device) {
   return outcome.result;
 }
 
-// The Scan this query gets on this GPU: its grid, and whether its cells were packed.
-GpuPlan plan_on_this_gpu(const BoundSelect& q, std::string* source) {
-  TablePtr table = packed_db().table("t");
-  GpuCompileOptions options;
-  options.strategy = GpuStrategy::ThreadPrivate;
-  options.limits = device_limits(test_device().profile());
-  const std::vector<ColumnStats> stats = scan_stats(q, *table);
-  GpuPlan plan = plan_for(q, stats, table->rows(), options);
-  *source = generate_cuda(q, plan, stats).source;
-  return plan;
-}
-
 void check_packed_query(const std::string& sql) {
   INFO(sql);
-  auto statements = parse_script(sql);
-  BoundSelect q = bind_select(std::get<ast::SelectStmt>(statements.at(0).body), packed_db(), 0);
-  std::string source;
-  GpuPlan plan = plan_on_this_gpu(q, &source);
+  // The Scan this query gets on this GPU: its grid, and whether its cells were packed.
+  const auto [plan, source] = tally::test::generate_scan(
+      packed_db(), sql, GpuStrategy::ThreadPrivate, device_limits(test_device().profile()));
   REQUIRE(plan.shared_thread_tables);
   // Every lane's warp takes exactly two blocks: the fields are as full as they were sized.
   CHECK(uint64_t{plan.grid} * plan.block / 32 == planned_warps());

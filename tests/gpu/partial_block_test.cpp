@@ -9,13 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "compiler/binder.h"
-#include "compiler/parser.h"
 #include "runtime/data/parallel.h"
 #include "runtime/database.h"
-#include "runtime/gpu/gpu_compile.h"
 #include "runtime/gpu/gpu_engine.h"
 #include "tests/gpu/gpu_support.h"
+#include "tests/unit/support/planner_fixture.h"
 #include "tests/unit/support/result_compare.h"
 
 namespace tally::cuda::test {
@@ -48,15 +46,8 @@ Result run(Database& db, const std::string& sql, DeviceChoice device) {
 
 // Whether this query's Scan on this GPU walks whole blocks unrolled (shared thread tables).
 bool walks_whole_blocks(Database& db, const std::string& sql) {
-  auto statements = parse_script(sql);
-  BoundSelect q = bind_select(std::get<ast::SelectStmt>(statements.at(0).body), db, 0);
-  TablePtr table = db.table("t");
-  GpuCompileOptions options;
-  options.strategy = GpuStrategy::ThreadPrivate;
-  options.limits = device_limits(test_device().profile());
-  const std::vector<ColumnStats> stats = scan_stats(q, *table);
-  const GpuPlan plan = plan_for(q, stats, table->rows(), options);
-  const std::string source = generate_cuda(q, plan, stats).source;
+  const auto [plan, source] = tally::test::generate_scan(db, sql, GpuStrategy::ThreadPrivate,
+                                                         device_limits(test_device().profile()));
   return plan.shared_thread_tables &&
          source.find("for (; (block + 1) * 1024 <= walk_rows; block += warps)") !=
              std::string::npos;

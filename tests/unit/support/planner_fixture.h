@@ -32,19 +32,33 @@ inline BoundSelect bind_first(Database& db, const std::string& sql) {
   return bind_select(select, db, statements.at(0).parameter_count);
 }
 
-inline GpuPlan plan_bound(Database& db, const BoundSelect& query, GpuStrategy strategy) {
+// `limits`: the device planned for (default: the planner's own assumptions).
+inline GpuPlan plan_bound(Database& db, const BoundSelect& query, GpuStrategy strategy,
+                          const DeviceLimits& limits = DeviceLimits{}) {
   TablePtr table = db.table(query.table);
   GpuCompileOptions options;
   options.strategy = strategy;
+  options.limits = limits;
   return plan_for(query, scan_stats(query, *table), table->rows(), options);
 }
 
-// The CUDA source the code generator writes for `sql` under `strategy`.
-inline std::string generated_source(Database& db, const std::string& sql, GpuStrategy strategy) {
+// The plan and CUDA source the code generator writes for `sql` under `strategy`.
+struct GeneratedScan {
+  GpuPlan plan;
+  std::string source;
+};
+inline GeneratedScan generate_scan(Database& db, const std::string& sql, GpuStrategy strategy,
+                                   const DeviceLimits& limits = DeviceLimits{}) {
   BoundSelect q = bind_first(db, sql);
-  GpuPlan plan = plan_bound(db, q, strategy);
+  GeneratedScan g;
+  g.plan = plan_bound(db, q, strategy, limits);
   TablePtr table = db.table(q.table);
-  return generate_cuda(q, plan, scan_stats(q, *table)).source;
+  g.source = generate_cuda(q, g.plan, scan_stats(q, *table)).source;
+  return g;
+}
+
+inline std::string generated_source(Database& db, const std::string& sql, GpuStrategy strategy) {
+  return generate_scan(db, sql, strategy).source;
 }
 
 }  // namespace tally::test
