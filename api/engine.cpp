@@ -5,9 +5,9 @@
 #include <variant>
 
 #include "api/engine_impl.h"
-#include "compiler/parser.h"
-#include "runtime/data/paper_tables.h"
-#include "runtime/data/tpch_lineitem.h"
+#include "compiler/parse/parser.h"
+#include "tools/data/paper_tables.h"
+#include "tools/data/tpch_lineitem.h"
 
 namespace tally {
 

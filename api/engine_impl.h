@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/database.h"
-#include "runtime/prepared_select.h"
-#include "runtime/result.h"
+#include "runtime/session/database.h"
+#include "runtime/session/prepared_select.h"
+#include "runtime/session/result.h"
 #include "tally/engine.h"
 
 namespace tally {

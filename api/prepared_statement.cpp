@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "api/engine_impl.h"
-#include "compiler/evaluator.h"
+#include "compiler/eval/evaluator.h"
 
 namespace tally {
 

@@ -27,16 +27,16 @@
 #include <string>
 #include <vector>
 
-#include "compiler/error.h"
+#include "compiler/common/error.h"
+#include "runtime/compile/gpu_compile.h"
+#include "runtime/compile/nvrtc.h"
 #include "runtime/cuda/device.h"
 #include "runtime/cuda/module.h"
-#include "runtime/cuda/nvrtc.h"
-#include "runtime/data/paper_tables.h"
-#include "runtime/data/tpch_lineitem.h"
-#include "runtime/database.h"
-#include "runtime/elapsed.h"
-#include "runtime/gpu/gpu_compile.h"
 #include "runtime/gpu/gpu_engine.h"
+#include "runtime/session/database.h"
+#include "runtime/session/elapsed.h"
+#include "tools/data/paper_tables.h"
+#include "tools/data/tpch_lineitem.h"
 
 using namespace tally;
 namespace fs = std::filesystem;

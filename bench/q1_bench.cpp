@@ -13,19 +13,19 @@
 #include <sstream>
 
 #include "bench/q1_kernels.h"
-#include "compiler/binder.h"
-#include "compiler/date.h"
-#include "compiler/parser.h"
+#include "compiler/bind/binder.h"
+#include "compiler/common/date.h"
+#include "compiler/parse/parser.h"
+#include "runtime/compile/nvrtc.h"
 #include "runtime/cpu/cpu_engine.h"
 #include "runtime/cuda/device.h"
 #include "runtime/cuda/memory.h"
 #include "runtime/cuda/module.h"
-#include "runtime/cuda/nvrtc.h"
 #include "runtime/cuda/stream.h"
-#include "runtime/data/tpch_lineitem.h"
-#include "runtime/database.h"
 #include "runtime/gpu/device_layout.h"
 #include "runtime/gpu/gpu_engine.h"
+#include "runtime/session/database.h"
+#include "tools/data/tpch_lineitem.h"
 
 using namespace tally;
 

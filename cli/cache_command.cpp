@@ -8,7 +8,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "runtime/cache/kernel_cache.h"
+#include "runtime/compile/kernel_cache.h"
 
 namespace tally::cli {
 

@@ -5,9 +5,9 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "runtime/data/paper_tables.h"
-#include "runtime/data/tbl_writer.h"
-#include "runtime/data/tpch_lineitem.h"
+#include "tools/data/paper_tables.h"
+#include "tools/data/tbl_writer.h"
+#include "tools/data/tpch_lineitem.h"
 
 namespace tally::cli {
 

@@ -1,6 +1,6 @@
 // tally prepare / tally exec: a SELECT prepared once (validated against its data, its
 // kernels compiled into the disk cache) and run later, by name, from other processes.
-// The statement lives in the statement store (runtime/cache/statement_store.h).
+// The statement lives in the statement store (cli/statement_store.h).
 #include <fmt/format.h>
 
 #include <chrono>
@@ -9,11 +9,11 @@
 
 #include "cli/commands.h"
 #include "cli/shared_options.h"
-#include "compiler/error.h"
-#include "runtime/cache/kernel_cache.h"
-#include "runtime/cache/statement_store.h"
+#include "cli/statement_store.h"
+#include "compiler/common/error.h"
+#include "runtime/compile/kernel_cache.h"
 #include "runtime/cuda/device.h"
-#include "runtime/elapsed.h"
+#include "runtime/session/elapsed.h"
 
 namespace tally::cli {
 

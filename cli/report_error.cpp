@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
-#include "compiler/error.h"
+#include "compiler/common/error.h"
 
 namespace tally::cli {
 

@@ -3,8 +3,8 @@
 
 #include "cli/commands.h"
 #include "cli/shared_options.h"
-#include "compiler/error.h"
-#include "runtime/database.h"
+#include "compiler/common/error.h"
+#include "runtime/session/database.h"
 
 namespace tally::cli {
 

@@ -7,9 +7,9 @@
 #include <iostream>
 #include <sstream>
 
-#include "compiler/error.h"
-#include "runtime/elapsed.h"
-#include "runtime/result_format.h"
+#include "cli/result_format.h"
+#include "compiler/common/error.h"
+#include "runtime/session/elapsed.h"
 
 namespace tally::cli {
 

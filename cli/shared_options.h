@@ -5,8 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "runtime/data/generated_data.h"
-#include "runtime/database.h"
+#include "runtime/session/database.h"
+#include "tools/data/generated_data.h"
 
 namespace tally::cli {
 

@@ -1,5 +1,5 @@
 // tally device library: SQL scalar semantics for generated Scan code, matching the CPU
-// evaluator (compiler/eval_arith.cpp, cast.cpp, evaluator.cpp) operation for operation:
+// evaluator (compiler/eval/arith.cpp, cast.cpp, evaluator.cpp) operation for operation:
 // checked integer ranges, exact DECIMAL rescaling with rounding half away from zero,
 // civil dates. An error (overflow, division by zero, failed cast) cannot throw on the
 // device: it raises a status bit that the host turns into the same error the CPU gives.
@@ -87,7 +87,7 @@ TALLY_DEV i128 add_digits_checked(i128 x, i128 y, u32* status) {
   return check_digits(r, 38, status);
 }
 
-// Doubles compared as compiler/value_ops.cpp does: NaN above everything, equal to itself.
+// Doubles compared as compiler/eval/value_ops.cpp does: NaN above everything, equal to itself.
 TALLY_DEV int cmp_f64(f64 a, f64 b) {
   const bool na = a != a, nb = b != b;
   if (na || nb) return na == nb ? 0 : (na ? 1 : -1);
@@ -99,7 +99,7 @@ TALLY_DEV bool is_zero_divisor(bool is_zero, u32* status) {
   return is_zero;
 }
 
-// Compares DECIMALs of two scales (as compiler/value_ops.cpp compare_decimal): aligning
+// Compares DECIMALs of two scales (as compiler/eval/value_ops.cpp compare_decimal): aligning
 // the smaller scale could overflow 128 bits, and then that side is the larger in magnitude.
 TALLY_DEV int cmp_decimal(i128 a, int sa, i128 b, int sb) {
   if (sa < sb) {
@@ -112,7 +112,7 @@ TALLY_DEV int cmp_decimal(i128 a, int sa, i128 b, int sb) {
   return a < b ? -1 : (a > b ? 1 : 0);
 }
 
-// ---- dates: days since 1970-01-01, Hinnant's civil algorithms (as compiler/date.cpp) ----
+// ---- dates: days since 1970-01-01, Hinnant's civil algorithms (as compiler/common/date.cpp) ----
 struct Civil {
   int year, month, day;
 };

@@ -114,7 +114,7 @@ TALLY_DEV void global_table_clear(const GlobalTableRef& table) {
 }
 
 // ---- 128-bit keys ------------------------------------------------------------------------
-// The same table for keys one word cannot hold (compiler/gpu_plan.h HashKeyLayout): each
+// The same table for keys one word cannot hold (compiler/plan/gpu_plan.h HashKeyLayout): each
 // slot is a 16-byte aligned (lo, hi) pair, claimed by sm_90's 128-bit CAS
 // (atom.global.cas.b128). The EMPTY marker has hi = 0x8000000000000000: as an i128 that is
 // below -2^127 + 2^64, which no DECIMAL(<=38) value reaches (|v| < 10^38 < 2^127 - 2^64),

@@ -3,9 +3,9 @@
 #include <bit>
 #include <cmath>
 
-#include "compiler/decimal.h"
-#include "compiler/error.h"
-#include "compiler/evaluator.h"
+#include "compiler/common/decimal.h"
+#include "compiler/common/error.h"
+#include "compiler/eval/evaluator.h"
 #include "templates/tally_finals.cuh"
 
 namespace tally {

@@ -1,14 +1,14 @@
 // Aggregate states on the CPU: init, merge one value, combine two states (thread-local
 // tables are combined at the end), final. The state kinds and result types come from
-// compiler/aggregates.h, the table both engines read.
+// compiler/functions/aggregates.h, the table both engines read.
 #pragma once
 
 #include <memory>
 #include <unordered_set>
 #include <vector>
 
-#include "compiler/query.h"
-#include "compiler/string_heap.h"
+#include "compiler/common/string_heap.h"
+#include "compiler/ir/query.h"
 
 namespace tally {
 

@@ -7,10 +7,10 @@
 #include <mutex>
 #include <thread>
 
-#include "compiler/evaluator.h"
+#include "compiler/eval/evaluator.h"
 #include "runtime/cpu/agg_state.h"
 #include "runtime/cpu/group_table.h"
-#include "runtime/result_builder.h"
+#include "runtime/session/result_builder.h"
 
 namespace tally {
 

@@ -5,8 +5,8 @@
 #include <memory>
 #include <vector>
 
-#include "compiler/query.h"
-#include "runtime/result.h"
+#include "compiler/ir/query.h"
+#include "runtime/session/result.h"
 #include "runtime/storage/table.h"
 
 namespace tally {

@@ -4,7 +4,7 @@
 
 #include <utility>
 
-#include "compiler/error.h"
+#include "compiler/common/error.h"
 #include "runtime/cuda/driver_api.h"
 
 namespace tally::cuda {

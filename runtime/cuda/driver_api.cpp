@@ -3,7 +3,7 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
-#include "compiler/error.h"
+#include "compiler/common/error.h"
 #include "runtime/cuda/load_once.h"
 
 namespace tally::cuda {

@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "compiler/error.h"
+#include "compiler/common/error.h"
 
 namespace tally::cuda {
 

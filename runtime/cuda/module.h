@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/compile/nvrtc.h"
 #include "runtime/cuda/handles.h"
-#include "runtime/cuda/nvrtc.h"
 #include "runtime/cuda/stream.h"
 
 namespace tally::cuda {

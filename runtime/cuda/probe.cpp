@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "compiler/error.h"
+#include "compiler/common/error.h"
+#include "runtime/compile/nvrtc.h"
 #include "runtime/cuda/device.h"
-#include "runtime/cuda/nvrtc.h"
 
 namespace tally::cuda {
 namespace {

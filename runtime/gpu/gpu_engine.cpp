@@ -6,17 +6,17 @@
 #include <chrono>
 #include <cstring>
 
-#include "compiler/error.h"
-#include "compiler/evaluator.h"
-#include "compiler/lookup_tables.h"
+#include "compiler/codegen/lookup_tables.h"
+#include "compiler/common/error.h"
+#include "compiler/eval/evaluator.h"
 #include "runtime/cuda/device.h"
 #include "runtime/cuda/memory.h"
 #include "runtime/cuda/module.h"
 #include "runtime/cuda/stream.h"
-#include "runtime/elapsed.h"
 #include "runtime/gpu/gpu_engine_impl.h"
 #include "runtime/gpu/gpu_projection.h"
-#include "runtime/result_builder.h"
+#include "runtime/session/elapsed.h"
+#include "runtime/session/result_builder.h"
 #include "templates/tally_status.cuh"
 
 namespace tally {

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "compiler/gpu_program.h"
-#include "compiler/lookup_tables.h"
-#include "compiler/string_heap.h"
+#include "compiler/codegen/gpu_program.h"
+#include "compiler/codegen/lookup_tables.h"
+#include "compiler/common/string_heap.h"
 #include "runtime/cuda/device.h"
 #include "runtime/cuda/memory.h"
 #include "runtime/cuda/module.h"
@@ -158,7 +158,7 @@ float launch_timed(const cuda::Kernel& kernel, uint32_t grid, uint32_t block,
                    std::vector<uint64_t>& args);
 
 // The program's lookup tables (per dictionary code or string-domain id) and string domains,
-// by the CPU evaluator (compiler/lookup_tables.h), uploaded: for each lookup its values,
+// by the CPU evaluator (compiler/codegen/lookup_tables.h), uploaded: for each lookup its values,
 // then its NULL flags (ArgKind::LookupValues, LookupNulls). `tables` keeps the domains'
 // strings, which decode computed-string results.
 std::vector<cuda::DeviceBuffer> upload_lookups(const GpuRunInputs& in, const GpuProgram& program,

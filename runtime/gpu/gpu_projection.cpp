@@ -2,8 +2,8 @@
 
 #include <chrono>
 
-#include "compiler/error.h"
-#include "runtime/elapsed.h"
+#include "compiler/common/error.h"
+#include "runtime/session/elapsed.h"
 
 namespace tally {
 

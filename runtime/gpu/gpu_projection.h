@@ -1,7 +1,7 @@
 // The GPU execution of a query without GROUP BY or aggregates (GpuPlan::projection): the
 // count pass, an exclusive scan of its block counts on the host, output columns sized from
-// the total, the write pass, and the download (compiler/cuda_projection.cpp generates the
-// kernels). ORDER BY, OFFSET and LIMIT follow on the host, as for the CPU engine.
+// the total, the write pass, and the download (compiler/codegen/projection_kernels.cpp generates
+// the kernels). ORDER BY, OFFSET and LIMIT follow on the host, as for the CPU engine.
 #pragma once
 
 #include <vector>

@@ -6,7 +6,7 @@
 #include <limits>
 #include <numeric>
 
-#include "compiler/error.h"
+#include "compiler/common/error.h"
 #include "runtime/storage/bit_packing.h"
 
 namespace tally {

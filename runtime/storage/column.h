@@ -21,9 +21,9 @@
 #include <string_view>
 #include <vector>
 
-#include "compiler/string_heap.h"
-#include "compiler/types.h"
-#include "compiler/value.h"
+#include "compiler/common/string_heap.h"
+#include "compiler/common/types.h"
+#include "compiler/common/value.h"
 #include "runtime/storage/bit_packing.h"
 #include "runtime/storage/string_interner.h"
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "compiler/catalog.h"
+#include "compiler/bind/catalog.h"
 #include "runtime/storage/column.h"
 
 namespace tally {

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "compiler/decimal.h"
+#include "compiler/common/decimal.h"
 
 namespace tally {
 

@@ -5,7 +5,7 @@
 #include <limits>
 #include <random>
 
-#include "compiler/value.h"
+#include "compiler/common/value.h"
 #include "tests/gpu/gpu_support.h"
 
 namespace tally::cuda::test {

@@ -1,4 +1,4 @@
-// Computed strings on the GPU (compiler/string_domain.h): GROUP BY, DISTINCT, MIN/MAX and
+// Computed strings on the GPU (compiler/plan/string_domain.h): GROUP BY, DISTINCT, MIN/MAX and
 // predicates over CASE/COALESCE strings, compared with the CPU engine under every strategy
 // that applies — on generated tables and on small hand-made ones with NULLs and empty
 // strings; ORDER BY on such a key in exact order; a leaf whose host evaluation fails only
@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "compiler/error.h"
-#include "runtime/data/paper_tables.h"
-#include "runtime/data/tpch_lineitem.h"
-#include "runtime/database.h"
+#include "compiler/common/error.h"
+#include "runtime/session/database.h"
 #include "tests/unit/support/result_check.h"
 #include "tests/unit/support/result_compare.h"
+#include "tools/data/paper_tables.h"
+#include "tools/data/tpch_lineitem.h"
 
 namespace tally {
 namespace {

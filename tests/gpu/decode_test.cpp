@@ -9,7 +9,7 @@
 #include <random>
 #include <string>
 
-#include "compiler/value.h"
+#include "compiler/common/value.h"
 #include "runtime/cuda/device_refs.h"
 #include "runtime/gpu/device_layout.h"
 #include "tests/gpu/gpu_support.h"

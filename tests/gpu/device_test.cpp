@@ -6,7 +6,7 @@
 #include <functional>
 #include <numeric>
 
-#include "compiler/error.h"
+#include "compiler/common/error.h"
 #include "runtime/cuda/device_refs.h"
 #include "runtime/cuda/probe.h"
 #include "tests/gpu/gpu_support.h"

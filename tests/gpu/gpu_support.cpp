@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "runtime/compile/nvrtc.h"
 #include "runtime/cuda/device_refs.h"
-#include "runtime/cuda/nvrtc.h"
 
 namespace tally::cuda::test {
 

@@ -11,13 +11,13 @@
 #include <cmath>
 #include <random>
 
-#include "compiler/binder.h"
-#include "compiler/parser.h"
+#include "compiler/bind/binder.h"
+#include "compiler/parse/parser.h"
 #include "runtime/cpu/cpu_engine.h"
-#include "runtime/data/tpch_lineitem.h"
-#include "runtime/database.h"
 #include "runtime/gpu/gpu_engine.h"
+#include "runtime/session/database.h"
 #include "tests/gpu/gpu_support.h"
+#include "tools/data/tpch_lineitem.h"
 
 namespace tally::cuda::test {
 namespace {

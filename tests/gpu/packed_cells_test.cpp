@@ -1,4 +1,4 @@
-// Packed per-thread cells (compiler/thread_cell_packing.h) on the GPU: non-negative sums that
+// Packed per-thread cells (compiler/plan/thread_cell_packing.h) on the GPU: non-negative sums that
 // share a 64-bit shared word must come out exactly as the CPU engine's, even when a lane's
 // sum fills its field to the top bit. The table has exactly two 1024-row blocks per warp of
 // the planned grid, so every lane sums the 64 rows its field was sized for; the values sit
@@ -7,9 +7,9 @@
 
 #include <string>
 
-#include "runtime/data/parallel.h"
-#include "runtime/database.h"
 #include "runtime/gpu/gpu_engine.h"
+#include "runtime/load/parallel.h"
+#include "runtime/session/database.h"
 #include "tests/gpu/gpu_support.h"
 #include "tests/unit/support/planner_fixture.h"
 #include "tests/unit/support/result_compare.h"
@@ -18,7 +18,7 @@ namespace tally::cuda::test {
 namespace {
 
 // Warps of a grid of 8 blocks of 128 per SM: the register bound of scans with shared thread
-// tables (compiler/gpu_planner.cpp), reached when the tables are this small.
+// tables (compiler/plan/planner.cpp), reached when the tables are this small.
 uint64_t planned_warps() { return static_cast<uint64_t>(test_device().profile().sm_count) * 8 * 4; }
 
 TablePtr full_lanes_table() {

@@ -1,7 +1,7 @@
 // Scans with per-thread tables in shared memory walk whole 1024-row blocks unrolled, with no
 // check that a row exists, and do the one partial block after the walk, row by row
-// (compiler/cuda_codegen.cpp, chunked_walk). The rows past the end of that block decode the
-// columns' padding, which must not count. Tables of sizes around the block and the grid
+// (compiler/codegen/aggregation_kernels.cpp, chunked_walk). The rows past the end of that block
+// decode the columns' padding, which must not count. Tables of sizes around the block and the grid
 // (the partial block alone, none, and one that falls to a warp past the first) must give
 // the CPU engine's result.
 #include <doctest/doctest.h>
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/data/parallel.h"
-#include "runtime/database.h"
 #include "runtime/gpu/gpu_engine.h"
+#include "runtime/load/parallel.h"
+#include "runtime/session/database.h"
 #include "tests/gpu/gpu_support.h"
 #include "tests/unit/support/planner_fixture.h"
 #include "tests/unit/support/result_compare.h"

@@ -7,8 +7,8 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/data/paper_tables.h"
-#include "runtime/database.h"
+#include "runtime/session/database.h"
+#include "tools/data/paper_tables.h"
 
 namespace tally {
 namespace {

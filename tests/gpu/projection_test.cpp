@@ -5,10 +5,10 @@
 
 #include <cmath>
 
-#include "compiler/error.h"
-#include "runtime/data/paper_tables.h"
-#include "runtime/data/tpch_lineitem.h"
-#include "runtime/database.h"
+#include "compiler/common/error.h"
+#include "runtime/session/database.h"
+#include "tools/data/paper_tables.h"
+#include "tools/data/tpch_lineitem.h"
 
 namespace tally {
 namespace {

@@ -5,14 +5,14 @@
 #include <algorithm>
 #include <cmath>
 
-#include "compiler/binder.h"
-#include "compiler/error.h"
-#include "compiler/parser.h"
-#include "runtime/data/paper_tables.h"
-#include "runtime/data/tpch_lineitem.h"
-#include "runtime/database.h"
+#include "compiler/bind/binder.h"
+#include "compiler/common/error.h"
+#include "compiler/parse/parser.h"
 #include "runtime/gpu/gpu_engine.h"
+#include "runtime/session/database.h"
 #include "tests/unit/support/result_check.h"
+#include "tools/data/paper_tables.h"
+#include "tools/data/tpch_lineitem.h"
 
 namespace tally {
 namespace {

@@ -23,9 +23,9 @@
 #include <variant>
 #include <vector>
 
-#include "compiler/binder.h"
-#include "compiler/parser.h"
-#include "runtime/gpu/gpu_compile.h"
+#include "compiler/bind/binder.h"
+#include "compiler/parse/parser.h"
+#include "runtime/compile/gpu_compile.h"
 #include "runtime/gpu/gpu_engine.h"
 #include "tests/gpu/gpu_support.h"
 #include "tests/unit/support/query_generator.h"

@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "compiler/binder.h"
-#include "compiler/error.h"
-#include "compiler/parser.h"
+#include "compiler/bind/binder.h"
+#include "compiler/common/error.h"
+#include "compiler/parse/parser.h"
 #include "runtime/cuda/memory.h"
-#include "runtime/data/paper_tables.h"
-#include "runtime/database.h"
 #include "runtime/gpu/gpu_engine.h"
+#include "runtime/session/database.h"
 #include "tests/gpu/gpu_support.h"
+#include "tools/data/paper_tables.h"
 
 namespace tally {
 namespace {

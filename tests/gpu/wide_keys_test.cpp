@@ -1,4 +1,4 @@
-// GROUP BY through the hash table with 128-bit keys (compiler/gpu_plan.h HashKeyLayout),
+// GROUP BY through the hash table with 128-bit keys (compiler/plan/gpu_plan.h HashKeyLayout),
 // compared with the CPU engine: several keys with one computed key (NULLs in both kinds of
 // keys), a DECIMAL(30,2) key with NULLs and negative values, ORDER BY on such results, a
 // first capacity too small that must grow and rerun, and many groups (TPC-H SF 0.05).
@@ -7,15 +7,15 @@
 #include <string>
 #include <vector>
 
-#include "compiler/binder.h"
-#include "compiler/error.h"
-#include "compiler/parser.h"
-#include "runtime/data/paper_tables.h"
-#include "runtime/data/tpch_lineitem.h"
-#include "runtime/database.h"
+#include "compiler/bind/binder.h"
+#include "compiler/common/error.h"
+#include "compiler/parse/parser.h"
 #include "runtime/gpu/gpu_engine.h"
+#include "runtime/session/database.h"
 #include "tests/unit/support/result_check.h"
 #include "tests/unit/support/result_compare.h"
+#include "tools/data/paper_tables.h"
+#include "tools/data/tpch_lineitem.h"
 
 namespace tally {
 namespace {

@@ -1,6 +1,6 @@
 // The binder: SQL text (through parse_script) -> BoundSelect, checked against the typing
 // rules, the grouping rewrite and the error messages the SQL reference promises.
-#include "compiler/binder.h"
+#include "compiler/bind/binder.h"
 
 #include <doctest/doctest.h>
 
@@ -9,11 +9,11 @@
 #include <string>
 #include <variant>
 
-#include "compiler/aggregates.h"
-#include "compiler/date.h"
-#include "compiler/parser.h"
-#include "compiler/query.h"
-#include "compiler/suggest.h"
+#include "compiler/common/date.h"
+#include "compiler/common/suggest.h"
+#include "compiler/functions/aggregates.h"
+#include "compiler/ir/query.h"
+#include "compiler/parse/parser.h"
 
 using namespace tally;
 

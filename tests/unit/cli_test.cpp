@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/data/paper_tables.h"
-#include "runtime/data/tpch_lineitem.h"
 #include "tests/unit/support/result_check.h"
+#include "tools/data/paper_tables.h"
+#include "tools/data/tpch_lineitem.h"
 
 namespace tally {
 namespace {

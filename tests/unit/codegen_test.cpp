@@ -2,12 +2,12 @@
 // that NVRTC compiles for sm_90 under every strategy that applies — no GPU needed.
 #include <doctest/doctest.h>
 
-#include "compiler/error.h"
-#include "runtime/cuda/nvrtc.h"
-#include "runtime/data/paper_tables.h"
-#include "runtime/data/tpch_lineitem.h"
-#include "runtime/database.h"
+#include "compiler/common/error.h"
+#include "runtime/compile/nvrtc.h"
+#include "runtime/session/database.h"
 #include "tests/unit/support/result_check.h"
+#include "tools/data/paper_tables.h"
+#include "tools/data/tpch_lineitem.h"
 
 namespace tally {
 namespace {

@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "compiler/date.h"
-#include "compiler/error.h"
-#include "runtime/data/copy_loader.h"
-#include "runtime/data/paper_tables.h"
-#include "runtime/data/tbl_writer.h"
-#include "runtime/data/tpch_lineitem.h"
+#include "compiler/common/date.h"
+#include "compiler/common/error.h"
+#include "runtime/load/copy_loader.h"
 #include "runtime/storage/table_compare.h"
+#include "tools/data/paper_tables.h"
+#include "tools/data/tbl_writer.h"
+#include "tools/data/tpch_lineitem.h"
 
 namespace tally {
 namespace {

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "compiler/date.h"
-#include "compiler/decimal.h"
+#include "compiler/common/date.h"
+#include "compiler/common/decimal.h"
 
 using namespace tally;
 

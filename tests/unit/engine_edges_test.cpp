@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "compiler/binder.h"
-#include "compiler/parser.h"
+#include "compiler/bind/binder.h"
+#include "compiler/parse/parser.h"
 #include "runtime/cpu/cpu_engine.h"
-#include "runtime/data/paper_tables.h"
-#include "runtime/database.h"
+#include "runtime/session/database.h"
 #include "tests/unit/support/result_check.h"
+#include "tools/data/paper_tables.h"
 
 namespace tally {
 namespace {

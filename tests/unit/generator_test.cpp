@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "compiler/date.h"
-#include "compiler/error.h"
-#include "runtime/data/paper_tables.h"
-#include "runtime/data/parallel.h"
-#include "runtime/data/tpch_lineitem.h"
+#include "compiler/common/date.h"
+#include "compiler/common/error.h"
+#include "runtime/load/parallel.h"
 #include "runtime/storage/table_compare.h"
+#include "tools/data/paper_tables.h"
+#include "tools/data/tpch_lineitem.h"
 
 namespace tally {
 namespace {

@@ -2,7 +2,7 @@
 // format, and the cache in use: hits, misses, bad entries, LRU eviction, several processes
 // at once, and the tally binary reading a cache that an earlier process wrote. Every test
 // uses its own temporary cache directory.
-#include "runtime/cache/kernel_cache.h"
+#include "runtime/compile/kernel_cache.h"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cache/kernel_cache_entry.h"
-#include "runtime/cache/sha256.h"
+#include "runtime/compile/kernel_cache_entry.h"
+#include "runtime/compile/sha256.h"
 #include "tests/unit/support/shell.h"
 
 namespace tally {

@@ -1,8 +1,8 @@
 // The generated kernels' signature: one by-value argument block, sized to the program.
 #include <doctest/doctest.h>
 
-#include "compiler/cuda_expr.h"
-#include "compiler/error.h"
+#include "compiler/codegen/cuda_expr.h"
+#include "compiler/common/error.h"
 
 namespace tally {
 

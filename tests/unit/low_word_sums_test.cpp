@@ -1,5 +1,5 @@
-// compiler/cuda_codegen.cpp: a 128-bit sum merges into its global state with one 64-bit add
-// (atomic_add_low) only when the statistics prove it never carries out of its low word:
+// compiler/codegen/aggregation_kernels.cpp: a 128-bit sum merges into its global state with one
+// 64-bit add (atomic_add_low) only when the statistics prove it never carries out of its low word:
 // every value non-negative and the whole table's total below 2^64. Anything else keeps the
 // 128-bit add with its carry. (The GPU tests run these merges against the CPU engine.)
 #include <doctest/doctest.h>

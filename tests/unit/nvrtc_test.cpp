@@ -1,7 +1,7 @@
 // NVRTC and driver-loader tests that need no GPU: the whole device library compiles for
 // sm_90, compile errors come back as Error(Compile) with the log, and a missing driver or
 // device is reported cleanly.
-#include "runtime/cuda/nvrtc.h"
+#include "runtime/compile/nvrtc.h"
 
 #include <doctest/doctest.h>
 
@@ -9,8 +9,8 @@
 #include <string>
 
 #include "bench/q1_kernels.h"
-#include "compiler/embedded_templates.h"
-#include "compiler/error.h"
+#include "compiler/codegen/embedded_templates.h"
+#include "compiler/common/error.h"
 #include "runtime/cuda/device.h"
 #include "runtime/cuda/device_refs.h"
 #include "runtime/cuda/memory.h"

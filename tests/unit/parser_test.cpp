@@ -1,6 +1,6 @@
 // SQL text -> AST. Expression trees are compared as S-expressions written by hand from the
 // SQL precedence rules, e.g. "1 + 2 * 3" must read "(+ 1 (* 2 3))".
-#include "compiler/parser.h"
+#include "compiler/parse/parser.h"
 
 #include <doctest/doctest.h>
 

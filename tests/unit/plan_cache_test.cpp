@@ -8,9 +8,9 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/cuda/nvrtc.h"
-#include "runtime/database.h"
-#include "runtime/gpu/gpu_plan_cache.h"
+#include "runtime/compile/gpu_plan_cache.h"
+#include "runtime/compile/nvrtc.h"
+#include "runtime/session/database.h"
 #include "tests/unit/support/result_check.h"
 
 namespace tally {

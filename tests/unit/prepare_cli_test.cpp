@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cache/kernel_cache_dir.h"
-#include "runtime/cache/statement_store.h"
-#include "runtime/cuda/nvrtc.h"
-#include "runtime/data/paper_tables.h"
+#include "cli/statement_store.h"
+#include "runtime/compile/kernel_cache_dir.h"
+#include "runtime/compile/nvrtc.h"
 #include "tests/unit/support/shell.h"
+#include "tools/data/paper_tables.h"
 
 namespace tally {
 namespace {

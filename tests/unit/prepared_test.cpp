@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/database.h"
+#include "runtime/session/database.h"
 #include "tests/unit/support/result_check.h"
 
 namespace tally {

@@ -4,8 +4,8 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
-#include "compiler/error.h"
-#include "runtime/cuda/nvrtc.h"
+#include "compiler/common/error.h"
+#include "runtime/compile/nvrtc.h"
 #include "tests/unit/support/planner_fixture.h"
 
 namespace tally {

@@ -12,10 +12,10 @@
 #include <tuple>
 #include <vector>
 
-#include "runtime/data/paper_tables.h"
-#include "runtime/data/tpch_lineitem.h"
-#include "runtime/database.h"
+#include "runtime/session/database.h"
 #include "tests/unit/support/result_check.h"
+#include "tools/data/paper_tables.h"
+#include "tools/data/tpch_lineitem.h"
 
 namespace tally {
 namespace {

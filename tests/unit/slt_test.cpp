@@ -6,10 +6,10 @@
 #include <fstream>
 #include <string>
 
-#include "compiler/error.h"
-#include "runtime/slt/compare.h"
-#include "runtime/slt/parse.h"
-#include "runtime/slt/runner.h"
+#include "compiler/common/error.h"
+#include "tools/slt/compare.h"
+#include "tools/slt/parse.h"
+#include "tools/slt/runner.h"
 
 using namespace tally;
 using namespace tally::slt;

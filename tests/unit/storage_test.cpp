@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/error.h"
+#include "compiler/common/error.h"
 #include "runtime/storage/column.h"
 #include "runtime/storage/table.h"
 

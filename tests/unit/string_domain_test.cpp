@@ -1,21 +1,21 @@
 // Computed strings on the GPU path, without a GPU: how a VARCHAR expression splits into
-// leaves (compiler/string_domain.h), the domains and tables the host builds for the device
-// (compiler/lookup_tables.h) on a small hand-made table, and the generated CUDA of the new
+// leaves (compiler/plan/string_domain.h), the domains and tables the host builds for the device
+// (compiler/codegen/lookup_tables.h) on a small hand-made table, and the generated CUDA of the new
 // shapes compiling with NVRTC for sm_90 without a warning under every strategy that applies.
-#include "compiler/string_domain.h"
+#include "compiler/plan/string_domain.h"
 
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
-#include "compiler/error.h"
-#include "compiler/lookup_tables.h"
-#include "runtime/cuda/nvrtc.h"
-#include "runtime/data/paper_tables.h"
-#include "runtime/database.h"
-#include "runtime/gpu/gpu_compile.h"
+#include "compiler/codegen/lookup_tables.h"
+#include "compiler/common/error.h"
+#include "runtime/compile/gpu_compile.h"
+#include "runtime/compile/nvrtc.h"
+#include "runtime/session/database.h"
 #include "tests/unit/support/result_check.h"
+#include "tools/data/paper_tables.h"
 
 namespace tally {
 namespace {

@@ -1,9 +1,9 @@
-// compiler/thread_cell_packing: the bits a thread's non-negative sum needs, and the packing of
+// compiler/plan/thread_cell_packing: the bits a thread's non-negative sum needs, and the packing of
 // such sums into shared 64-bit words (exact only if no field can carry into the next). Then
 // the code generator: Q1's non-negative sums and row count share words, a sum that can be
 // negative keeps its own cell, and the flush takes each field back out of its word (NVRTC
 // compiles these scans in codegen_test's every-query test).
-#include "compiler/thread_cell_packing.h"
+#include "compiler/plan/thread_cell_packing.h"
 
 #include <doctest/doctest.h>
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/gpu_program.h"
+#include "compiler/codegen/gpu_program.h"
 #include "tests/unit/support/planner_fixture.h"
 
 namespace tally {

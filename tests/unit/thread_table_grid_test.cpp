@@ -1,11 +1,11 @@
 // The planner's grid for per-thread tables in shared memory: one wave of as many blocks
-// per SM as the tables fit (compiler/gpu_planner.cpp place_thread_tables_in_shared), and
+// per SM as the tables fit (compiler/plan/planner.cpp place_thread_tables_in_shared), and
 // the Scan's launch bounds asking for that many.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
-#include "compiler/gpu_program.h"
-#include "runtime/cuda/nvrtc.h"
+#include "compiler/codegen/gpu_program.h"
+#include "runtime/compile/nvrtc.h"
 #include "tests/unit/support/planner_fixture.h"
 
 namespace tally {

@@ -1,8 +1,8 @@
-// Interval reasoning the code generator uses to pick 32-bit arithmetic (compiler/gpu_plan.h).
+// Interval reasoning the code generator uses to pick 32-bit arithmetic (compiler/plan/gpu_plan.h).
 #include <doctest/doctest.h>
 
-#include "compiler/expr.h"
-#include "compiler/gpu_plan.h"
+#include "compiler/ir/expr.h"
+#include "compiler/plan/gpu_plan.h"
 
 namespace tally {
 namespace {

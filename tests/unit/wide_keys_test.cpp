@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "compiler/error.h"
-#include "runtime/cuda/nvrtc.h"
+#include "compiler/common/error.h"
+#include "runtime/compile/nvrtc.h"
 #include "tests/unit/support/planner_fixture.h"
 
 namespace tally {

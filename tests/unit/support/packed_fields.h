@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "compiler/types.h"
+#include "compiler/common/types.h"
 #include "runtime/storage/column.h"
 
 namespace tally::test {

@@ -5,13 +5,13 @@
 
 #include <string>
 
-#include "compiler/binder.h"
-#include "compiler/gpu_program.h"
-#include "compiler/parser.h"
-#include "runtime/data/paper_tables.h"
-#include "runtime/data/tpch_lineitem.h"
-#include "runtime/database.h"
-#include "runtime/gpu/gpu_compile.h"
+#include "compiler/bind/binder.h"
+#include "compiler/codegen/gpu_program.h"
+#include "compiler/parse/parser.h"
+#include "runtime/compile/gpu_compile.h"
+#include "runtime/session/database.h"
+#include "tools/data/paper_tables.h"
+#include "tools/data/tpch_lineitem.h"
 
 namespace tally::test {
 

@@ -32,10 +32,10 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/data/paper_tables.h"
-#include "runtime/data/tpch_lineitem.h"
-#include "runtime/database.h"
+#include "runtime/session/database.h"
 #include "tests/unit/support/result_check.h"
+#include "tools/data/paper_tables.h"
+#include "tools/data/tpch_lineitem.h"
 
 namespace tally::test {
 
@@ -1168,7 +1168,7 @@ class QueryGenerator {
   }
 
   // A VARCHAR from string columns, constants and conditions on any column, which the GPU
-  // runs as an id of a string domain (compiler/string_domain.h). No parameters: the text
+  // runs as an id of a string domain (compiler/plan/string_domain.h). No parameters: the text
   // may appear twice (a key in SELECT and GROUP BY).
   std::optional<std::string> computed_string() {
     auto strings = columns_of(FuzzKind::String);

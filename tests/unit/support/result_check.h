@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "compiler/error.h"
-#include "runtime/database.h"
+#include "compiler/common/error.h"
+#include "runtime/session/database.h"
 
 namespace tally::test {
 

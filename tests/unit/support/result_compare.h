@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/error.h"
-#include "runtime/database.h"
+#include "compiler/common/error.h"
+#include "runtime/session/database.h"
 #include "tests/unit/support/query_generator.h"
 
 namespace tally::test {

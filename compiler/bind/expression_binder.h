@@ -1,0 +1,78 @@
+// AST expression -> typed IR for one clause. Each clause binds with its own rules (may it
+// hold aggregate calls?) and names itself in its errors, DuckDB style: a WHERE binder says
+// "aggregate functions are not allowed in WHERE". The methods are spread by kind over
+// bind_expr.cpp (dispatch, names, logic), bind_operators.cpp (arithmetic, comparisons,
+// BETWEEN, IN, LIKE), bind_functions.cpp (aggregates, scalar functions, CASE, CAST).
+#pragma once
+
+#include "compiler/bind/coerce.h"
+#include "compiler/bind/context.h"
+#include "compiler/parse/ast.h"
+
+namespace tally {
+
+struct ClauseRules {
+  const char* clause;  // "SELECT", "WHERE", "GROUP BY", ... as errors name it
+  bool allows_aggregates = false;
+};
+
+class ExpressionBinder {
+ public:
+  ExpressionBinder(BindContext& ctx, ClauseRules rules) : ctx_(ctx), rules_(rules) {}
+
+  // A clause's expression, typed (NULLs alone become VARCHAR) and constant-folded.
+  ExprPtr bind_root(const ast::Expr& e);
+  // WHERE / HAVING: must be BOOLEAN ("argument of WHERE must be type BOOLEAN, not ...").
+  ExprPtr bind_condition(const ast::Expr& e);
+
+  // One expression, unfolded; it may still be untyped (NULL, parameter).
+  ExprPtr bind(const ast::Expr& e);
+
+ private:
+  Operand bind_operand(const ast::Expr& e) { return make_operand(bind(e), e); }
+  // The operand as BOOLEAN, as the argument of `what` ("AND", "CASE/WHEN", ...).
+  ExprPtr require_boolean(Operand op, const char* what);
+
+  ExprPtr bind_literal(const ast::Expr& e);
+  ExprPtr bind_unary(const ast::Expr& e);
+  ExprPtr bind_binary(const ast::Expr& e);
+  ExprPtr bind_logic(const ast::Expr& e, ExprKind kind);
+  ExprPtr bind_is_null(const ast::Expr& e);
+
+  // bind_operators.cpp
+  ExprPtr bind_arith(const ast::Expr& site, int op, const ast::Expr& left, const ast::Expr& right);
+  ExprPtr bind_date_interval(const ast::Expr& site, int op);
+  ExprPtr bind_compare(const ast::Expr& site, int op, const ast::Expr& left,
+                       const ast::Expr& right);
+  ExprPtr compare_operands(const ast::Expr& site, int op, Operand a, Operand b);
+  ExprPtr bind_between(const ast::Expr& e);
+  ExprPtr bind_in(const ast::Expr& e);
+  ExprPtr bind_like(const ast::Expr& e);
+  // "cannot apply operator '+' to DATE and VARCHAR in "a + b""
+  [[noreturn]] void fail_operator(const ast::Expr& site, const std::string& symbol,
+                                  const std::string& a, const std::string& b);
+  // The common type of CASE results, COALESCE or IN items; converts them all to it.
+  Type unify(std::vector<Operand>& ops, const char* construct);
+
+  // bind_functions.cpp
+  ExprPtr bind_function(const ast::Expr& e);
+  ExprPtr bind_aggregate(const ast::Expr& e, AggKind kind);
+  ExprPtr bind_abs(const ast::Expr& e);
+  ExprPtr bind_round(const ast::Expr& e);
+  ExprPtr bind_extract(const ast::Expr& e);
+  ExprPtr bind_coalesce(const ast::Expr& e);
+  ExprPtr bind_case(const ast::Expr& e);
+  ExprPtr bind_cast(const ast::Expr& e);
+  // The single numeric argument of ABS/ROUND.
+  ExprPtr numeric_argument(const ast::Expr& call, const ast::Expr& arg);
+
+  BindContext& ctx_;
+  ClauseRules rules_;
+  bool inside_aggregate_ = false;
+};
+
+// A new IR node carrying the source text and location of `site`.
+std::shared_ptr<Expr> new_node(ExprKind kind, Type type, const ast::Expr& site,
+                               std::vector<ExprPtr> children = {}, int op = 0);
+
+}  // namespace tally

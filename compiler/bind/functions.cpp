@@ -1,0 +1,263 @@
+// Function calls (aggregates, ABS, ROUND, MOD, COALESCE, EXTRACT), CASE and CAST.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "compiler/bind/binder.h"
+#include "compiler/bind/expression_binder.h"
+#include "compiler/bind/literals.h"
+#include "compiler/common/decimal.h"
+#include "compiler/common/suggest.h"
+#include "compiler/eval/evaluator.h"
+
+namespace tally {
+
+namespace {
+
+const std::vector<std::string>& known_function_names() {
+  static const std::vector<std::string> kNames = {
+      "count",    "sum",      "min", "max",   "avg", "stddev",   "stddev_samp",
+      "variance", "var_samp", "abs", "round", "mod", "coalesce", "extract"};
+  return kNames;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+void expect_arguments(const ast::Expr& call, size_t min, size_t max) {
+  size_t n = call.children.size();
+  if (n >= min && n <= max) return;
+  std::string expected = min == max ? std::to_string(min) : fmt::format("{} to {}", min, max);
+  if (max == SIZE_MAX) expected = fmt::format("at least {}", min);
+  throw Error(ErrorKind::Binder,
+              fmt::format("function \"{}\" expects {} argument{}, got {}", lower(call.name),
+                          expected, max == 1 ? "" : "s", n),
+              call.location);
+}
+
+// Sets inside_aggregate while an aggregate's argument is bound.
+class AggregateScope {
+ public:
+  explicit AggregateScope(bool& flag) : flag_(flag) { flag_ = true; }
+  ~AggregateScope() { flag_ = false; }
+
+ private:
+  bool& flag_;
+};
+
+std::optional<int> extract_field(const std::string& name) {
+  if (name == "YEAR") return kYear;
+  if (name == "MONTH") return kMonth;
+  if (name == "DAY") return kDay;
+  return std::nullopt;
+}
+
+}  // namespace
+
+ExprPtr ExpressionBinder::bind_function(const ast::Expr& e) {
+  if (auto kind = aggregate_from_name(e.name)) return bind_aggregate(e, *kind);
+  const std::string name = lower(e.name);
+  const bool known = std::find(known_function_names().begin(), known_function_names().end(),
+                               name) != known_function_names().end();
+  if (!known) {
+    throw Error(ErrorKind::Binder,
+                fmt::format("function \"{}\" does not exist{}", name,
+                            did_you_mean(name, known_function_names())),
+                e.location);
+  }
+  if (e.distinct || e.star) {
+    throw Error(ErrorKind::Binder,
+                fmt::format("{} specified, but {} is not an aggregate function",
+                            e.star ? "*" : "DISTINCT", name),
+                e.location);
+  }
+  if (e.name == "ABS") return bind_abs(e);
+  if (e.name == "ROUND") return bind_round(e);
+  if (e.name == "EXTRACT") return bind_extract(e);
+  if (e.name == "COALESCE") return bind_coalesce(e);
+  expect_arguments(e, 2, 2);  // MOD(a, b) is a % b
+  return bind_arith(e, kMod, *e.children[0], *e.children[1]);
+}
+
+ExprPtr ExpressionBinder::bind_aggregate(const ast::Expr& e, AggKind kind) {
+  const char* name = aggregate_sql_name(kind);
+  if (!rules_.allows_aggregates) {
+    throw Error(ErrorKind::Binder,
+                fmt::format("aggregate functions are not allowed in {}", rules_.clause),
+                e.location);
+  }
+  if (inside_aggregate_) {
+    throw Error(ErrorKind::Binder, "aggregate function calls cannot be nested", e.location);
+  }
+  if (e.distinct && (kind == AggKind::VarSamp || kind == AggKind::StddevSamp)) {
+    throw Error(ErrorKind::Unsupported, fmt::format("{}(DISTINCT ...) is not supported", name),
+                e.location);
+  }
+  AggregateCall call{kind, e.distinct, nullptr, Type::bigint(), e.source_text};
+  if (e.star) {
+    if (kind == AggKind::Count && e.distinct) {
+      throw Error(ErrorKind::Unsupported, "COUNT(DISTINCT *) is not supported", e.location);
+    }
+    if (kind != AggKind::Count) {
+      throw Error(ErrorKind::Binder,
+                  fmt::format("{}(*) is not valid; only COUNT(*) counts rows", name), e.location);
+    }
+    call.kind = AggKind::CountStar;
+  } else {
+    expect_arguments(e, 1, 1);
+    AggregateScope scope(inside_aggregate_);
+    call.arg = fold_constants(settle_untyped(bind(*e.children[0]), Type::varchar(), ctx_));
+    auto typing = aggregate_result_type(kind, call.arg->type);
+    if (!typing.result) {
+      throw Error(ErrorKind::Type,
+                  fmt::format("cannot apply {} to {} in \"{}\": {}", name,
+                              call.arg->type.to_string(), e.source_text, typing.error),
+                  e.location);
+    }
+    call.type = *typing.result;
+  }
+  // MIN/MAX are the same with or without DISTINCT: engines need not know.
+  if (kind == AggKind::Min || kind == AggKind::Max) call.distinct = false;
+  Type type = call.type;
+  int index = ctx_.add_aggregate(std::move(call));
+  auto ref = new_node(ExprKind::AggregateRef, type, e);
+  ref->index = index;
+  return ref;
+}
+
+ExprPtr ExpressionBinder::numeric_argument(const ast::Expr& call, const ast::Expr& arg) {
+  Operand op = bind_operand(arg);
+  if (!op.unknown_literal) op.expr = settle_untyped(op.expr, Type::integer(), ctx_);
+  if (!op.expr->type.is_numeric()) {
+    throw Error(ErrorKind::Type,
+                fmt::format("function \"{}\" requires a numeric argument, not {}", lower(call.name),
+                            op.expr->type.to_string()),
+                arg.location);
+  }
+  return op.expr;
+}
+
+ExprPtr ExpressionBinder::bind_abs(const ast::Expr& e) {
+  expect_arguments(e, 1, 1);
+  ExprPtr x = numeric_argument(e, *e.children[0]);
+  return new_node(ExprKind::Abs, x->type, e, {x});
+}
+
+ExprPtr ExpressionBinder::bind_round(const ast::Expr& e) {
+  expect_arguments(e, 1, 2);
+  ExprPtr x = numeric_argument(e, *e.children[0]);
+  int digits = 0;
+  if (e.children.size() == 2) {
+    const ast::Expr& arg = *e.children[1];
+    ExprPtr n = fold_constants(adapt_untyped(bind(arg), Type::integer(), ctx_));
+    if (n->kind != ExprKind::Constant) {
+      throw Error(ErrorKind::Unsupported,
+                  "ROUND with a non-constant number of digits is not supported", arg.location);
+    }
+    if (!n->type.is_integer() || n->value.null) {
+      throw Error(ErrorKind::Type,
+                  fmt::format("the digits of ROUND must be an integer, not {}",
+                              n->value.null ? "NULL" : n->type.to_string()),
+                  arg.location);
+    }
+    if (n->value.i > kMaxDecimalPrecision || n->value.i < -kMaxDecimalPrecision) {
+      throw Error(ErrorKind::Type,
+                  fmt::format("ROUND to {} digits is out of range (-38 to 38)", n->value.i),
+                  arg.location);
+    }
+    digits = static_cast<int>(n->value.i);
+  }
+  Type type = x->type;
+  if (type.is_decimal()) {
+    int scale = std::max(digits, 0);
+    type = Type::decimal(std::min(kMaxDecimalPrecision, type.precision - type.scale + scale + 1),
+                         scale);
+  } else if (type.is_float()) {
+    type = Type::double_();
+    x = convert(x, type, ctx_);
+  }
+  auto node = new_node(ExprKind::Round, type, e, {x});
+  node->digits = digits;
+  return node;
+}
+
+ExprPtr ExpressionBinder::bind_extract(const ast::Expr& e) {
+  expect_arguments(e, 1, 1);
+  auto field = extract_field(e.extract_field);
+  if (!field) {
+    throw Error(ErrorKind::Unsupported,
+                fmt::format("EXTRACT({} FROM ...) is not supported", e.extract_field), e.location);
+  }
+  Operand date = bind_operand(*e.children[0]);
+  resolve_unknown(date, Type::date(), ctx_);
+  if (date.expr->type.id != TypeId::Date) {
+    throw Error(ErrorKind::Type,
+                fmt::format("EXTRACT needs a DATE, not {}", date.expr->type.to_string()),
+                e.children[0]->location);
+  }
+  return new_node(ExprKind::Extract, Type::bigint(), e, {date.expr}, *field);
+}
+
+ExprPtr ExpressionBinder::bind_coalesce(const ast::Expr& e) {
+  expect_arguments(e, 1, SIZE_MAX);
+  std::vector<Operand> ops;
+  for (const auto& child : e.children) ops.push_back(bind_operand(*child));
+  Type type = unify(ops, "COALESCE");
+  if (ops.size() == 1) return ops[0].expr;
+  std::vector<ExprPtr> children;
+  for (auto& op : ops) children.push_back(op.expr);
+  return new_node(ExprKind::Coalesce, type, e, std::move(children));
+}
+
+ExprPtr ExpressionBinder::bind_case(const ast::Expr& e) {
+  const size_t pairs = e.children.size() / 2;
+  std::vector<ExprPtr> conditions;
+  if (e.case_operand) {
+    // Simple CASE: operand = value for each WHEN, the operand typed from all the values.
+    std::vector<Operand> compared{bind_operand(*e.case_operand)};
+    for (size_t i = 0; i < pairs; ++i) compared.push_back(bind_operand(*e.children[2 * i]));
+    resolve_unknowns(compared, ctx_);
+    compared[0].expr = settle_untyped(compared[0].expr, Type::varchar(), ctx_);
+    for (size_t i = 0; i < pairs; ++i) {
+      conditions.push_back(compare_operands(*e.children[2 * i], kEq, compared[0], compared[i + 1]));
+    }
+  } else {
+    for (size_t i = 0; i < pairs; ++i) {
+      conditions.push_back(require_boolean(bind_operand(*e.children[2 * i]), "CASE/WHEN"));
+    }
+  }
+  std::vector<Operand> results;
+  for (size_t i = 0; i < pairs; ++i) results.push_back(bind_operand(*e.children[2 * i + 1]));
+  if (e.else_expr) results.push_back(bind_operand(*e.else_expr));
+  Type type = unify(results, "CASE");
+  std::vector<ExprPtr> children;
+  for (size_t i = 0; i < pairs; ++i) {
+    children.push_back(conditions[i]);
+    children.push_back(results[i].expr);
+  }
+  children.push_back(e.else_expr ? results.back().expr : make_null_constant(type));
+  return new_node(ExprKind::Case, type, e, std::move(children));
+}
+
+ExprPtr ExpressionBinder::bind_cast(const ast::Expr& e) {
+  Type target = resolve_type_name(e.cast_type);
+  const ast::Expr& arg = *e.children.at(0);
+  if (arg.kind == ast::ExprKind::StringLiteral) {
+    return cast_string_literal(arg.text, target, arg.location);
+  }
+  ExprPtr x = bind(arg);
+  if (is_untyped(*x)) return adapt_untyped(x, target, ctx_);
+  if (!can_cast(x->type, target)) {
+    throw Error(ErrorKind::Type,
+                fmt::format("cannot cast {} to {}", x->type.to_string(), target.to_string()),
+                e.location);
+  }
+  if (x->type.same_as(target)) return x;
+  return new_node(ExprKind::Cast, target, e, {x});
+}
+
+}  // namespace tally

@@ -1,0 +1,116 @@
+// Emits CUDA statements that evaluate one IR expression for the current row, with the
+// CPU evaluator's semantics: NULL flags beside every value, lazy AND/OR/CASE/COALESCE (so a
+// guarded division never runs, as on the CPU), errors raised as status bits.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/codegen/gpu_program.h"
+
+namespace tally {
+
+// A value in generated code: C expressions (usually variable names) for the value and its
+// NULL flag. Types: bool for BOOLEAN, i128 for DECIMAL, f64 for REAL/DOUBLE, i64 otherwise.
+struct CudaOperand {
+  std::string value;
+  std::string null;
+};
+
+std::string cuda_type(const Type& t);
+
+// The C type a plain column stores, as runtime/storage/column.h lays it out.
+const char* plain_storage_type(const Type& t);
+
+// `text` with `by` before each of its lines, for readable generated code.
+std::string indent_lines(const std::string& text, const std::string& by);
+
+// A generated kernel: `body` inside a function whose one parameter is the whole argument
+// block of `arg_count` words, passed by value (constant bank, no registers or loads from
+// memory to reach a column pointer), and named `args` inside.
+std::string kernel_definition(const char* name, uint32_t block, int min_blocks, size_t arg_count,
+                              const std::string& body);
+
+// Arguments the kernel reads from `args`: the emitter asks for them as it meets columns,
+// parameters and lookups, and the kernel emitter declares them once at the top.
+class CudaArgs {
+ public:
+  int add(ArgSlot slot);  // index in the args block (deduplicated)
+  const std::vector<ArgSlot>& slots() const { return slots_; }
+
+ private:
+  std::vector<ArgSlot> slots_;
+};
+
+class CudaExprEmitter {
+ public:
+  // `string_domains` null: computed strings are refused (Unsupported) rather than emitted.
+  CudaExprEmitter(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                  std::vector<DictLookup>& lookups, CudaArgs& args, std::string& preamble,
+                  std::vector<StringDomain>* string_domains = nullptr);
+
+  // Appends the statements computing `e` to `out`; returns where its value is.
+  CudaOperand emit(const Expr& e, std::string& out);
+
+  // The C type holding `e`'s value: cuda_type, narrowed to i64 for bounded DECIMALs.
+  std::string column_type(int scan_column) const;
+
+  // False when `e` can never be NULL for this data (so its NULL flag needs no state).
+  bool may_be_null(const Expr& e) const;
+
+  // Throws Error(Unsupported) if `e` contains something the GPU cannot evaluate.
+  void check_supported(const Expr& e) const;
+
+  // The string domain of a computed VARCHAR expression already emitted, or -1.
+  int string_domain_of(const Expr& e) const;
+
+ private:
+  std::string fresh();
+  CudaOperand declare(const Expr& e, std::string& out);
+  std::string value_type(const Expr& e) const;
+  CudaOperand emit_node(const Expr& e, std::string& out);
+  CudaOperand emit_column(const Expr& e, std::string& out);
+  CudaOperand emit_constant(const Expr& e, std::string& out);
+  CudaOperand emit_parameter(const Expr& e, std::string& out);
+  CudaOperand emit_lookup(const Expr& e, int column, std::string& out);
+  // A variable holding the row's code of dictionary `column` as a lookup index.
+  std::string code_index(int column, std::string& out);
+  // The lookup's index (deduplicated), its table declared in the preamble.
+  int lookup_id(const DictLookup& lookup);
+  // The entry `index` of lookup `id`, read as a value of `type`.
+  CudaOperand read_lookup(const Type& type, int id, const std::string& index, std::string& out);
+  // A computed VARCHAR: its id in its string domain (compiler/plan/string_domain.h).
+  CudaOperand emit_string(const Expr& e, std::string& out);
+  // A non-string expression over one computed string: a table by domain id.
+  CudaOperand emit_per_string(const Expr& e, const Expr& source, std::string& out);
+  // A non-string expression over strings that read no column: one host-computed value.
+  CudaOperand emit_constant_lookup(const Expr& e, std::string& out);
+  int domain_for(const Expr& e);
+  void check_string(const Expr& e) const;
+  CudaOperand emit_arith(const Expr& e, std::string& out);
+  // `magnitude`: magnitude_log2 of e.
+  std::string scaled_add(const Expr& e, long double magnitude, const std::string& result,
+                         const std::string& a, int ka, const std::string& b, int kb) const;
+  CudaOperand emit_compare(const Expr& e, std::string& out);
+  CudaOperand emit_logic(const Expr& e, std::string& out);
+  CudaOperand emit_in_list(const Expr& e, std::string& out);
+  CudaOperand emit_case(const Expr& e, std::string& out);
+  CudaOperand emit_coalesce(const Expr& e, std::string& out);
+  CudaOperand emit_cast(const Expr& e, std::string& out);
+  CudaOperand emit_unary(const Expr& e, std::string& out);
+  CudaOperand emit_round(const Expr& e, std::string& out);
+  CudaOperand emit_date(const Expr& e, std::string& out);
+  // The single dictionary column `e` reads, if `e` reads exactly one and it is VARCHAR.
+  int lookup_column(const Expr& e) const;
+
+  const BoundSelect& query_;
+  const std::vector<ColumnStats>& stats_;
+  std::vector<DictLookup>& lookups_;
+  CudaArgs& args_;
+  std::string& preamble_;
+  std::vector<StringDomain>* string_domains_;
+  int domain_ = -1;  // the domain the string being emitted belongs to (-1: none)
+  int counter_ = 0;
+};
+
+}  // namespace tally

@@ -1,0 +1,158 @@
+#include "compiler/common/decimal.h"
+
+#include <algorithm>
+
+namespace tally {
+
+namespace {
+
+constexpr int128 make_pow10(int n) {
+  int128 v = 1;
+  for (int i = 0; i < n; ++i) v *= 10;
+  return v;
+}
+
+struct Pow10Table {
+  int128 values[kMaxDecimalPrecision + 1];
+  constexpr Pow10Table() : values() {
+    for (int i = 0; i <= kMaxDecimalPrecision; ++i) values[i] = make_pow10(i);
+  }
+};
+constexpr Pow10Table kPow10;
+
+int128 abs128(int128 v) { return v < 0 ? -v : v; }
+
+}  // namespace
+
+int128 pow10_128(int n) { return kPow10.values[n]; }
+
+bool fits_precision(int128 v, int precision) { return abs128(v) < pow10_128(precision); }
+
+std::optional<int128> checked_add(int128 a, int128 b) {
+  int128 r;
+  if (__builtin_add_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+
+std::optional<int128> checked_sub(int128 a, int128 b) {
+  int128 r;
+  if (__builtin_sub_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+
+std::optional<int128> checked_mul(int128 a, int128 b) {
+  int128 r;
+  if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+
+std::optional<int128> upscale(int128 v, int by) {
+  if (by <= 0) return v;
+  if (by > kMaxDecimalPrecision) return v == 0 ? std::optional<int128>(0) : std::nullopt;
+  return checked_mul(v, pow10_128(by));
+}
+
+int128 downscale_round(int128 v, int by) {
+  if (by <= 0) return v;
+  if (by > kMaxDecimalPrecision) return 0;
+  return div_round(v, pow10_128(by));
+}
+
+int128 div_round(int128 a, int128 b) {
+  int128 q = a / b;
+  int128 r = a % b;
+  // Half away from zero: round up in magnitude when 2|r| >= |b|.
+  if (abs128(r) >= abs128(b) - abs128(r)) q += ((a < 0) != (b < 0)) ? -1 : 1;
+  return q;
+}
+
+std::pair<int, int> decimal_literal_shape(std::string_view text) {
+  size_t start = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
+  size_t point = text.find('.');
+  std::string_view whole =
+      text.substr(start, point == std::string_view::npos ? text.npos : point - start);
+  std::string_view frac =
+      point == std::string_view::npos ? std::string_view() : text.substr(point + 1);
+  // Leading zeros of the whole part carry no precision ("0.5" is DECIMAL(1,1)).
+  size_t nz = whole.find_first_not_of('0');
+  int whole_digits = nz == std::string_view::npos ? 0 : static_cast<int>(whole.size() - nz);
+  return {whole_digits, static_cast<int>(frac.size())};
+}
+
+std::optional<int128> parse_decimal(std::string_view text, int precision, int scale) {
+  size_t i = 0;
+  while (i < text.size() && text[i] == ' ') ++i;
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  bool negative = false;
+  if (i < text.size() && (text[i] == '-' || text[i] == '+')) negative = text[i++] == '-';
+  int128 value = 0;
+  int frac_digits = 0;
+  bool seen_point = false, seen_digit = false, dropped = false, round_up = false;
+  for (; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '.') {
+      if (seen_point) return std::nullopt;
+      seen_point = true;
+      continue;
+    }
+    if (c < '0' || c > '9') return std::nullopt;
+    seen_digit = true;
+    if (seen_point && frac_digits == scale) {
+      // Digits beyond the scale: the first one decides rounding (half away from zero).
+      if (!dropped) round_up = c >= '5';
+      dropped = true;
+      continue;
+    }
+    value = value * 10 + (c - '0');
+    if (value >= pow10_128(kMaxDecimalPrecision)) return std::nullopt;
+    if (seen_point) ++frac_digits;
+  }
+  if (!seen_digit) return std::nullopt;
+  if (frac_digits < scale) {
+    auto up = upscale(value, scale - frac_digits);
+    if (!up) return std::nullopt;
+    value = *up;
+  }
+  if (round_up) value += 1;
+  if (!fits_precision(value, precision)) return std::nullopt;
+  return negative ? -value : value;
+}
+
+std::string int128_to_string(int128 v) {
+  if (v == 0) return "0";
+  bool negative = v < 0;
+  // Work in unsigned so that the most negative value is representable.
+  unsigned __int128 u = negative ? -static_cast<unsigned __int128>(v) : v;
+  std::string digits;
+  while (u > 0) {
+    digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
+    u /= 10;
+  }
+  if (negative) digits.push_back('-');
+  std::reverse(digits.begin(), digits.end());
+  return digits;
+}
+
+std::string format_decimal(int128 unscaled, int scale) {
+  if (scale == 0) return int128_to_string(unscaled);
+  bool negative = unscaled < 0;
+  unsigned __int128 u = negative ? -static_cast<unsigned __int128>(unscaled)
+                                 : static_cast<unsigned __int128>(unscaled);
+  std::string digits;
+  while (u > 0) {
+    digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
+    u /= 10;
+  }
+  while (digits.size() <= static_cast<size_t>(scale)) digits.push_back('0');
+  // digits holds the number least significant first; emit it most significant first.
+  std::string out;
+  out.reserve(digits.size() + 2);
+  if (negative) out.push_back('-');
+  for (size_t i = digits.size(); i-- > 0;) {
+    out.push_back(digits[i]);
+    if (i == static_cast<size_t>(scale)) out.push_back('.');
+  }
+  return out;
+}
+
+}  // namespace tally

@@ -1,0 +1,94 @@
+// The typed expression IR. The binder produces it from the AST; the CPU engine
+// interprets it and the code generator turns it into CUDA, so both read one definition.
+// Invariants the binder guarantees (consumers may rely on them):
+//  - every node has its final SQL type; implicit conversions are explicit Cast nodes;
+//  - Arith/Compare operands have a common type class: both integer (same TypeId),
+//    both DECIMAL (scales may differ: consumers align them), both DOUBLE, both DATE
+//    (Compare, or Sub giving INTEGER days), DATE +/- INTEGER days, both BOOLEAN or both
+//    VARCHAR (Compare only);
+//  - Like patterns, Round digits and DateAdd amounts are constants held in the node.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/common/error.h"
+#include "compiler/common/types.h"
+#include "compiler/common/value.h"
+
+namespace tally {
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+
+enum class ExprKind {
+  ColumnRef,     // index = position in the query's scan columns
+  Constant,      // value (or str for VARCHAR); a typed NULL has value.null
+  Parameter,     // index = parameter number (0-based); type inferred or from CAST
+  GroupKeyRef,   // index = group key number (only above the aggregation)
+  AggregateRef,  // index = aggregate number (only above the aggregation)
+  Arith,         // op: ArithOp; children a, b
+  Negate,        // children[0]
+  Compare,       // op: CompareOp; children a, b
+  And,           // children (2 or more), SQL three-valued
+  Or,            // children (2 or more), SQL three-valued
+  Not,           // children[0]
+  IsNull,        // children[0]; negated = IS NOT NULL
+  InList,        // children[0] = value, children[1..] = list (same type); negated
+  Like,          // children[0] = VARCHAR value; str = pattern; negated
+  Case,          // children: when0, then0, when1, then1, ..., else (always present)
+  Cast,          // children[0] converted to this node's type
+  Coalesce,      // children, all of this node's type
+  Abs,           // children[0]
+  Round,         // children[0]; digits = places to keep (result scale for DECIMAL)
+  Extract,       // op: ExtractField; children[0] a DATE; result BIGINT
+  DateAdd,       // children[0] a DATE; months and days to add (may be negative)
+};
+
+enum ArithOp : int { kAdd, kSub, kMul, kDiv, kMod };
+enum CompareOp : int { kEq, kNe, kLt, kLe, kGt, kGe };
+enum ExtractField : int { kYear, kMonth, kDay };
+
+struct Expr {
+  ExprKind kind;
+  Type type;
+  std::vector<ExprPtr> children;
+  int index = -1;
+  int op = 0;
+  Value value;      // Constant (non-string)
+  std::string str;  // Constant VARCHAR text, Like pattern
+  int64_t months = 0;
+  int64_t days = 0;
+  int digits = 0;
+  bool negated = false;
+  std::string text;         // source text, for error messages and default column names
+  SourceLocation location;  // where the text starts (line 0: unknown); not compared
+};
+
+// Builders used by the binder, folding and tests.
+ExprPtr make_column_ref(int index, Type type, std::string text = {});
+ExprPtr make_constant(Value value, Type type, std::string text = {});
+ExprPtr make_string_constant(std::string s, std::string text = {});
+ExprPtr make_null_constant(Type type);
+ExprPtr make_cast(ExprPtr child, Type to);
+ExprPtr make_node(ExprKind kind, Type type, std::vector<ExprPtr> children, int op = 0);
+
+// SQL spelling of an operator: "+", "<=", ...
+const char* arith_op_symbol(int op);
+const char* compare_op_symbol(int op);
+
+// Readable form of an expression tree, e.g. "(#3 * (1.00 - #6))", for --explain and
+// test failure messages.
+std::string expr_to_string(const Expr& e);
+
+// Structural equality (same kinds, types, payloads and children): how the binder matches
+// SELECT/HAVING/ORDER BY expressions to GROUP BY keys.
+bool expr_equal(const Expr& a, const Expr& b);
+
+// True if the expression references no column, parameter, key or aggregate.
+bool is_constant_expr(const Expr& e);
+// True if any node is of the given kind.
+bool contains_kind(const Expr& e, ExprKind kind);
+
+}  // namespace tally

@@ -1,0 +1,71 @@
+// A bound SELECT: the query IR that both engines run and the planner/codegen consume.
+//
+//   scan (columns of one table) -> filter -> group keys + aggregates -> having
+//   -> outputs -> order by -> limit
+//
+// Expressions below the aggregation (filter, group keys, aggregate arguments, and the
+// outputs of a non-aggregated query) reference scan columns with ColumnRef. Expressions
+// above it (having, outputs of an aggregated query) reference GroupKeyRef and
+// AggregateRef only.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/functions/aggregates.h"
+#include "compiler/ir/expr.h"
+
+namespace tally {
+
+struct ScanColumn {
+  int table_column;  // index in the table's schema
+  std::string name;
+  Type type;
+};
+
+struct AggregateCall {
+  AggKind kind;
+  bool distinct = false;
+  ExprPtr arg;  // null for COUNT(*)
+  Type type;    // result type
+  std::string text;
+};
+
+struct OutputColumn {
+  std::string name;
+  ExprPtr expr;
+};
+
+struct SortKey {
+  int output;  // index into outputs (may be a hidden output)
+  bool descending = false;
+  bool nulls_first = false;
+};
+
+struct BoundSelect {
+  std::string table;  // empty: no FROM, the input is one row with no columns
+  std::vector<ScanColumn> scan;
+  ExprPtr filter;           // null: every row
+  bool aggregated = false;  // GROUP BY or aggregates present (or DISTINCT rewritten)
+  std::vector<ExprPtr> group_keys;
+  std::vector<AggregateCall> aggregates;
+  ExprPtr having;                     // null: every group
+  std::vector<OutputColumn> outputs;  // the first visible_outputs are the result columns;
+                                      // the rest exist only to sort by
+  size_t visible_outputs = 0;
+  bool distinct_outputs = false;  // SELECT DISTINCT over an aggregated query: dedup the
+                                  // visible outputs after HAVING
+  std::vector<SortKey> order_by;
+  // LIMIT/OFFSET: a constant, or a parameter index, or neither.
+  std::optional<int64_t> limit;
+  int limit_parameter = -1;
+  int64_t offset = 0;
+  int offset_parameter = -1;
+  std::vector<Type> parameter_types;
+};
+
+// --explain: the IR as readable text.
+std::string explain(const BoundSelect& query);
+
+}  // namespace tally

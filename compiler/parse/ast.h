@@ -1,0 +1,155 @@
+// The abstract syntax tree: what the parser produces from SQL text, before any name or
+// type is resolved. Owned, plain structs; no ANTLR type appears here.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "compiler/common/error.h"
+
+namespace tally::ast {
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+enum class ExprKind {
+  ColumnRef,       // name = column, qualifier = optional table/alias
+  IntegerLiteral,  // text = digits ("42")
+  DecimalLiteral,  // text = "12.50" (a point, no exponent)
+  FloatLiteral,    // text = "1.5e3" (has an exponent)
+  StringLiteral,   // text = the unquoted string
+  BooleanLiteral,  // boolean_value
+  NullLiteral,
+  DateLiteral,      // text = "1998-12-01" (from DATE '...')
+  IntervalLiteral,  // interval_count + interval_unit (from INTERVAL '90' DAY or '90 days')
+  Parameter,        // parameter_index: 0-based, in order of appearance in the statement
+  Unary,            // op: "-" "+" "NOT"; children[0]
+  Binary,           // op: "+" "-" "*" "/" "%" "=" "<>" "<" "<=" ">" ">=" "AND" "OR" "||"
+  Between,          // children: value, low, high; negated
+  InList,           // children: value, item...; negated
+  Like,             // children: value, pattern; negated
+  IsNull,           // children[0]; negated = IS NOT NULL
+  Case,             // case_operand (simple CASE) or null; children: when, then, when, then...;
+                    // else_expr or null
+  Cast,             // children[0]; cast_type
+  FunctionCall,     // name (upper-cased), children = args; distinct; star = COUNT(*)
+                    // MOD(a,b) is a FunctionCall "MOD"; EXTRACT(YEAR FROM d) is
+                    // FunctionCall "EXTRACT" with extract_field = "YEAR" and children[0] = d
+};
+
+enum class IntervalUnit { Day, Month, Year };
+
+struct TypeName {
+  std::string name;             // canonical, upper case: SMALLINT INTEGER BIGINT REAL DOUBLE
+                                // DECIMAL DATE CHAR VARCHAR BOOLEAN (aliases already mapped:
+                                // INT->INTEGER, NUMERIC->DECIMAL, FLOAT/FLOAT8/DOUBLE
+                                // PRECISION->DOUBLE, FLOAT4->REAL, TEXT->VARCHAR, BOOL->BOOLEAN,
+                                // INT2->SMALLINT, INT4->INTEGER, INT8->BIGINT,
+                                // CHARACTER->CHAR, CHARACTER VARYING->VARCHAR)
+  std::vector<int64_t> params;  // DECIMAL(p,s) -> {p, s}; CHAR(n) -> {n}
+  SourceLocation location;
+};
+
+struct Expr {
+  ExprKind kind;
+  SourceLocation location;  // first token of the expression
+  std::string text;         // literals
+  std::string name;         // ColumnRef column, FunctionCall name
+  std::string qualifier;    // ColumnRef table qualifier, or empty
+  std::string op;           // Unary/Binary operator, upper case for keywords
+  std::vector<ExprPtr> children;
+  ExprPtr case_operand;
+  ExprPtr else_expr;
+  TypeName cast_type;
+  std::string extract_field;  // YEAR MONTH DAY
+  bool boolean_value = false;
+  bool negated = false;
+  bool distinct = false;
+  bool star = false;
+  int parameter_index = -1;
+  int64_t interval_count = 0;
+  IntervalUnit interval_unit = IntervalUnit::Day;
+  // The exact source text of this expression (used to name unaliased SELECT items the
+  // way PostgreSQL/DuckDB users recognise, and in error messages).
+  std::string source_text;
+};
+
+struct SelectItem {
+  ExprPtr expr;  // null when star
+  bool star = false;
+  std::string alias;  // empty if none
+  SourceLocation location;
+};
+
+struct OrderItem {
+  ExprPtr expr;
+  bool descending = false;
+  std::optional<bool> nulls_first;  // unset: NULLS LAST for ASC, NULLS FIRST for DESC
+};
+
+struct TableRef {
+  std::string name;
+  std::string alias;
+  SourceLocation location;
+};
+
+struct SelectStmt {
+  bool distinct = false;
+  std::vector<SelectItem> items;
+  std::optional<TableRef> from;
+  ExprPtr where;
+  std::vector<ExprPtr> group_by;
+  ExprPtr having;
+  std::vector<OrderItem> order_by;
+  ExprPtr limit;   // integer literal or parameter
+  ExprPtr offset;  // integer literal or parameter
+};
+
+struct ColumnDef {
+  std::string name;
+  TypeName type;
+  bool not_null = false;
+  SourceLocation location;
+};
+
+struct CreateTableStmt {
+  std::string name;
+  bool if_not_exists = false;
+  std::vector<ColumnDef> columns;
+};
+
+struct DropTableStmt {
+  std::string name;
+  bool if_exists = false;
+};
+
+struct CopyStmt {
+  std::string table;
+  std::string path;
+  // Option names lower-cased: "delimiter", "header", "null", "format"; values as written
+  // (strings unquoted, booleans as "true"/"false").
+  std::map<std::string, std::string> options;
+};
+
+struct InsertStmt {
+  std::string table;
+  std::vector<std::string> columns;  // empty: all columns in table order
+  std::vector<std::vector<ExprPtr>> rows;
+};
+
+using StatementBody =
+    std::variant<SelectStmt, CreateTableStmt, DropTableStmt, CopyStmt, InsertStmt>;
+
+struct Statement {
+  StatementBody body;
+  SourceLocation location;
+  std::string text;         // the statement's source text, without the trailing ';'
+  int parameter_count = 0;  // number of '?' in the statement
+};
+
+}  // namespace tally::ast

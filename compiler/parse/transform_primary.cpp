@@ -1,0 +1,187 @@
+// Primary expressions: literals, parameters, CAST, CASE, EXTRACT, function calls, columns.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <optional>
+
+#include "compiler/parse/transformer.h"
+
+namespace tally {
+namespace {
+
+std::string_view trim_spaces(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+// "-90", "+3", "12": an optional sign and digits; nullopt otherwise or when out of range.
+std::optional<int64_t> parse_whole_number(std::string_view text) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  int64_t value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<ast::IntervalUnit> interval_unit_from_word(std::string_view word) {
+  std::string lower = lower_ascii(std::string(word));
+  if (lower == "day" || lower == "days") return ast::IntervalUnit::Day;
+  if (lower == "month" || lower == "months") return ast::IntervalUnit::Month;
+  if (lower == "year" || lower == "years") return ast::IntervalUnit::Year;
+  return std::nullopt;
+}
+
+}  // namespace
+
+ast::ExprPtr Transformer::transform_primary(P::PrimaryContext& ctx) {
+  if (auto* literal = ctx.literal()) return transform_literal(*literal);
+  if (auto* date = ctx.dateLiteral()) return transform_date_literal(*date);
+  if (auto* interval = ctx.intervalLiteral()) return transform_interval_literal(*interval);
+  if (auto* parameter = ctx.parameter()) return transform_parameter(*parameter);
+  if (auto* cast = ctx.castFunction()) return transform_cast_function(*cast);
+  if (auto* case_expression = ctx.caseExpression()) return transform_case(*case_expression);
+  if (auto* extract = ctx.extractFunction()) return transform_extract(*extract);
+  if (auto* call = ctx.functionCall()) return transform_function_call(*call);
+  if (auto* column = ctx.columnReference()) return transform_column_reference(*column);
+  if (ctx.subquery() != nullptr || ctx.existsSubquery() != nullptr) {
+    throw_unsupported(ctx.start, "subqueries");
+  }
+  // A parenthesised expression keeps its parentheses in source_text.
+  ast::ExprPtr inner = transform_expression(*ctx.expression());
+  inner->location = location_of(ctx.start);
+  inner->source_text = source_text(ctx.start, ctx.stop);
+  return inner;
+}
+
+ast::ExprPtr Transformer::transform_literal(P::LiteralContext& ctx) {
+  ast::ExprPtr expr = make_expr(ast::ExprKind::NullLiteral, ctx.start, ctx.stop);
+  switch (ctx.start->getType()) {
+    case P::INTEGER_LITERAL:
+      expr->kind = ast::ExprKind::IntegerLiteral;
+      break;
+    case P::DECIMAL_LITERAL:
+      expr->kind = ast::ExprKind::DecimalLiteral;
+      break;
+    case P::FLOAT_LITERAL:
+      expr->kind = ast::ExprKind::FloatLiteral;
+      break;
+    case P::STRING_LITERAL:
+      expr->kind = ast::ExprKind::StringLiteral;
+      expr->text = unquote_string(*ctx.start);
+      return expr;
+    case P::TRUE:
+    case P::FALSE:
+      expr->kind = ast::ExprKind::BooleanLiteral;
+      expr->boolean_value = ctx.TRUE() != nullptr;
+      return expr;
+    default:
+      return expr;  // NULL
+  }
+  expr->text = ctx.getText();
+  return expr;
+}
+
+ast::ExprPtr Transformer::transform_date_literal(P::DateLiteralContext& ctx) {
+  ast::ExprPtr expr = make_expr(ast::ExprKind::DateLiteral, ctx.start, ctx.stop);
+  expr->text = unquote_string(*ctx.STRING_LITERAL()->getSymbol());
+  return expr;
+}
+
+// INTERVAL '90' DAY [(3)], INTERVAL 90 DAYS, or INTERVAL '-3 months' (number and unit quoted).
+ast::ExprPtr Transformer::transform_interval_literal(P::IntervalLiteralContext& ctx) {
+  ast::ExprPtr expr = make_expr(ast::ExprKind::IntervalLiteral, ctx.start, ctx.stop);
+  antlr4::Token* value = ctx.value;
+  std::string text =
+      value->getType() == P::STRING_LITERAL ? unquote_string(*value) : value->getText();
+  std::string_view count_text = trim_spaces(text);
+  std::string_view unit_text;
+  if (auto* unit = ctx.intervalUnit()) {
+    unit_text = unit->getText();
+  } else {
+    size_t space = count_text.find_first_of(" \t\r\n");
+    if (space != std::string_view::npos) {
+      unit_text = trim_spaces(count_text.substr(space));
+      count_text = count_text.substr(0, space);
+    }
+  }
+  std::optional<int64_t> count = parse_whole_number(count_text);
+  if (!count || unit_text.empty()) {
+    throw_syntax_error(value, fmt::format("invalid interval '{}': expected a whole number of "
+                                          "days, months or years",
+                                          text));
+  }
+  std::optional<ast::IntervalUnit> unit = interval_unit_from_word(unit_text);
+  if (!unit) {
+    throw Error(ErrorKind::Unsupported,
+                fmt::format("interval unit '{}' is not supported (day, month or year)", unit_text),
+                location_of(value));
+  }
+  expr->interval_count = *count;
+  expr->interval_unit = *unit;
+  return expr;
+}
+
+ast::ExprPtr Transformer::transform_parameter(P::ParameterContext& ctx) {
+  ast::ExprPtr expr = make_expr(ast::ExprKind::Parameter, ctx.start, ctx.stop);
+  auto position = std::lower_bound(parameter_tokens_.begin(), parameter_tokens_.end(),
+                                   ctx.start->getTokenIndex());
+  expr->parameter_index = static_cast<int>(position - parameter_tokens_.begin());
+  return expr;
+}
+
+ast::ExprPtr Transformer::transform_cast_function(P::CastFunctionContext& ctx) {
+  ast::ExprPtr expr = make_expr(ast::ExprKind::Cast, ctx.start, ctx.stop);
+  expr->children.push_back(transform_expression(*ctx.expression()));
+  expr->cast_type = transform_type_name(*ctx.typeName());
+  return expr;
+}
+
+ast::ExprPtr Transformer::transform_case(P::CaseExpressionContext& ctx) {
+  ast::ExprPtr expr = make_expr(ast::ExprKind::Case, ctx.start, ctx.stop);
+  if (ctx.operand != nullptr) expr->case_operand = transform_expression(*ctx.operand);
+  for (P::CaseWhenContext* when : ctx.caseWhen()) {
+    expr->children.push_back(transform_expression(*when->condition));
+    expr->children.push_back(transform_expression(*when->result));
+  }
+  if (ctx.elseResult != nullptr) expr->else_expr = transform_expression(*ctx.elseResult);
+  return expr;
+}
+
+ast::ExprPtr Transformer::transform_extract(P::ExtractFunctionContext& ctx) {
+  ast::ExprPtr expr = make_expr(ast::ExprKind::FunctionCall, ctx.start, ctx.stop);
+  expr->name = "EXTRACT";
+  expr->extract_field = upper_ascii(ctx.extractField()->getText());
+  expr->children.push_back(transform_expression(*ctx.expression()));
+  return expr;
+}
+
+ast::ExprPtr Transformer::transform_function_call(P::FunctionCallContext& ctx) {
+  if (ctx.OVER() != nullptr) throw_unsupported(ctx.OVER()->getSymbol(), "window functions");
+  ast::ExprPtr expr = make_expr(ast::ExprKind::FunctionCall, ctx.start, ctx.stop);
+  P::FunctionNameContext& name = *ctx.functionName();
+  expr->name = upper_ascii(name.identifier() != nullptr ? transform_identifier(*name.identifier())
+                                                        : name.getText());
+  expr->star = ctx.STAR() != nullptr;
+  expr->distinct = ctx.DISTINCT() != nullptr;
+  expr->children = transform_expressions(ctx.expression());
+  return expr;
+}
+
+ast::ExprPtr Transformer::transform_column_reference(P::ColumnReferenceContext& ctx) {
+  ast::ExprPtr expr = make_expr(ast::ExprKind::ColumnRef, ctx.start, ctx.stop);
+  std::vector<std::string> names = transform_identifiers(ctx.identifier());
+  expr->name = names.back();
+  if (names.size() > 1) expr->qualifier = names.front();
+  return expr;
+}
+
+}  // namespace tally

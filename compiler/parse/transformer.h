@@ -1,0 +1,104 @@
+// Parse tree -> AST. One transform method per grammar rule (Kuzu's Transformer is the
+// model); the only code besides parser.cpp that sees ANTLR types. Split over
+// parse_transform_{statement,select,expression,primary,name}.cpp.
+#pragma once
+
+#include <antlr4-runtime.h>
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "TallySQLParser.h"
+#include "compiler/parse/ast.h"
+
+namespace tally {
+
+class Transformer {
+ public:
+  using P = tally_grammar::TallySQLParser;
+
+  // `source` is the script's text, `chars` and `tokens` the streams the tree was parsed
+  // from: expressions and statements keep their exact source text.
+  Transformer(std::string_view source, antlr4::CharStream& chars, antlr4::TokenStream& tokens)
+      : source_(source), chars_(chars), tokens_(tokens) {}
+
+  std::vector<ast::Statement> transform_script(P::ScriptContext& ctx);
+
+ private:
+  // Statements (parse_transform_statement.cpp).
+  ast::Statement transform_statement(P::StatementContext& ctx);
+  ast::CreateTableStmt transform_create_table(P::CreateTableStatementContext& ctx);
+  ast::ColumnDef transform_column_definition(P::ColumnDefinitionContext& ctx);
+  ast::DropTableStmt transform_drop_table(P::DropTableStatementContext& ctx);
+  ast::CopyStmt transform_copy(P::CopyStatementContext& ctx);
+  std::pair<std::string, std::string> transform_copy_option(P::CopyOptionContext& ctx);
+  std::string transform_header_value(P::BooleanOptionValueContext* ctx);
+  std::string transform_copy_format(P::CopyFormatContext& ctx);
+  ast::InsertStmt transform_insert(P::InsertStatementContext& ctx);
+
+  // SELECT (parse_transform_select.cpp).
+  ast::SelectStmt transform_select(P::SelectStatementContext& ctx);
+  ast::SelectStmt transform_select_core(P::SelectCoreContext& ctx);
+  ast::SelectItem transform_select_item(P::SelectItemContext& ctx);
+  ast::TableRef transform_from(P::FromClauseContext& ctx);
+  ast::OrderItem transform_order_item(P::OrderItemContext& ctx);
+
+  // Operators, by precedence level (parse_transform_expression.cpp).
+  ast::ExprPtr transform_expression(P::ExpressionContext& ctx);
+  ast::ExprPtr transform_or(P::OrExpressionContext& ctx);
+  ast::ExprPtr transform_and(P::AndExpressionContext& ctx);
+  ast::ExprPtr transform_not(P::NotExpressionContext& ctx);
+  ast::ExprPtr transform_predicate(P::PredicateContext& ctx);
+  ast::ExprPtr transform_predicate_suffix(ast::ExprPtr value, P::PredicateSuffixContext& ctx,
+                                          antlr4::Token* start);
+  ast::ExprPtr transform_concat(P::ConcatExpressionContext& ctx);
+  ast::ExprPtr transform_additive(P::AdditiveExpressionContext& ctx);
+  ast::ExprPtr transform_multiplicative(P::MultiplicativeExpressionContext& ctx);
+  ast::ExprPtr transform_unary(P::UnaryExpressionContext& ctx);
+  ast::ExprPtr transform_cast(P::CastExpressionContext& ctx);
+  std::vector<ast::ExprPtr> transform_expressions(const std::vector<P::ExpressionContext*>& list);
+  template <typename Operand, typename OperatorText, typename TransformOperand>
+  ast::ExprPtr fold_left(antlr4::Token* start, const std::vector<Operand*>& operands,
+                         OperatorText operator_text, TransformOperand transform_operand);
+
+  // Primaries (parse_transform_primary.cpp).
+  ast::ExprPtr transform_primary(P::PrimaryContext& ctx);
+  ast::ExprPtr transform_literal(P::LiteralContext& ctx);
+  ast::ExprPtr transform_date_literal(P::DateLiteralContext& ctx);
+  ast::ExprPtr transform_interval_literal(P::IntervalLiteralContext& ctx);
+  ast::ExprPtr transform_parameter(P::ParameterContext& ctx);
+  ast::ExprPtr transform_cast_function(P::CastFunctionContext& ctx);
+  ast::ExprPtr transform_case(P::CaseExpressionContext& ctx);
+  ast::ExprPtr transform_extract(P::ExtractFunctionContext& ctx);
+  ast::ExprPtr transform_function_call(P::FunctionCallContext& ctx);
+  ast::ExprPtr transform_column_reference(P::ColumnReferenceContext& ctx);
+
+  // Names, types and literal text (parse_transform_name.cpp).
+  std::string transform_identifier(P::IdentifierContext& ctx);
+  std::vector<std::string> transform_identifiers(const std::vector<P::IdentifierContext*>& list);
+  ast::TypeName transform_type_name(P::TypeNameContext& ctx);
+  int64_t transform_type_parameter(antlr4::tree::TerminalNode& literal);
+  std::string unquote_string(antlr4::Token& string_literal);
+
+  // Shared helpers (parse_transformer.cpp).
+  ast::ExprPtr make_expr(ast::ExprKind kind, antlr4::Token* start, antlr4::Token* stop);
+  ast::ExprPtr make_binary(std::string op, ast::ExprPtr left, ast::ExprPtr right,
+                           antlr4::Token* start, antlr4::Token* stop);
+  std::string source_text(antlr4::Token* start, antlr4::Token* stop);
+  [[noreturn]] void throw_syntax_error(antlr4::Token* at, std::string_view problem);
+  [[noreturn]] void throw_unsupported(antlr4::Token* at, std::string_view what);
+
+  std::string_view source_;
+  antlr4::CharStream& chars_;
+  antlr4::TokenStream& tokens_;
+  // Token indexes of the current statement's '?' markers, in text order.
+  std::vector<size_t> parameter_tokens_;
+};
+
+SourceLocation location_of(const antlr4::Token* token);
+std::string lower_ascii(std::string text);
+std::string upper_ascii(std::string text);
+
+}  // namespace tally

@@ -1,0 +1,540 @@
+// Strategy choice for the GPU (DESIGN.md "Grouping strategies"), from what the statistics
+// say of the key domain and from the device.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "compiler/codegen/gpu_program.h"
+#include "compiler/common/error.h"
+#include "compiler/plan/gpu_plan.h"
+#include "compiler/plan/string_domain.h"
+
+namespace tally {
+
+namespace {
+
+int scale_of(const Expr& x) { return x.type.is_decimal() ? x.type.scale : 0; }
+
+}  // namespace
+
+// log2 of the largest unscaled magnitude an expression can reach, by interval reasoning
+// over the column statistics (declared precision where nothing better is known).
+long double magnitude_log2(const Expr& e, const std::vector<ColumnStats>& stats) {
+  const long double ten = std::log2(10.0L);
+  auto fallback = [&]() -> long double {
+    if (e.type.is_decimal()) return e.type.precision * ten;
+    return 63;
+  };
+  switch (e.kind) {
+    case ExprKind::ColumnRef:
+      if (stats[e.index].has_range) {
+        long double m = std::max(std::fabs(static_cast<long double>(stats[e.index].min)),
+                                 std::fabs(static_cast<long double>(stats[e.index].max)));
+        return std::log2(std::max(m, 1.0L));
+      }
+      return fallback();
+    case ExprKind::Constant: {
+      long double m = e.type.is_decimal() ? std::fabs(static_cast<long double>(e.value.d))
+                                          : std::fabs(static_cast<long double>(e.value.i));
+      return e.type.is_float() ? fallback() : std::log2(std::max(m, 1.0L));
+    }
+    case ExprKind::Cast: {
+      const Expr& c = *e.children[0];
+      if (!e.type.is_decimal() && !e.type.is_integer()) return fallback();
+      if (c.type.is_float()) return fallback();
+      return magnitude_log2(c, stats) + std::max(0, scale_of(e) - scale_of(c)) * ten;
+    }
+    case ExprKind::Negate:
+    case ExprKind::Abs:
+      return magnitude_log2(*e.children[0], stats);
+    case ExprKind::Arith: {
+      if (e.type.is_float()) return fallback();
+      const Expr& a = *e.children[0];
+      const Expr& b = *e.children[1];
+      long double ma = magnitude_log2(a, stats) + std::max(0, scale_of(e) - scale_of(a)) * ten;
+      long double mb = magnitude_log2(b, stats) + std::max(0, scale_of(e) - scale_of(b)) * ten;
+      switch (e.op) {
+        case kAdd:
+        case kSub:
+          return std::max(ma, mb) + 1;
+        case kMul:
+          return magnitude_log2(a, stats) + magnitude_log2(b, stats);
+        case kDiv:
+          return magnitude_log2(a, stats) + (scale_of(e) - scale_of(a) + scale_of(b)) * ten;
+        default:
+          return std::max(ma, mb);
+      }
+    }
+    case ExprKind::Case:
+    case ExprKind::Coalesce: {
+      long double m = 0;
+      for (size_t i = 0; i < e.children.size(); ++i) {
+        if (e.kind == ExprKind::Case && i % 2 == 0 && i + 1 < e.children.size()) continue;
+        m = std::max(m, magnitude_log2(*e.children[i], stats));
+      }
+      return m;
+    }
+    default:
+      return fallback();
+  }
+}
+
+namespace {
+
+ValueBounds scaled(ValueBounds b, int digits) {
+  if (!b.known || digits < 0) return ValueBounds{};
+  const long double f = std::pow(10.0L, digits);
+  return {true, b.lo * f, b.hi * f};
+}
+
+ValueBounds arith_bounds(const Expr& e, const std::vector<ColumnStats>& stats) {
+  const Expr& a = *e.children[0];
+  const Expr& b = *e.children[1];
+  if (e.op == kMul) {
+    ValueBounds x = value_bounds(a, stats), y = value_bounds(b, stats);
+    if (!x.known || !y.known || scale_of(e) != scale_of(a) + scale_of(b)) return {};
+    long double p[] = {x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi};
+    return {true, *std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+  }
+  if (e.op != kAdd && e.op != kSub) return {};
+  ValueBounds x = scaled(value_bounds(a, stats), scale_of(e) - scale_of(a));
+  ValueBounds y = scaled(value_bounds(b, stats), scale_of(e) - scale_of(b));
+  if (!x.known || !y.known) return {};
+  if (e.op == kAdd) return {true, x.lo + y.lo, x.hi + y.hi};
+  return {true, x.lo - y.hi, x.hi - y.lo};
+}
+
+}  // namespace
+
+ValueBounds value_bounds(const Expr& e, const std::vector<ColumnStats>& stats) {
+  if (e.type.is_float() || !(e.type.is_decimal() || e.type.is_integer())) return {};
+  switch (e.kind) {
+    case ExprKind::ColumnRef: {
+      const ColumnStats& s = stats[e.index];
+      if (!s.has_range) return {};
+      return {true, static_cast<long double>(s.min), static_cast<long double>(s.max)};
+    }
+    case ExprKind::Constant: {
+      long double v = e.type.is_decimal() ? static_cast<long double>(e.value.d)
+                                          : static_cast<long double>(e.value.i);
+      return {true, v, v};
+    }
+    case ExprKind::Cast: {
+      const Expr& c = *e.children[0];
+      if (c.type.is_float()) return {};
+      return scaled(value_bounds(c, stats), scale_of(e) - scale_of(c));
+    }
+    case ExprKind::Negate: {
+      ValueBounds c = value_bounds(*e.children[0], stats);
+      return c.known ? ValueBounds{true, -c.hi, -c.lo} : ValueBounds{};
+    }
+    case ExprKind::Arith:
+      return arith_bounds(e, stats);
+    default:
+      return {};
+  }
+}
+
+namespace {
+
+// Register accumulators: slots x state fields must stay small, or they spill to local memory.
+constexpr uint64_t kThreadPrivateSlots = 16;
+constexpr uint64_t kThreadPrivateCells = 160;
+constexpr uint64_t kMaxDirectSlots = 1ull << 26;
+constexpr uint64_t kSharedThreadTableMinSlots = 3;
+constexpr uint64_t kMinHashCapacity = 1024;
+
+[[noreturn]] void unsupported(const std::string& what) {
+  throw Error(ErrorKind::Unsupported, what + " is not supported on the GPU yet");
+}
+
+KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
+                       const BoundSelect& query) {
+  KeyEncoding k;
+  if (key.kind == ExprKind::ColumnRef) {
+    const ColumnStats& s = stats[key.index];
+    k.nullable = s.has_nulls;
+    if (query.scan[key.index].type.is_string()) {
+      k.exact = true;
+      k.min = 0;
+      k.values = std::max<uint64_t>(1, s.dictionary_size);
+      k.dictionary_column = key.index;
+      return k;
+    }
+    if (s.has_range) {
+      k.min = s.min;
+      k.values = static_cast<uint64_t>(s.max) - static_cast<uint64_t>(s.min) + 1;
+      if (k.values != 0 && k.values <= (1ull << 62)) {
+        k.exact = true;
+        return k;
+      }
+    } else if (!s.has_values) {
+      k.values = 1;  // no non-NULL value at all: only the NULL digit is ever used
+      return k;
+    }
+  }
+  if (key.type.is_string()) {
+    // A computed string is a digit over its string domain (compiler/plan/string_domain.h).
+    StringDomainShape shape = string_domain_shape(key, query, stats);
+    k.values = std::max<uint64_t>(1, shape.bound);
+    k.nullable = shape.nullable;
+    return k;
+  }
+  // A computed key, or a DECIMAL(p>18) (an i128 value): hashed by value (hash_key_layout).
+  k.bounded = false;
+  k.nullable = true;  // a computed key may be NULL: it owns the NULL slot
+  return k;
+}
+
+// Product of the radices, or 0 when it passes 2^62.
+uint64_t slot_product(const std::vector<KeyEncoding>& keys) {
+  uint64_t product = 1;
+  for (const auto& k : keys) {
+    if (!k.bounded) return 0;
+    if (k.radix() != 0 && product > (1ull << 62) / k.radix()) return 0;
+    product *= k.radix();
+  }
+  return product;
+}
+
+// The bounded keys' product of radices (0 when it passes 2^62), the unbounded ones left out.
+uint64_t bounded_product(const std::vector<KeyEncoding>& keys) {
+  std::vector<KeyEncoding> bounded;
+  for (const auto& k : keys) {
+    if (k.bounded) bounded.push_back(k);
+  }
+  return slot_product(bounded);
+}
+
+// Several bounded keys whose digits overflow one word: the numeric key of the largest
+// domain goes raw into the low word instead (its value needs no digit).
+bool unbind_widest_key(const BoundSelect& query, std::vector<KeyEncoding>& keys) {
+  int widest = -1;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const Type& t = query.group_keys[i]->type;
+    if (t.is_string() || t.is_wide_decimal() || keys[i].dictionary_column >= 0) continue;
+    if (widest < 0 || keys[i].values > keys[widest].values) widest = static_cast<int>(i);
+  }
+  if (widest < 0) return false;
+  keys[widest].bounded = false;
+  return true;
+}
+
+// The slot key of a hash plan whose keys do not pack into one 64-bit word: a wide DECIMAL
+// alone, or one raw 64-bit key beside bounded digits, in 128 bits (HashKeyLayout). Throws
+// Error(Unsupported) naming what 128 bits cannot hold.
+HashKeyLayout hash_key_layout(const BoundSelect& query, std::vector<KeyEncoding>& keys) {
+  const auto& exprs = query.group_keys;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i].bounded || !exprs[i]->type.is_wide_decimal()) continue;
+    if (keys.size() > 1) {
+      unsupported(
+          fmt::format("GROUP BY a DECIMAL wider than 18 digits (\"{}\") together with other keys",
+                      exprs[i]->text));
+    }
+    return HashKeyLayout::Decimal128;
+  }
+  if (keys.size() == 1) return HashKeyLayout::Word64;
+  std::vector<size_t> raw;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (!keys[i].bounded) raw.push_back(i);
+  }
+  if (raw.empty()) {
+    if (!unbind_widest_key(query, keys)) {
+      unsupported("GROUP BY string keys whose domains together pass 2^62");
+    }
+    return hash_key_layout(query, keys);
+  }
+  if (raw.size() > 1) {
+    // Two raw 64-bit values fill 128 bits: no room for their NULL flags nor for EMPTY.
+    unsupported(fmt::format("GROUP BY two computed or unbounded keys (\"{}\" and \"{}\")",
+                            exprs[raw[0]]->text, exprs[raw[1]]->text));
+  }
+  // hi = digits x 2 (the NULL flag) must stay below 2^63, under EMPTY's hi.
+  if (bounded_product(keys) == 0) {
+    unsupported(fmt::format(
+        "GROUP BY keys whose domains pass 2^62 beside the computed or unbounded key \"{}\"",
+        exprs[raw[0]]->text));
+  }
+  return HashKeyLayout::RawAndDigits128;
+}
+
+uint64_t state_fields(const BoundSelect& query) {
+  uint64_t fields = 1;  // rows per group
+  for (const auto& a : query.aggregates) {
+    Type arg = a.arg ? a.arg->type : Type::bigint();
+    switch (aggregate_state_kind(a.kind, a.distinct, arg)) {
+      case AggStateKind::Count:
+        fields += 1;
+        break;
+      case AggStateKind::VarianceWide:
+      case AggStateKind::VarianceDouble:
+        fields += 3;
+        break;
+      default:
+        fields += 2;
+    }
+  }
+  return fields;
+}
+
+uint64_t next_pow2(uint64_t v) {
+  uint64_t p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+
+// 128-bit sums on the device wrap silently where the CPU reports an overflow, so the GPU
+// takes only sums that cannot reach 2^126 over this many rows.
+void check_sum_bounds(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                      uint64_t rows) {
+  long double rows_log2 = std::log2(std::max<long double>(2, rows));
+  for (const auto& a : query.aggregates) {
+    if (!a.arg) continue;
+    // A DISTINCT sum is bounded like the plain one: the distinct values are a subset.
+    AggStateKind state = aggregate_state_kind(a.kind, false, a.arg->type);
+    long double m = magnitude_log2(*a.arg, stats);
+    bool exact_sum = state == AggStateKind::SumWide || state == AggStateKind::AvgWide ||
+                     state == AggStateKind::SumInt;
+    if ((exact_sum && m + rows_log2 >= 126) ||
+        (state == AggStateKind::VarianceWide && 2 * m + rows_log2 >= 126)) {
+      unsupported(fmt::format("an exact {} whose 128-bit state could overflow (\"{}\")",
+                              aggregate_sql_name(a.kind), a.text));
+    }
+  }
+}
+
+// Entries for the DISTINCT set: per DISTINCT aggregate at most groups x the argument's
+// domain pairs, and never more than the rows; twice that, so probes stay short.
+uint64_t distinct_capacity(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                           uint64_t rows, uint64_t groups) {
+  long double pairs = 0;
+  bool any = false;
+  for (const auto& a : query.aggregates) {
+    if (!a.distinct) continue;
+    any = true;
+    long double domain = static_cast<long double>(rows);
+    if (a.arg->type.is_string() && a.arg->kind != ExprKind::ColumnRef) {
+      domain = static_cast<long double>(string_domain_shape(*a.arg, query, stats).bound);
+    } else if (a.arg->kind == ExprKind::ColumnRef) {
+      const ColumnStats& s = stats[a.arg->index];
+      if (s.dictionary_size > 0) domain = static_cast<long double>(s.dictionary_size);
+      if (s.has_range) {
+        domain = std::min(domain, static_cast<long double>(s.max) - s.min + 1);
+      }
+    }
+    pairs += std::min(static_cast<long double>(rows),
+                      std::max<long double>(1, groups) * std::max<long double>(1, domain));
+  }
+  if (!any) return 0;  // an empty input still needs a (small) set for the kernel to name
+  return std::max(kMinHashCapacity, next_pow2(static_cast<uint64_t>(2 * pairs)));
+}
+
+void check_query(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows) {
+  for (const auto& a : query.aggregates) {
+    // Strings enter the DISTINCT set as dictionary codes, or as ids of a string domain.
+    if (a.distinct && a.arg->type.is_string() && a.arg->kind != ExprKind::ColumnRef) {
+      string_domain_shape(*a.arg, query, stats);  // throws naming what has no bounded domain
+    }
+  }
+  check_sum_bounds(query, stats, rows);
+}
+
+}  // namespace
+
+const char* strategy_name(GpuStrategy s) {
+  switch (s) {
+    case GpuStrategy::Auto:
+      return "auto";
+    case GpuStrategy::ThreadPrivate:
+      return "thread";
+    case GpuStrategy::Direct:
+      return "direct";
+    case GpuStrategy::Hash:
+      return "hash";
+  }
+  return "?";
+}
+
+GpuStrategy strategy_from_name(const std::string& name) {
+  for (GpuStrategy s :
+       {GpuStrategy::Auto, GpuStrategy::ThreadPrivate, GpuStrategy::Direct, GpuStrategy::Hash}) {
+    if (name == strategy_name(s)) return s;
+  }
+  throw Error(ErrorKind::Unsupported,
+              fmt::format("unknown strategy \"{}\" (auto, thread, direct or hash)", name));
+}
+
+GpuPlan with_distinct_capacity(GpuPlan plan, uint64_t capacity) {
+  plan.distinct_capacity = std::max<uint64_t>(capacity, kMinHashCapacity);
+  return plan;
+}
+
+namespace {
+
+// sm_90 keeps 1 KB of shared memory per resident block for itself.
+constexpr uint64_t kSharedReservedPerBlock = 1024;
+
+// Registers a thread of a scan with shared thread tables keeps: its two LaneChunk buffers
+// and the rows in flight need about 64. Q1's scan, asked to fit 12 blocks of 128 an SM (40
+// registers), spilled 240 bytes in ptxas; at 8 (64 registers) its loop spilled nothing.
+constexpr int kChunkedScanRegisters = 64;
+
+// Per-thread tables in shared memory, in blocks of 128, with the grid one wave of as many
+// blocks per SM as their tables fit (and the registers, kChunkedScanRegisters each). A second wave
+// repeats every block's table set-up and flush and idles SMs at its tail: on an H100, Q1 at SF 10
+// (8 blocks of 16 fit) scanned in 0.216 ms with 16 blocks per SM launched. A thread's share of rows
+// grows as the grid shrinks, and its cells may widen with it, so the fit is iterated to a fixed
+// point (the block count only falls). Tables over the static 48 KB stay in registers.
+void place_thread_tables_in_shared(GpuPlan& plan, const BoundSelect& query,
+                                   const std::vector<ColumnStats>& stats,
+                                   const DeviceLimits& limits) {
+  GpuPlan shared = plan;
+  shared.shared_thread_tables = true;
+  shared.block = 128;
+  const int threads =
+      std::min(limits.max_threads_per_sm, limits.registers_per_sm / kChunkedScanRegisters);
+  auto blocks = static_cast<uint32_t>(std::max(threads, 128) / 128);
+  for (;;) {
+    shared.grid = static_cast<uint32_t>(limits.sm_count) * blocks;
+    uint64_t bytes = shared_thread_table_bytes(query, shared, stats);
+    if (bytes > kMaxStaticSharedBytes) return;
+    auto fit = static_cast<uint32_t>(
+        std::clamp<uint64_t>(limits.shared_per_sm / (bytes + kSharedReservedPerBlock), 1, blocks));
+    if (fit == blocks) {
+      shared.blocks_per_sm = blocks;
+      shared.reason +=
+          fmt::format("; per-thread tables in shared memory ({} bytes a block, {} blocks an SM)",
+                      bytes, blocks);
+      plan = shared;
+      return;
+    }
+    blocks = fit;
+  }
+}
+
+}  // namespace
+
+GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity) {
+  plan.strategy = GpuStrategy::Hash;
+  plan.slots = std::max<uint64_t>(capacity, 1);
+  // + the side slot of the EMPTY key (never claimed with 128-bit keys) + the NULL slot
+  plan.state_slots = plan.slots + 2;
+  return plan;
+}
+
+GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows,
+                 const DeviceLimits& limits, GpuStrategy forced) {
+  if (!query.aggregated) return plan_projection(rows, limits, forced);
+  check_query(query, stats, rows);
+  GpuPlan plan;
+  for (const auto& key : query.group_keys) plan.keys.push_back(encode_key(*key, stats, query));
+  plan.grid = static_cast<uint32_t>(limits.sm_count) * 8;
+  plan.rows = rows;
+  uint64_t product = slot_product(plan.keys);
+  bool raw = product == 0;
+  if (raw) plan.hash_keys = hash_key_layout(query, plan.keys);
+  uint64_t cells = product * state_fields(query);
+  bool fits_registers = !raw && product <= kThreadPrivateSlots && cells <= kThreadPrivateCells;
+  bool fits_direct = !raw && product <= kMaxDirectSlots;
+  GpuStrategy chosen = forced;
+  if (chosen == GpuStrategy::Auto) {
+    if (fits_registers) {
+      chosen = GpuStrategy::ThreadPrivate;
+      plan.reason =
+          fmt::format("{} slots x {} state fields fit in registers", product, state_fields(query));
+    } else if (fits_direct && product <= std::max<uint64_t>(1ull << 16, 2 * rows)) {
+      chosen = GpuStrategy::Direct;
+      plan.reason = fmt::format("key domain of {} slots is known and small", product);
+    } else {
+      chosen = GpuStrategy::Hash;
+      plan.reason =
+          raw ? (plan.hash_keys == HashKeyLayout::Decimal128
+                     ? "a DECIMAL wider than 18 digits is hashed by value"
+                     : "a computed or unbounded key has no known domain")
+              : fmt::format("key domain of {} slots is too large for direct slots", product);
+    }
+  } else {
+    plan.reason = "forced by --strategy";
+    if (chosen == GpuStrategy::ThreadPrivate && !fits_registers) {
+      unsupported(fmt::format("--strategy thread with {} slots x {} state fields", product,
+                              state_fields(query)));
+    }
+    if (chosen == GpuStrategy::Hash && query.group_keys.empty()) {
+      unsupported("--strategy hash without GROUP BY (one group has no key to hash)");
+    }
+    if (chosen == GpuStrategy::Direct && !fits_direct) {
+      unsupported("--strategy direct with an unbounded or very large key domain");
+    }
+  }
+  plan.strategy = chosen;
+  plan.distinct_capacity = distinct_capacity(query, stats, rows, raw ? rows : product);
+  if (chosen == GpuStrategy::Hash) {
+    uint64_t estimate = raw ? rows : std::min(product, rows);
+    return with_hash_capacity(plan, std::max(kMinHashCapacity, next_pow2(2 * estimate)));
+  }
+  plan.slots = product;
+  plan.state_slots = product;
+  if (chosen == GpuStrategy::ThreadPrivate && product >= kSharedThreadTableMinSlots) {
+    // Measured on an H100 (TPC-H Q1, 6 slots): registers for 6 slots held occupancy at
+    // 2 blocks of 256 per SM and the scan waited on loads; tables in shared memory indexed
+    // by slot need no branch per slot. Blocks of 128 keep the static table under 48 KB.
+    place_thread_tables_in_shared(plan, query, stats, limits);
+  }
+  return plan;
+}
+
+const char* hash_key_layout_name(HashKeyLayout layout) {
+  switch (layout) {
+    case HashKeyLayout::Word64:
+      return "64-bit words";
+    case HashKeyLayout::RawAndDigits128:
+      return "128-bit (lo = the raw key, hi = the digits with its NULL flag last)";
+    case HashKeyLayout::Decimal128:
+      return "128-bit (the DECIMAL value)";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string raw_key_text(HashKeyLayout layout, const KeyEncoding& k) {
+  switch (layout) {
+    case HashKeyLayout::RawAndDigits128:
+      return "raw 64-bit value in the low word, NULL as a digit of the high word, hashed";
+    case HashKeyLayout::Decimal128:
+      return k.nullable ? "128-bit value, hashed; NULL in its own slot" : "128-bit value, hashed";
+    default:
+      return "raw 64-bit value, hashed";
+  }
+}
+
+}  // namespace
+
+std::string describe_plan(const GpuPlan& plan) {
+  if (plan.projection) return describe_projection_plan(plan);
+  std::string out =
+      fmt::format("GPU strategy: {} ({})\n", strategy_name(plan.strategy), plan.reason);
+  for (size_t i = 0; i < plan.keys.size(); ++i) {
+    const auto& k = plan.keys[i];
+    if (k.bounded) {
+      out += fmt::format("  key{}: digit = value - {} in [0, {}){}\n", i, k.min, k.values,
+                         k.nullable ? " + NULL digit" : "");
+    } else {
+      out += fmt::format("  key{}: {}\n", i, raw_key_text(plan.hash_keys, k));
+    }
+  }
+  if (plan.strategy == GpuStrategy::Hash && plan.hash_keys != HashKeyLayout::Word64) {
+    out += fmt::format("  hash keys: {}\n", hash_key_layout_name(plan.hash_keys));
+  }
+  out += fmt::format("  slots: {}  state slots: {}  grid: {} x {} threads\n", plan.slots,
+                     plan.state_slots, plan.grid, plan.block);
+  if (plan.distinct_capacity > 0) {
+    out += fmt::format("  DISTINCT set: {} entries (grown and rerun if it fills)\n",
+                       plan.distinct_capacity);
+  }
+  return out;
+}
+
+}  // namespace tally

@@ -1,0 +1,151 @@
+#include "runtime/compile/gpu_compile.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <optional>
+
+#include "runtime/compile/kernel_cache.h"
+#include "runtime/session/elapsed.h"
+
+namespace tally {
+
+std::vector<ColumnStats> scan_stats(const BoundSelect& query, const Table& table) {
+  std::vector<ColumnStats> stats;
+  for (const auto& sc : query.scan) {
+    const Column& c = *table.columns[sc.table_column];
+    ColumnStats s;
+    const Type& t = sc.type;
+    bool integer_like = !t.is_float() && !t.is_wide_decimal();
+    s.has_range = integer_like && c.size() > c.null_count();
+    s.min = c.min_int();
+    s.max = c.max_int();
+    s.has_nulls = c.has_nulls();
+    s.has_values = c.size() > c.null_count();
+    s.dictionary_size = c.dictionary().size();
+    if (c.encoding() == Encoding::Plain) {
+      s.layout = ColumnStats::Layout::Plain;
+      s.plain_width = physical_width(t);
+    } else {
+      s.layout = ColumnStats::Layout::BitPacked;
+      s.bits = c.bits();
+      s.base = c.base();
+    }
+    stats.push_back(s);
+  }
+  return stats;
+}
+
+GpuPlan plan_for(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows,
+                 const GpuCompileOptions& options) {
+  GpuPlan plan = plan_gpu(query, stats, rows, options.limits, options.strategy);
+  if (options.hash_capacity > 0 && plan.strategy == GpuStrategy::Hash) {
+    plan = with_hash_capacity(plan, options.hash_capacity);
+  }
+  return plan;
+}
+
+std::string binary_source_note(BinarySource source, double disk_load_ms) {
+  switch (source) {
+    case BinarySource::Nvrtc:
+      return "";
+    case BinarySource::PlanCache:
+      return " (plan cache)";
+    case BinarySource::MemoryCache:
+      return " (memory cache)";
+    case BinarySource::DiskCache:
+      return fmt::format(" (disk cache, loaded in {:.2f} ms)", disk_load_ms);
+  }
+  return "";
+}
+
+namespace {
+
+using KernelPtr = std::shared_ptr<const cuda::CompiledKernel>;
+
+// The disk cache's key, or nullopt when NVRTC cannot be loaded (compile_cuda then reports
+// that properly).
+std::optional<KernelCacheKey> disk_key(const std::string& source,
+                                       const cuda::CompileOptions& options) {
+  try {
+    KernelCacheKeyInputs inputs;
+    inputs.source = source;
+    inputs.nvrtc_args = cuda::nvrtc_arguments(options);
+    inputs.arch = options.arch;
+    inputs.nvrtc_version = cuda::nvrtc_version();
+    return kernel_cache_key(inputs);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+// Disk cache, then NVRTC (storing what it compiles).
+KernelPtr load_or_compile(const std::string& source, const cuda::CompileOptions& options,
+                          GpuCompilation& c) {
+  auto start = std::chrono::steady_clock::now();
+  KernelCache disk(KernelCacheConfig::from_environment());
+  std::optional<KernelCacheKey> key = disk.enabled() ? disk_key(source, options) : std::nullopt;
+  if (key) {
+    std::optional<cuda::CompiledKernel> hit = disk.load(*key);
+    c.disk_load_ms = ms_since(start);
+    if (hit) {
+      c.source = BinarySource::DiskCache;
+      return std::make_shared<const cuda::CompiledKernel>(std::move(*hit));
+    }
+  }
+  auto binary = std::make_shared<const cuda::CompiledKernel>(
+      cuda::compile_cuda(source, "tally_query.cu", options));
+  if (key) disk.store(*key, *binary);
+  return binary;
+}
+
+}  // namespace
+
+GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                            const GpuPlan& plan, const std::string& arch) {
+  static std::mutex mutex;
+  static std::map<std::string, KernelPtr> memory;
+  GpuCompilation c;
+  c.plan = plan;
+  auto start = std::chrono::steady_clock::now();
+  c.program = generate_cuda(query, plan, stats);
+  c.codegen_ms = ms_since(start);
+  std::string key = arch + "\n" + c.program.source;
+  {
+    std::lock_guard lock(mutex);
+    auto it = memory.find(key);
+    if (it != memory.end()) {
+      c.binary = it->second;
+      c.source = BinarySource::MemoryCache;
+      return c;
+    }
+  }
+  cuda::CompileOptions options;
+  options.arch = arch;
+  c.binary = load_or_compile(c.program.source, options, c);
+  std::lock_guard lock(mutex);
+  memory.emplace(key, c.binary);
+  return c;
+}
+
+GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                            const GpuPlan& plan, const std::string& arch, GpuPlanCache* plans) {
+  if (plans == nullptr) return compile_plan(query, stats, plan, arch);
+  std::string fingerprint = plan_fingerprint(plan, stats, arch);
+  if (auto hit = plans->find(fingerprint)) {
+    GpuCompilation c;
+    c.plan = plan;
+    c.program = hit->program;
+    c.binary = hit->binary;
+    c.source = BinarySource::PlanCache;
+    return c;
+  }
+  GpuCompilation c = compile_plan(query, stats, plan, arch);
+  plans->insert(fingerprint,
+                std::make_shared<const CachedGpuProgram>(CachedGpuProgram{c.program, c.binary}));
+  return c;
+}
+
+}  // namespace tally

@@ -1,0 +1,59 @@
+// From a bound query and its table to a compiled GPU program, without touching a GPU:
+// column statistics -> plan -> generated CUDA -> NVRTC cubin. `tally compile` and the CI
+// tests stop here; the GPU engine goes on to launch.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/codegen/gpu_program.h"
+#include "runtime/compile/gpu_plan_cache.h"
+#include "runtime/compile/nvrtc.h"
+#include "runtime/storage/table.h"
+
+namespace tally {
+
+// What the planner needs of each scan column.
+std::vector<ColumnStats> scan_stats(const BoundSelect& query, const Table& table);
+
+struct GpuCompileOptions {
+  GpuStrategy strategy = GpuStrategy::Auto;
+  uint64_t hash_capacity = 0;  // > 0: start the Hash strategy at this capacity (tests)
+  DeviceLimits limits;
+  std::string arch = "sm_90";
+};
+
+// Where a compiled binary came from: a prepared statement's plan cache (no code generation
+// either), this process's memory, the disk cache (runtime/compile/kernel_cache.h), or a fresh
+// NVRTC compile.
+enum class BinarySource { Nvrtc, MemoryCache, DiskCache, PlanCache };
+
+// "" for a fresh compile, else " (plan cache)", " (memory cache)" or " (disk cache, loaded
+// in 0.12 ms)", to follow the NVRTC time in --timing lines.
+std::string binary_source_note(BinarySource source, double disk_load_ms);
+
+struct GpuCompilation {
+  GpuPlan plan;
+  GpuProgram program;
+  double codegen_ms = 0;
+  std::shared_ptr<const cuda::CompiledKernel> binary;  // compile_ms: of its NVRTC compile
+  BinarySource source = BinarySource::Nvrtc;
+  double disk_load_ms = 0;  // looking in the disk cache, hit or miss
+};
+
+GpuPlan plan_for(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows,
+                 const GpuCompileOptions& options);
+
+// Generates and compiles `plan`. Compiled binaries are kept in memory by source text, so
+// a query run again (or rerun after a table grows) skips NVRTC; below that, the disk cache
+// (configured by the environment, see KernelCacheConfig) lets a new process skip it too.
+GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                            const GpuPlan& plan, const std::string& arch);
+
+// The same, first looking in a prepared statement's plan cache (and filling it); `plans`
+// null is the plain compile_plan. `query` must be the statement the cache belongs to.
+GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                            const GpuPlan& plan, const std::string& arch, GpuPlanCache* plans);
+
+}  // namespace tally

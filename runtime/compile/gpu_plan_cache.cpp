@@ -1,0 +1,64 @@
+#include "runtime/compile/gpu_plan_cache.h"
+
+#include <fmt/format.h>
+
+namespace tally {
+
+// A field added to one of these structs must go into the fingerprint too (or be shown not
+// to reach generate_cuda): a plan that differs only in it would otherwise load the other
+// plan's program. These sizes (x86-64) make such an addition fail to compile here, unless
+// it fits in padding as GpuPlan::hash_keys did (it is in the fingerprint).
+static_assert(sizeof(GpuPlan) == 120, "GpuPlan changed: update plan_fingerprint");
+static_assert(sizeof(ColumnStats) == 64, "ColumnStats changed: update plan_fingerprint");
+static_assert(sizeof(KeyEncoding) == 32, "KeyEncoding changed: update plan_fingerprint");
+
+std::string plan_fingerprint(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
+                             const std::string& arch) {
+  std::string f =
+      fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", arch, static_cast<int>(plan.strategy),
+                  plan.slots, plan.state_slots, plan.shared_thread_tables, plan.projection,
+                  static_cast<int>(plan.hash_keys), plan.block, plan.grid, plan.blocks_per_sm,
+                  plan.rows, plan.distinct_capacity);
+  for (const KeyEncoding& k : plan.keys) {
+    f += fmt::format("|k{},{},{},{},{},{}", k.bounded, k.min, k.values, k.nullable,
+                     k.dictionary_column, k.exact);
+  }
+  for (const ColumnStats& s : stats) {
+    f += fmt::format("|s{},{},{},{},{},{},{},{},{},{}", s.has_range, s.min, s.max, s.has_nulls,
+                     s.has_values, s.dictionary_size, static_cast<int>(s.layout), s.bits, s.base,
+                     s.plain_width);
+  }
+  return f;
+}
+
+std::shared_ptr<const CachedGpuProgram> GpuPlanCache::find(const std::string& fingerprint) const {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(fingerprint);
+  if (it == entries_.end()) {
+    ++misses_;
+    return nullptr;
+  }
+  ++hits_;
+  return it->second;
+}
+
+std::shared_ptr<const CachedGpuProgram> GpuPlanCache::insert(
+    const std::string& fingerprint, std::shared_ptr<const CachedGpuProgram> entry) {
+  std::lock_guard lock(mutex_);
+  auto [it, inserted] = entries_.emplace(fingerprint, std::move(entry));
+  if (inserted) {
+    order_.push_back(fingerprint);
+    if (order_.size() > kMaxEntries) {
+      entries_.erase(order_.front());
+      order_.pop_front();
+    }
+  }
+  return it->second;
+}
+
+size_t GpuPlanCache::size() const {
+  std::lock_guard lock(mutex_);
+  return entries_.size();
+}
+
+}  // namespace tally

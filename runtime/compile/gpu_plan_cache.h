@@ -1,0 +1,54 @@
+// A prepared statement's memo of generated programs and their binaries, keyed by what code
+// generation reads: the GPU plan, the scan columns' statistics and the target arch. The
+// plan itself is still made at each execution (it depends on the data); when it comes out
+// as before, the execution skips code generation and every binary cache below it.
+// Thread-safe: several threads may execute one prepared statement at once.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "compiler/codegen/gpu_program.h"
+#include "runtime/compile/nvrtc.h"
+
+namespace tally {
+
+struct CachedGpuProgram {
+  GpuProgram program;
+  std::shared_ptr<const cuda::CompiledKernel> binary;
+};
+
+// Everything generate_cuda reads of `plan` and `stats` (the plan's `reason` aside), and the
+// arch: equal fingerprints generate the same source and compile to the same binary.
+std::string plan_fingerprint(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
+                             const std::string& arch);
+
+class GpuPlanCache {
+ public:
+  // Plans per statement are few (one per data shape, plus hash-table growth); beyond this
+  // the oldest entries go, so a statement over ever-changing data does not grow without end.
+  static constexpr size_t kMaxEntries = 16;
+
+  std::shared_ptr<const CachedGpuProgram> find(const std::string& fingerprint) const;
+  // Keeps `entry` unless another thread stored one first; returns the one kept.
+  std::shared_ptr<const CachedGpuProgram> insert(const std::string& fingerprint,
+                                                 std::shared_ptr<const CachedGpuProgram> entry);
+
+  size_t size() const;
+  uint64_t hits() const { return hits_; }
+  uint64_t misses() const { return misses_; }
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<const CachedGpuProgram>> entries_;
+  std::deque<std::string> order_;  // oldest insertion first
+  mutable std::atomic<uint64_t> hits_{0}, misses_{0};
+};
+
+}  // namespace tally

@@ -1,0 +1,216 @@
+#include "runtime/load/copy_loader.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "compiler/common/error.h"
+#include "runtime/load/delimited_records.h"
+#include "runtime/load/field_parser.h"
+#include "runtime/load/parallel.h"
+
+namespace tally {
+
+namespace {
+
+// The file is read in blocks of whole records; each block is split at record boundaries
+// into one piece per thread, parsed into its own builders, and the pieces are encoded in
+// file order at the end.
+constexpr size_t kBlockSize = 64 << 20;
+
+// Where a piece failed, relative to the piece.
+struct PieceError {
+  size_t line = 0;  // line breaks before the failing record, within the piece
+  int column = -1;  // 0-based, or -1 for errors about the whole record
+  std::string message;
+};
+
+struct Piece {
+  std::vector<ColumnBuilder> columns;
+  size_t lines = 0;  // line breaks in the piece
+  std::optional<PieceError> error;
+};
+
+class CopyJob {
+ public:
+  CopyJob(const Table& table, const std::string& path, const CopyOptions& options)
+      : schema_(table.schema),
+        path_(path),
+        options_(options),
+        format_{options.delimiter, options.csv, options.backslash_escapes} {}
+
+  void parse_piece(const char* begin, const char* end, Piece& piece) const;
+  // Parses the whole records of data[0, size); throws the first error in file order.
+  void parse_block(const char* data, size_t size);
+  // Skips the header record at the start of data; returns the bytes skipped.
+  size_t skip_header(const char* data, size_t size);
+  std::vector<std::vector<ColumnBuilder>>& parts() { return parts_; }
+
+ private:
+  [[noreturn]] void throw_error(size_t line, const PieceError& error) const;
+
+  const TableSchema& schema_;
+  std::string path_;
+  CopyOptions options_;
+  RecordFormat format_;
+  size_t lines_before_ = 0;  // line breaks in the blocks already parsed
+  std::vector<std::vector<ColumnBuilder>> parts_;
+};
+
+void CopyJob::parse_piece(const char* begin, const char* end, Piece& piece) const {
+  size_t n = schema_.columns.size();
+  piece.columns = builders_for(schema_);
+  RecordReader reader(format_, begin, end);
+  std::string scratch, error;
+  auto fail = [&](int column, std::string message) {
+    piece.error = PieceError{reader.record_start_lines(), column, std::move(message)};
+  };
+  while (reader.next(error)) {
+    if (!error.empty()) return fail(-1, error);
+    std::span<RawField> fields = reader.fields();
+    // A delimiter at the end of the line (TPC-H .tbl) adds one empty field.
+    if (fields.size() == n + 1 && fields.back().raw.empty() && !fields.back().quoted) {
+      fields = fields.first(n);
+    }
+    if (fields.size() != n) {
+      return fail(
+          -1, "expected " + std::to_string(n) + " fields, found " + std::to_string(fields.size()));
+    }
+    for (size_t c = 0; c < n; ++c) {
+      const RawField& field = fields[c];
+      if (!field.quoted && field.raw == options_.null_text) {
+        if (schema_.columns[c].not_null) {
+          return fail(static_cast<int>(c), "NULL in a NOT NULL column");
+        }
+        piece.columns[c].append_null();
+        continue;
+      }
+      std::string_view text = field_text(field, format_, scratch);
+      if (!append_field(schema_.columns[c], text, piece.columns[c], error)) {
+        return fail(static_cast<int>(c), error);
+      }
+    }
+  }
+  piece.lines = reader.lines();
+}
+
+void CopyJob::throw_error(size_t line, const PieceError& error) const {
+  std::string where = "COPY " + schema_.name + ": " + path_ + " line " + std::to_string(line);
+  if (error.column >= 0) {
+    where += ", column " + std::to_string(error.column + 1) + " (" +
+             schema_.columns[static_cast<size_t>(error.column)].name + ")";
+  }
+  throw Error(ErrorKind::Data, where + ": " + error.message);
+}
+
+size_t CopyJob::skip_header(const char* data, size_t size) {
+  RecordReader reader(format_, data, data + size);
+  std::string error;
+  reader.next(error);
+  lines_before_ += reader.lines();
+  return static_cast<size_t>(reader.position() - data);
+}
+
+void CopyJob::parse_block(const char* data, size_t size) {
+  size_t count = worker_threads();
+  std::vector<size_t> bounds(count + 1, size);
+  bounds[0] = 0;
+  for (size_t t = 1; t < count; ++t) {
+    bounds[t] = std::max(bounds[t - 1], record_start_from(data, size, size * t / count, format_));
+  }
+  std::vector<Piece> pieces(count);
+  run_parallel(count,
+               [&](size_t t) { parse_piece(data + bounds[t], data + bounds[t + 1], pieces[t]); });
+  for (Piece& piece : pieces) {
+    if (piece.error) throw_error(lines_before_ + piece.error->line + 1, *piece.error);
+    lines_before_ += piece.lines;
+    parts_.push_back(std::move(piece.columns));
+  }
+}
+
+// Reads a file in blocks that end on record boundaries.
+class BlockReader {
+ public:
+  BlockReader(const std::string& table, const std::string& path) : table_(table), path_(path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) fail("cannot open");
+    // Small files get a small buffer; a large one starts at one block.
+    struct stat info;
+    if (::fstat(fd_, &info) == 0 && info.st_size >= 0) {
+      buffer_.resize(std::clamp<size_t>(static_cast<size_t>(info.st_size) + 1, 4096, kBlockSize));
+    }
+  }
+  ~BlockReader() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  BlockReader(const BlockReader&) = delete;
+  BlockReader& operator=(const BlockReader&) = delete;
+
+  // The next run of whole records, empty at the end of the file.
+  std::string_view next(const RecordFormat& format) {
+    // Keep the partial record left over from the previous block.
+    std::memmove(buffer_.data(), buffer_.data() + consumed_, filled_ - consumed_);
+    filled_ -= consumed_;
+    consumed_ = 0;
+    for (;;) {
+      if (filled_ == buffer_.size()) buffer_.resize(std::max(kBlockSize, buffer_.size() * 2));
+      fill();
+      size_t end = eof_ ? filled_ : last_record_end(buffer_.data(), filled_, format);
+      if (end > 0 || eof_) {
+        consumed_ = end;
+        return {buffer_.data(), end};
+      }
+      // A record longer than the buffer: grow it and read on.
+      buffer_.resize(buffer_.size() * 2);
+    }
+  }
+
+ private:
+  void fill() {
+    while (filled_ < buffer_.size() && !eof_) {
+      ssize_t n = ::read(fd_, buffer_.data() + filled_, buffer_.size() - filled_);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) fail("cannot read");
+      if (n == 0) eof_ = true;
+      filled_ += static_cast<size_t>(n);
+    }
+  }
+  [[noreturn]] void fail(const char* what) const {
+    throw Error(ErrorKind::Io,
+                "COPY " + table_ + ": " + what + " " + path_ + ": " + std::strerror(errno));
+  }
+
+  std::string table_;
+  std::string path_;
+  int fd_ = -1;
+  std::vector<char> buffer_;
+  size_t filled_ = 0;
+  size_t consumed_ = 0;
+  bool eof_ = false;
+};
+
+}  // namespace
+
+TablePtr copy_into(const Table& table, const std::string& path, const CopyOptions& options) {
+  CopyJob job(table, path, options);
+  BlockReader reader(table.schema.name, path);
+  RecordFormat format{options.delimiter, options.csv, options.backslash_escapes};
+
+  std::vector<ColumnBuilder> existing = builders_for(table.schema);
+  for (size_t c = 0; c < table.columns.size(); ++c) append_column(existing[c], *table.columns[c]);
+  job.parts().push_back(std::move(existing));
+
+  bool first = true;
+  for (std::string_view block = reader.next(format); !block.empty(); block = reader.next(format)) {
+    size_t skipped = first && options.header ? job.skip_header(block.data(), block.size()) : 0;
+    first = false;
+    job.parse_block(block.data() + skipped, block.size() - skipped);
+  }
+  return join_parts(table.schema, std::move(job.parts()));
+}
+
+}  // namespace tally

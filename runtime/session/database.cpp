@@ -1,0 +1,114 @@
+#include "runtime/session/database.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "compiler/bind/binder.h"
+#include "compiler/common/suggest.h"
+#include "compiler/parse/parser.h"
+#include "runtime/gpu/gpu_engine.h"
+
+namespace tally {
+
+Database::Database() = default;
+Database::~Database() = default;
+
+GpuEngine& Database::gpu() {
+  std::lock_guard lock(gpu_mutex_);
+  if (!gpu_) gpu_ = std::make_unique<GpuEngine>();
+  return *gpu_;
+}
+
+const TableSchema* Database::find_table(std::string_view name) const {
+  std::lock_guard lock(mutex_);
+  auto it = tables_.find(name);
+  return it == tables_.end() ? nullptr : &it->second->schema;
+}
+
+std::vector<std::string> Database::table_names() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> names;
+  for (const auto& [name, table] : tables_) names.push_back(name);
+  return names;
+}
+
+TablePtr Database::table(std::string_view name) const {
+  std::lock_guard lock(mutex_);
+  auto it = tables_.find(name);
+  return it == tables_.end() ? nullptr : it->second;
+}
+
+void Database::put_table(TablePtr table) {
+  std::lock_guard lock(mutex_);
+  tables_[table->schema.name] = std::move(table);
+}
+
+TablePtr Database::existing_table(const std::string& name) const {
+  TablePtr t = table(name);
+  if (!t) {
+    throw Error(ErrorKind::Catalog, fmt::format("table \"{}\" does not exist{}", name,
+                                                did_you_mean(name, table_names())));
+  }
+  return t;
+}
+
+StatementOutcome Database::execute(const ast::Statement& statement, const ExecOptions& options) {
+  return std::visit(
+      [&](const auto& body) -> StatementOutcome {
+        using T = std::decay_t<decltype(body)>;
+        if constexpr (std::is_same_v<T, ast::SelectStmt>) {
+          return run_select(body, statement.parameter_count, options);
+        } else if constexpr (std::is_same_v<T, ast::CreateTableStmt>) {
+          return run_create(body);
+        } else if constexpr (std::is_same_v<T, ast::DropTableStmt>) {
+          return run_drop(body);
+        } else if constexpr (std::is_same_v<T, ast::CopyStmt>) {
+          return run_copy(body);
+        } else {
+          return run_insert(body);
+        }
+      },
+      statement.body);
+}
+
+void Database::execute_script(std::string_view sql, const ExecOptions& options,
+                              const std::function<void(const StatementOutcome&)>& on_outcome) {
+  auto start = std::chrono::steady_clock::now();
+  std::vector<ast::Statement> statements = parse_script(sql);
+  double parse_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  for (const auto& statement : statements) {
+    StatementOutcome outcome = execute(statement, options);
+    outcome.timings.parse_ms = parse_ms / static_cast<double>(statements.size());
+    on_outcome(outcome);
+  }
+}
+
+StatementOutcome Database::run_create(const ast::CreateTableStmt& stmt) {
+  if (table(stmt.name)) {
+    if (stmt.if_not_exists) return tagged("CREATE TABLE");
+    throw Error(ErrorKind::Catalog, fmt::format("table \"{}\" already exists", stmt.name));
+  }
+  TableSchema schema;
+  schema.name = stmt.name;
+  for (const auto& def : stmt.columns) {
+    if (schema.find_column(def.name) >= 0) {
+      throw Error(ErrorKind::Catalog,
+                  fmt::format("column \"{}\" specified more than once", def.name), def.location);
+    }
+    schema.columns.push_back({def.name, resolve_type_name(def.type), def.not_null});
+  }
+  put_table(make_empty_table(std::move(schema)));
+  return tagged("CREATE TABLE");
+}
+
+StatementOutcome Database::run_drop(const ast::DropTableStmt& stmt) {
+  std::lock_guard lock(mutex_);
+  if (tables_.erase(stmt.name) == 0 && !stmt.if_exists) {
+    throw Error(ErrorKind::Catalog, fmt::format("table \"{}\" does not exist", stmt.name));
+  }
+  return tagged("DROP TABLE");
+}
+
+}  // namespace tally

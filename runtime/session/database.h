@@ -1,0 +1,112 @@
+// The catalog of tables and the execution of statements against it. Each statement is
+// atomic: a table is replaced whole only when its statement succeeds, so a failing
+// statement leaves the catalog as it was.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/bind/catalog.h"
+#include "compiler/ir/query.h"
+#include "compiler/parse/ast.h"
+#include "runtime/session/prepared_select.h"
+#include "runtime/session/result.h"
+#include "runtime/storage/table.h"
+
+namespace tally {
+
+class GpuEngine;
+
+enum class DeviceChoice { Auto, Cpu, Gpu };
+
+struct ExecOptions {
+  DeviceChoice device = DeviceChoice::Auto;
+  std::string strategy = "auto";        // GPU grouping strategy: auto, thread, direct, hash
+  uint64_t hash_capacity = 0;           // > 0: first GPU hash table size (to exercise growth)
+  bool compile_only = false;            // SELECT: generate and NVRTC-compile, do not run
+  bool emit_cuda = false;               // SELECT: also return the generated CUDA source
+  std::string arch = "sm_90";           // compile_only: the NVRTC target
+  std::vector<std::string> parameters;  // values for '?', converted to the inferred types
+  bool explain = false;                 // also produce the plan text
+  unsigned cpu_threads = 0;             // CPU engine threads per query; 0: one per CPU
+};
+
+struct Timings {
+  double parse_ms = 0;
+  double bind_ms = 0;
+  double execute_ms = 0;
+  std::string gpu;  // the GPU's own split: codegen, NVRTC, upload, each kernel, download
+};
+
+struct StatementOutcome {
+  std::string tag;  // "CREATE TABLE", "COPY 6001215", "INSERT 0 3", "SELECT 4"
+  std::optional<Result> result;
+  std::string explain;
+  std::string notice;  // e.g. which engine ran when --device auto chose
+  std::string cuda;    // the generated source, when asked for
+  Timings timings;
+};
+
+// The outcome of a statement that returns no rows.
+inline StatementOutcome tagged(std::string tag) {
+  StatementOutcome outcome;
+  outcome.tag = std::move(tag);
+  return outcome;
+}
+
+class Database : public Catalog {
+ public:
+  Database();
+  ~Database() override;
+
+  const TableSchema* find_table(std::string_view name) const override;
+  std::vector<std::string> table_names() const override;
+
+  TablePtr table(std::string_view name) const;
+  void put_table(TablePtr table);  // adds, or replaces the table of that name
+
+  StatementOutcome execute(const ast::Statement& statement, const ExecOptions& options);
+
+  // Parses the whole script first (a syntax error runs nothing), then runs the statements
+  // in order, calling `on_outcome` after each; the first failing statement throws.
+  void execute_script(std::string_view sql, const ExecOptions& options,
+                      const std::function<void(const StatementOutcome&)>& on_outcome);
+
+  // Parses and binds one SELECT (with `?` parameters) once. Throws on syntax, name and
+  // type errors, and when `sql` is not exactly one SELECT.
+  std::shared_ptr<const PreparedSelect> prepare(std::string_view sql) const;
+
+  // Runs a prepared SELECT with options.parameters as the values of its `?`s. Rebinds
+  // first if its table was replaced by one of another shape since it was prepared.
+  StatementOutcome execute_prepared(const PreparedSelect& statement, const ExecOptions& options);
+
+ private:
+  StatementOutcome run_select(const ast::SelectStmt& stmt, int parameter_count,
+                              const ExecOptions& options);
+  // `plans`: the prepared statement's plan cache, or null.
+  StatementOutcome run_bound(const BoundSelect& query, const ExecOptions& options,
+                             StatementOutcome outcome, GpuPlanCache* plans = nullptr);
+  StatementOutcome compile_select(const BoundSelect& query, const TablePtr& input,
+                                  const ExecOptions& options, StatementOutcome outcome,
+                                  GpuPlanCache* plans);
+  StatementOutcome run_create(const ast::CreateTableStmt& stmt);
+  StatementOutcome run_drop(const ast::DropTableStmt& stmt);
+  StatementOutcome run_copy(const ast::CopyStmt& stmt);
+  StatementOutcome run_insert(const ast::InsertStmt& stmt);
+  TablePtr existing_table(const std::string& name) const;  // throws if missing
+  GpuEngine& gpu();                                        // opened on first use
+
+  std::mutex gpu_mutex_;
+  std::unique_ptr<GpuEngine> gpu_;
+
+  mutable std::mutex mutex_;
+  std::map<std::string, TablePtr, std::less<>> tables_;
+};
+
+}  // namespace tally

@@ -1,0 +1,26 @@
+// A query result: named, typed columns held as rows of Values. VARCHAR values are ids
+// into `strings`.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/common/string_heap.h"
+#include "compiler/common/types.h"
+#include "compiler/common/value.h"
+
+namespace tally {
+
+struct Result {
+  std::vector<std::string> names;
+  std::vector<Type> types;
+  std::vector<std::vector<Value>> rows;
+  std::shared_ptr<StringHeap> strings = std::make_shared<StringHeap>();
+  std::string device;  // which engine produced it: "cpu", or "gpu: <device name>"
+
+  // The text of one cell as the table/CSV formats print it ("NULL" for NULL).
+  std::string cell_text(size_t row, size_t column) const;
+};
+
+}  // namespace tally

@@ -1,0 +1,30 @@
+// The host-side end of every query, whichever engine aggregated it: HAVING and the SELECT
+// expressions over each group's keys and aggregate finals, then DISTINCT, ORDER BY,
+// OFFSET and LIMIT, and the visible columns of the Result.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "compiler/ir/query.h"
+#include "runtime/session/result.h"
+
+namespace tally {
+
+struct GroupRows {
+  std::vector<std::vector<Value>> keys;        // per group: group key values
+  std::vector<std::vector<Value>> aggregates;  // per group: aggregate finals
+};
+
+// Evaluates HAVING and outputs for each group; returns rows of all outputs (hidden too).
+std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query,
+                                                       const GroupRows& groups,
+                                                       const std::vector<Value>& parameters,
+                                                       StringHeap* strings);
+
+// DISTINCT (when the query asks for it over aggregated outputs), ORDER BY, OFFSET, LIMIT,
+// then drops hidden outputs. `rows` hold every output.
+Result finish_result(const BoundSelect& query, std::vector<std::vector<Value>> rows,
+                     const std::vector<Value>& parameters, std::shared_ptr<StringHeap> strings);
+
+}  // namespace tally

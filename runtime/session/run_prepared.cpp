@@ -1,0 +1,62 @@
+// Prepared SELECTs: parse and bind once, run many times.
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "compiler/bind/binder.h"
+#include "compiler/parse/parser.h"
+#include "runtime/session/database.h"
+#include "runtime/session/elapsed.h"
+
+namespace tally {
+
+namespace {
+
+const ast::SelectStmt& only_select(const std::vector<ast::Statement>& statements) {
+  if (statements.size() != 1) {
+    throw Error(ErrorKind::Unsupported,
+                fmt::format("a prepared statement must be exactly one SELECT, not {} statements",
+                            statements.size()));
+  }
+  const auto* select = std::get_if<ast::SelectStmt>(&statements.front().body);
+  if (!select) {
+    throw Error(ErrorKind::Unsupported, "only a SELECT can be prepared");
+  }
+  return *select;
+}
+
+}  // namespace
+
+std::shared_ptr<const PreparedSelect> Database::prepare(std::string_view sql) const {
+  std::vector<ast::Statement> statements = parse_script(sql);
+  const ast::SelectStmt& select = only_select(statements);
+  auto prepared = std::make_shared<PreparedSelect>();
+  prepared->sql = std::string(sql);
+  prepared->query = bind_select(select, *this, statements.front().parameter_count);
+  if (!prepared->query.table.empty()) {
+    if (const TableSchema* schema = find_table(prepared->query.table)) {
+      prepared->bound_schema = *schema;
+    }
+  }
+  return prepared;
+}
+
+StatementOutcome Database::execute_prepared(const PreparedSelect& statement,
+                                            const ExecOptions& options) {
+  const BoundSelect* query = &statement.query;
+  // The plan cache holds programs generated from `statement.query`; a rebound query has
+  // other column indexes, so it runs with a cache of its own.
+  GpuPlanCache* plans = statement.plans.get();
+  std::shared_ptr<const PreparedSelect> rebound;
+  if (!query->table.empty()) {
+    TablePtr input = existing_table(query->table);
+    if (!(input->schema.columns == statement.bound_schema.columns)) {
+      rebound = prepare(statement.sql);
+      query = &rebound->query;
+      plans = rebound->plans.get();
+    }
+  }
+  return run_bound(*query, options, StatementOutcome{}, plans);
+}
+
+}  // namespace tally

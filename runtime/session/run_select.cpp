@@ -1,0 +1,145 @@
+// SELECT: bind, choose the engine, run, and say which engine ran.
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "compiler/bind/binder.h"
+#include "compiler/eval/evaluator.h"
+#include "runtime/cpu/cpu_engine.h"
+#include "runtime/cuda/device.h"
+#include "runtime/gpu/gpu_engine.h"
+#include "runtime/session/database.h"
+#include "runtime/session/elapsed.h"
+
+namespace tally {
+
+namespace {
+
+// Parameter values arrive as text (CLI, tally exec) and take the types the binder inferred.
+std::vector<Value> convert_parameters(const BoundSelect& query,
+                                      const std::vector<std::string>& texts, StringHeap& strings) {
+  if (texts.size() != query.parameter_types.size()) {
+    throw Error(
+        ErrorKind::Execution,
+        fmt::format("the statement has {} parameter{} but {} value{} given",
+                    query.parameter_types.size(), query.parameter_types.size() == 1 ? "" : "s",
+                    texts.size(), texts.size() == 1 ? " was" : "s were"));
+  }
+  std::vector<Value> values;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    if (texts[i] == "NULL") {
+      values.push_back(Value());
+      continue;
+    }
+    try {
+      Value text = Value::from_int(strings.intern(texts[i]));
+      values.push_back(cast_value(text, Type::varchar(), query.parameter_types[i], &strings));
+    } catch (const Error& e) {
+      throw Error(ErrorKind::Execution, fmt::format("parameter ${}: {}", i + 1, e.what()));
+    }
+  }
+  return values;
+}
+
+std::string gpu_timing(const GpuRunReport& r) {
+  std::string kernels =
+      r.dependent_finalize
+          ? fmt::format("init + scan + finalize (dependent launch) {:.3f} ms", r.scan_ms)
+      : r.init_in_scan ? fmt::format("init + scan (one kernel) {:.3f} ms, finalize {:.3f} ms",
+                                     r.scan_ms, r.finalize_ms)
+                       : fmt::format("init {:.3f} ms, scan {:.3f} ms, finalize {:.3f} ms",
+                                     r.init_ms, r.scan_ms, r.finalize_ms);
+  return fmt::format(
+      "codegen {:.2f} ms, NVRTC {:.1f} ms{}, upload {:.2f} ms, {}, download {:.2f} ms, attempts {}",
+      r.codegen_ms, r.nvrtc_ms, binary_source_note(r.binary_source, r.disk_load_ms), r.upload_ms,
+      kernels, r.download_ms, r.attempts);
+}
+
+}  // namespace
+
+StatementOutcome Database::run_select(const ast::SelectStmt& stmt, int parameter_count,
+                                      const ExecOptions& options) {
+  StatementOutcome outcome;
+  auto start = std::chrono::steady_clock::now();
+  BoundSelect query = bind_select(stmt, *this, parameter_count);
+  outcome.timings.bind_ms = ms_since(start);
+  return run_bound(query, options, std::move(outcome));
+}
+
+StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions& options,
+                                     StatementOutcome outcome, GpuPlanCache* plans) {
+  if (options.explain) outcome.explain = explain(query);
+  TablePtr input = query.table.empty() ? nullptr : table(query.table);
+  if (!query.table.empty() && !input) {
+    throw Error(ErrorKind::Catalog, fmt::format("table \"{}\" does not exist", query.table));
+  }
+  if (options.compile_only) return compile_select(query, input, options, std::move(outcome), plans);
+
+  auto start = std::chrono::steady_clock::now();
+  auto strings = std::make_shared<StringHeap>();
+  std::vector<Value> parameters = convert_parameters(query, options.parameters, *strings);
+  bool try_gpu = options.device == DeviceChoice::Gpu;
+  if (options.device == DeviceChoice::Auto) {
+    try_gpu = input && cuda::gpu_available();
+    if (!try_gpu) {
+      outcome.notice = input ? "ran on the CPU engine: no GPU is available"
+                             : "ran on the CPU engine: a query without FROM";
+    }
+  }
+  if (try_gpu) {
+    if (!input)
+      throw Error(ErrorKind::Unsupported, "a query without FROM is not supported on the GPU");
+    try {
+      GpuRunOptions gpu_options;
+      gpu_options.strategy = strategy_from_name(options.strategy);
+      gpu_options.hash_capacity = options.hash_capacity;
+      gpu_options.plans = plans;
+      GpuRunReport report;
+      outcome.result = gpu().run(query, *input, parameters, strings, gpu_options, &report);
+      outcome.timings.gpu = gpu_timing(report);
+      if (options.explain) outcome.explain += report.plan;
+      if (options.emit_cuda) outcome.cuda = report.source;
+    } catch (const Error& e) {
+      // --device auto falls back only for what the GPU path does not do, and says so.
+      if (options.device != DeviceChoice::Auto || e.kind() != ErrorKind::Unsupported) throw;
+      outcome.notice = fmt::format("ran on the CPU engine: {}", e.what());
+    }
+  }
+  if (!outcome.result) {
+    CpuOptions cpu;
+    cpu.strings = strings;
+    cpu.threads = options.cpu_threads;
+    outcome.result = run_cpu(query, input.get(), parameters, cpu);
+  }
+  outcome.timings.execute_ms = ms_since(start);
+  outcome.tag = fmt::format("SELECT {}", outcome.result->rows.size());
+  return outcome;
+}
+
+StatementOutcome Database::compile_select(const BoundSelect& query, const TablePtr& input,
+                                          const ExecOptions& options, StatementOutcome outcome,
+                                          GpuPlanCache* plans) {
+  if (!input)
+    throw Error(ErrorKind::Unsupported, "a query without FROM is not supported on the GPU");
+  GpuCompileOptions compile;
+  compile.strategy = strategy_from_name(options.strategy);
+  compile.hash_capacity = options.hash_capacity;
+  compile.arch = options.arch;
+  // Compiling for the GPU in hand plans for it too, so that a later run here generates
+  // the same source and finds these kernels in the disk cache (tally prepare relies on it).
+  if (cuda::gpu_available() && gpu().arch() == options.arch) compile.limits = gpu().limits();
+  std::vector<ColumnStats> stats = scan_stats(query, *input);
+  GpuPlan plan = plan_for(query, stats, input->rows(), compile);
+  GpuCompilation c = compile_plan(query, stats, plan, options.arch, plans);
+  outcome.explain += describe_plan(plan);
+  if (options.emit_cuda) outcome.cuda = c.program.source;
+  outcome.tag = fmt::format("COMPILE {} ({} bytes of {})", options.arch, c.binary->image.size(),
+                            c.binary->is_ptx ? "PTX" : "cubin");
+  // As in gpu_timing: NVRTC time only when this statement paid for it.
+  double nvrtc_ms = c.source == BinarySource::Nvrtc ? c.binary->compile_ms : 0;
+  outcome.timings.gpu = fmt::format("codegen {:.2f} ms, NVRTC {:.1f} ms{}", c.codegen_ms, nvrtc_ms,
+                                    binary_source_note(c.source, c.disk_load_ms));
+  return outcome;
+}
+
+}  // namespace tally
