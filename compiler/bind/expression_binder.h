@@ -56,7 +56,7 @@ class ExpressionBinder {
 
   // bind_functions.cpp
   ExprPtr bind_function(const ast::Expr& e);
-  ExprPtr bind_aggregate(const ast::Expr& e, AggKind kind);
+  ExprPtr bind_aggregate(const ast::Expr& e, const AggregateFunction& function);
   ExprPtr bind_abs(const ast::Expr& e);
   ExprPtr bind_round(const ast::Expr& e);
   ExprPtr bind_extract(const ast::Expr& e);

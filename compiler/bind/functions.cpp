@@ -16,9 +16,13 @@ namespace tally {
 namespace {
 
 const std::vector<std::string>& known_function_names() {
-  static const std::vector<std::string> kNames = {
-      "count",    "sum",      "min", "max",   "avg", "stddev",   "stddev_samp",
-      "variance", "var_samp", "abs", "round", "mod", "coalesce", "extract"};
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names = aggregate_names();
+    for (const char* scalar : {"abs", "round", "mod", "coalesce", "extract"}) {
+      names.push_back(scalar);
+    }
+    return names;
+  }();
   return kNames;
 }
 
@@ -59,7 +63,7 @@ std::optional<int> extract_field(const std::string& name) {
 }  // namespace
 
 ExprPtr ExpressionBinder::bind_function(const ast::Expr& e) {
-  if (auto kind = aggregate_from_name(e.name)) return bind_aggregate(e, *kind);
+  if (const AggregateFunction* f = find_aggregate(e.name)) return bind_aggregate(e, *f);
   const std::string name = lower(e.name);
   const bool known = std::find(known_function_names().begin(), known_function_names().end(),
                                name) != known_function_names().end();
@@ -83,8 +87,9 @@ ExprPtr ExpressionBinder::bind_function(const ast::Expr& e) {
   return bind_arith(e, kMod, *e.children[0], *e.children[1]);
 }
 
-ExprPtr ExpressionBinder::bind_aggregate(const ast::Expr& e, AggKind kind) {
-  const char* name = aggregate_sql_name(kind);
+ExprPtr ExpressionBinder::bind_aggregate(const ast::Expr& e, const AggregateFunction& function) {
+  const AggKind kind = function.kind;
+  const char* name = function.name;
   if (!rules_.allows_aggregates) {
     throw Error(ErrorKind::Binder,
                 fmt::format("aggregate functions are not allowed in {}", rules_.clause),
@@ -93,7 +98,7 @@ ExprPtr ExpressionBinder::bind_aggregate(const ast::Expr& e, AggKind kind) {
   if (inside_aggregate_) {
     throw Error(ErrorKind::Binder, "aggregate function calls cannot be nested", e.location);
   }
-  if (e.distinct && (kind == AggKind::VarSamp || kind == AggKind::StddevSamp)) {
+  if (e.distinct && function.distinct == DistinctRule::Rejected) {
     throw Error(ErrorKind::Unsupported, fmt::format("{}(DISTINCT ...) is not supported", name),
                 e.location);
   }
@@ -111,7 +116,7 @@ ExprPtr ExpressionBinder::bind_aggregate(const ast::Expr& e, AggKind kind) {
     expect_arguments(e, 1, 1);
     AggregateScope scope(inside_aggregate_);
     call.arg = fold_constants(settle_untyped(bind(*e.children[0]), Type::varchar(), ctx_));
-    auto typing = aggregate_result_type(kind, call.arg->type);
+    auto typing = function.typing(call.arg->type);
     if (!typing.result) {
       throw Error(ErrorKind::Type,
                   fmt::format("cannot apply {} to {} in \"{}\": {}", name,
@@ -120,8 +125,8 @@ ExprPtr ExpressionBinder::bind_aggregate(const ast::Expr& e, AggKind kind) {
     }
     call.type = *typing.result;
   }
-  // MIN/MAX are the same with or without DISTINCT: engines need not know.
-  if (kind == AggKind::Min || kind == AggKind::Max) call.distinct = false;
+  // The same with or without DISTINCT (MIN, MAX): engines need not know.
+  if (function.distinct == DistinctRule::Ignored) call.distinct = false;
   Type type = call.type;
   int index = ctx_.add_aggregate(std::move(call));
   auto ref = new_node(ExprKind::AggregateRef, type, e);

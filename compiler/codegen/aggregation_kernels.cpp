@@ -19,18 +19,6 @@
 
 namespace tally {
 
-int field_bytes(FieldKind kind) {
-  switch (kind) {
-    case FieldKind::SumI128:
-    case FieldKind::SumSqI128:
-    case FieldKind::MinI128:
-    case FieldKind::MaxI128:
-      return 16;
-    default:
-      return 8;
-  }
-}
-
 namespace {
 
 // Whether a bit-packed column decodes in 32-bit registers: fields of at most 32 bits whose
@@ -41,64 +29,9 @@ bool fits_i32(const ColumnStats& s) {
   return s.base >= INT32_MIN && top <= INT32_MAX;
 }
 
-const char* field_type(FieldKind k) {
-  switch (k) {
-    case FieldKind::Count:
-      return "u64";
-    case FieldKind::SumF64:
-    case FieldKind::SumSqF64:
-    case FieldKind::DevSumF64:
-    case FieldKind::MinF64:
-    case FieldKind::MaxF64:
-      return "f64";
-    case FieldKind::MinI64:
-    case FieldKind::MaxI64:
-      return "i64";
-    default:
-      return "i128";
-  }
-}
-
-// The value a field starts from, and merges into without changing it.
-const char* field_identity(FieldKind k) {
-  switch (k) {
-    case FieldKind::MinI64:
-      return "kI64Max";
-    case FieldKind::MaxI64:
-      return "kI64Min";
-    case FieldKind::MinI128:
-      return "i128_from_words(~0ull, 0x7FFFFFFFFFFFFFFFull)";
-    case FieldKind::MaxI128:
-      return "i128_from_words(0ull, 0x8000000000000000ull)";
-    case FieldKind::MinF64:
-      return "__longlong_as_double(0x7FF0000000000000ll)";
-    case FieldKind::MaxF64:
-      return "__longlong_as_double((long long)0xFFF0000000000000ull)";
-    case FieldKind::SumF64:
-    case FieldKind::SumSqF64:
-    case FieldKind::DevSumF64:
-      return "0.0";
-    default:
-      return "0";
-  }
-}
-
-enum class MergeOp { Add, Min, Max };
-
-MergeOp field_merge(FieldKind k) {
-  switch (k) {
-    case FieldKind::MinI64:
-    case FieldKind::MinI128:
-    case FieldKind::MinF64:
-      return MergeOp::Min;
-    case FieldKind::MaxI64:
-    case FieldKind::MaxI128:
-    case FieldKind::MaxF64:
-      return MergeOp::Max;
-    default:
-      return MergeOp::Add;
-  }
-}
+const char* field_type(FieldKind k) { return field_info(k).cuda_type; }
+const char* field_identity(FieldKind k) { return field_info(k).identity; }
+MergeOp field_merge(FieldKind k) { return field_info(k).merge; }
 
 // The device library's names for one merge: across a warp (tally_reduce.cuh), of two values
 // in a lane (pair; Add folds with +), and into global state (tally_atomics.cuh).
@@ -117,34 +50,6 @@ MergeNames merge_names(MergeOp op) {
     default:
       return {"warp_sum", "", "atomic_add"};
   }
-}
-
-std::vector<FieldKind> fields_of(const AggregateCall& a, AggStateKind state) {
-  bool is_min = a.kind == AggKind::Min;
-  switch (state) {
-    case AggStateKind::Count:
-      return {FieldKind::Count};
-    case AggStateKind::SumInt:
-    case AggStateKind::SumWide:
-    case AggStateKind::AvgWide:
-      return {FieldKind::Count, FieldKind::SumI128};
-    case AggStateKind::SumDouble:
-    case AggStateKind::AvgDouble:
-      return {FieldKind::Count, FieldKind::SumF64};
-    case AggStateKind::MinMaxInt:
-      return {FieldKind::Count, is_min ? FieldKind::MinI64 : FieldKind::MaxI64};
-    case AggStateKind::MinMaxWide:
-      return {FieldKind::Count, is_min ? FieldKind::MinI128 : FieldKind::MaxI128};
-    case AggStateKind::MinMaxDouble:
-      return {FieldKind::Count, is_min ? FieldKind::MinF64 : FieldKind::MaxF64};
-    case AggStateKind::VarianceWide:
-      return {FieldKind::Count, FieldKind::SumI128, FieldKind::SumSqI128};
-    case AggStateKind::VarianceDouble:
-      return {FieldKind::Count, FieldKind::SumF64, FieldKind::SumSqF64, FieldKind::DevSumF64};
-    case AggStateKind::DistinctSet:
-      break;
-  }
-  throw Error(ErrorKind::Unsupported, "COUNT(DISTINCT) is not supported on the GPU yet");
 }
 
 class KernelWriter {
@@ -245,14 +150,13 @@ class KernelWriter {
       Type arg = call.arg ? call.arg->type : Type::bigint();
       // A DISTINCT aggregate keeps the plain aggregate's state, fed only by the rows
       // whose value was new to its group (see aggregate_inputs).
-      AggStateKind state = aggregate_state_kind(call.kind, false, arg);
+      const StateInfo& state = aggregate_state(call.kind, arg);
       std::vector<int> ids;
-      for (FieldKind k : fields_of(call, state)) ids.push_back(field_for(k, static_cast<int>(a)));
+      for (FieldKind k : state.fields) ids.push_back(field_for(k, static_cast<int>(a)));
       agg_fields_.push_back(ids);
-      agg_states_.push_back(state);
+      agg_states_.push_back(&state);
       int dictionary = -1;  // MIN/MAX of a string column return a code to decode
-      bool extreme = call.kind == AggKind::Min || call.kind == AggKind::Max;
-      if (extreme && call.arg && call.arg->type.is_string() &&
+      if (state.returns_argument && call.arg && call.arg->type.is_string() &&
           call.arg->kind == ExprKind::ColumnRef) {
         dictionary = call.arg->index;
       }
@@ -1093,60 +997,13 @@ class KernelWriter {
 
   std::string final_code(size_t a) {
     const auto& call = query_.aggregates[a];
-    const auto& ids = agg_fields_[a];
-    std::string cnt = fmt::format("f{}[s]", ids[0]);
-    std::string v1 = ids.size() > 1 ? fmt::format("f{}[s]", ids[1]) : "";
-    std::string v2 = ids.size() > 2 ? fmt::format("f{}[s]", ids[2]) : "";
-    std::string out = fmt::format("out_values[g * {} + {}]", query_.aggregates.size(), a);
-    std::string null = fmt::format("out_value_nulls[g * {} + {}]", query_.aggregates.size(), a);
-    auto bits = [](const std::string& d) {
-      return fmt::format("(i128)(u64)__double_as_longlong({})", d);
-    };
-    int in_scale = call.arg && call.arg->type.is_decimal() ? call.arg->type.scale : 0;
-    switch (agg_states_[a]) {
-      case AggStateKind::Count:
-        return fmt::format("    {} = (i128)(i64){}; {} = 0;\n", out, cnt, null);
-      case AggStateKind::SumInt:
-        return fmt::format(
-            "    {0} = {1} == 0; {2} = (i128)check_int({3}, kI64Min, kI64Max, status);\n", null,
-            cnt, out, v1);
-      case AggStateKind::SumWide:
-        return fmt::format("    {0} = {1} == 0; {2} = check_digits({3}, 38, status);\n", null, cnt,
-                           out, v1);
-      case AggStateKind::SumDouble:
-        return fmt::format("    {0} = {1} == 0; {2} = {3};\n", null, cnt, out, bits(v1));
-      case AggStateKind::MinMaxInt:
-      case AggStateKind::MinMaxWide:
-        return fmt::format("    {0} = {1} == 0; {2} = (i128){3};\n", null, cnt, out, v1);
-      case AggStateKind::MinMaxDouble:
-        return fmt::format("    {0} = {1} == 0; {2} = {3};\n", null, cnt, out, bits(v1));
-      case AggStateKind::AvgWide:
-        return fmt::format(
-            "    {0} = {1} == 0;\n    if ({1} != 0 && !tally_finals::average_exact({3}, (long "
-            "long){1}, {4}, {5}, &{2})) "
-            "raise_status(status, kStatusNumericOverflow);\n",
-            null, cnt, out, v1, in_scale, call.type.scale);
-      case AggStateKind::AvgDouble:
-        return fmt::format("    {0} = {1} == 0; {2} = {3};\n", null, cnt, out,
-                           bits(fmt::format("({} / (f64){})", v1, cnt)));
-      case AggStateKind::VarianceWide:
-      case AggStateKind::VarianceDouble: {
-        std::string var =
-            agg_states_[a] == AggStateKind::VarianceWide
-                ? fmt::format("tally_finals::variance_exact((long long){}, {}, {}, {})", cnt, v1,
-                              v2, in_scale)
-                : fmt::format(
-                      "tally_finals::variance_from_m2((long long){0}, {1} - f{2}[s] * f{2}[s] / "
-                      "(f64){0})",
-                      cnt, v2, agg_fields_[a][3]);
-        if (call.kind == AggKind::StddevSamp) var = fmt::format("sqrt({})", var);
-        return fmt::format("    {0} = {1} < 2;\n    if ({1} >= 2) {2} = {3};\n", null, cnt, out,
-                           bits(var));
-      }
-      case AggStateKind::DistinctSet:
-        break;
-    }
-    return "";
+    DeviceFinal d;
+    for (int id : agg_fields_[a]) d.fields.push_back(fmt::format("f{}[s]", id));
+    d.out = fmt::format("out_values[g * {} + {}]", query_.aggregates.size(), a);
+    d.null = fmt::format("out_value_nulls[g * {} + {}]", query_.aggregates.size(), a);
+    d.in_scale = call.arg && call.arg->type.is_decimal() ? call.arg->type.scale : 0;
+    d.out_scale = call.type.scale;
+    return agg_states_[a]->device_final(d);
   }
 
   std::string finalize_body() {
@@ -1168,7 +1025,7 @@ class KernelWriter {
   std::string preamble_;
   CudaExprEmitter emitter_;
   std::vector<std::vector<int>> agg_fields_;
-  std::vector<AggStateKind> agg_states_;
+  std::vector<const StateInfo*> agg_states_;
   std::vector<std::string> squares_;
   bool m2_pass_ = false;
   bool shared_tables_ = false;  // this scan keeps thread tables in shared memory

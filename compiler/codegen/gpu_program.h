@@ -43,23 +43,8 @@ struct ArgSlot {
   int word = 0;
 };
 
-// An aggregate's running state is a few arrays over the group slots.
-enum class FieldKind {
-  Count,
-  SumI128,
-  SumF64,
-  SumSqI128,
-  SumSqF64,
-  DevSumF64,  // DOUBLE variance, second pass: sum of deviations from the first pass's mean
-  MinI64,
-  MaxI64,
-  MinI128,
-  MaxI128,
-  MinF64,
-  MaxF64
-};
-int field_bytes(FieldKind kind);
-
+// An aggregate's running state is a few arrays over the group slots (FieldKind:
+// compiler/functions/aggregate_state.h).
 struct StateField {
   FieldKind kind;
   int aggregate;  // -1: the rows-per-group counter that marks non-empty slots

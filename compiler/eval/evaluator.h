@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "compiler/common/string_heap.h"
+#include "compiler/common/value_ops.h"
 #include "compiler/ir/expr.h"
 
 namespace tally {
@@ -40,17 +41,8 @@ std::string_view cut_string(std::string_view s, const Type& type);
 // as cut_string, but cutting anything other than spaces makes the value too long (nullopt).
 std::optional<std::string_view> fit_string(std::string_view s, const Type& type);
 
-// Total order used by ORDER BY, MIN/MAX and comparisons (NULLs handled by the caller):
-// negative, zero or positive.
-int compare_values(const Value& a, const Value& b, const Type& type, const StringHeap* strings);
-// Comparison of values of two possibly different DECIMAL scales.
-int compare_decimal(int128 a, int sa, int128 b, int sb);
-
 // Replaces constant subtrees by Constant nodes.
 ExprPtr fold_constants(const ExprPtr& e);
-
-// Text of a value as psql prints it (NULL as empty string is the caller's choice).
-std::string format_value(const Value& v, const Type& type, const StringHeap* strings);
 
 // SQL LIKE with % and _ (no escape character).
 bool like_match(std::string_view text, std::string_view pattern);

@@ -1,51 +1,9 @@
-// Comparison, formatting and pattern matching of single values.
-#include <fmt/format.h>
-
+// Comparisons in expressions, and pattern matching.
 #include <cmath>
 
-#include "compiler/common/date.h"
-#include "compiler/common/decimal.h"
 #include "compiler/eval/internal.h"
 
 namespace tally {
-
-int compare_decimal(int128 a, int sa, int128 b, int sb) {
-  // Align scales; if that overflows, the side that overflowed is the larger in magnitude.
-  if (sa != sb) {
-    if (sa < sb) {
-      auto up = upscale(a, sb - sa);
-      if (!up) return a < 0 ? -1 : 1;
-      a = *up;
-    } else {
-      auto up = upscale(b, sa - sb);
-      if (!up) return b < 0 ? 1 : -1;
-      b = *up;
-    }
-  }
-  return a < b ? -1 : (a > b ? 1 : 0);
-}
-
-static int compare_doubles(double a, double b) {
-  // NaN sorts above every other value and equals itself (PostgreSQL).
-  bool na = std::isnan(a), nb = std::isnan(b);
-  if (na || nb) return na == nb ? 0 : (na ? 1 : -1);
-  return a < b ? -1 : (a > b ? 1 : 0);
-}
-
-int compare_values(const Value& a, const Value& b, const Type& type, const StringHeap* strings) {
-  switch (type.id) {
-    case TypeId::Decimal:
-      return compare_decimal(a.d, type.scale, b.d, type.scale);
-    case TypeId::Real:
-    case TypeId::Double:
-      return compare_doubles(a.f, b.f);
-    case TypeId::Varchar:
-      if (a.i == b.i) return 0;
-      return strings->get(a.i).compare(strings->get(b.i)) < 0 ? -1 : 1;
-    default:
-      return a.i < b.i ? -1 : (a.i > b.i ? 1 : 0);
-  }
-}
 
 namespace detail {
 
@@ -86,38 +44,6 @@ Value eval_compare(const Expr& e, const Value& a, const Value& b, const StringHe
 }
 
 }  // namespace detail
-
-static std::string format_double(double v, bool single) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-  // Shortest text that reads back as the same value.
-  return single ? fmt::format("{}", static_cast<float>(v)) : fmt::format("{}", v);
-}
-
-std::string format_value(const Value& v, const Type& type, const StringHeap* strings) {
-  if (v.null) return "NULL";
-  switch (type.id) {
-    case TypeId::Null:
-      return "NULL";
-    case TypeId::Boolean:
-      return v.i ? "true" : "false";
-    case TypeId::SmallInt:
-    case TypeId::Integer:
-    case TypeId::BigInt:
-      return std::to_string(v.i);
-    case TypeId::Real:
-      return format_double(v.f, true);
-    case TypeId::Double:
-      return format_double(v.f, false);
-    case TypeId::Decimal:
-      return format_decimal(v.d, type.scale);
-    case TypeId::Date:
-      return format_date(static_cast<int32_t>(v.i));
-    case TypeId::Varchar:
-      return strings->get(v.i);
-  }
-  return "?";
-}
 
 namespace {
 

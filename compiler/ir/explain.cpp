@@ -7,34 +7,10 @@ namespace tally {
 
 namespace {
 
-const char* state_kind_name(AggStateKind kind) {
-  switch (kind) {
-    case AggStateKind::Count:
-      return "Count";
-    case AggStateKind::SumInt:
-      return "SumInt";
-    case AggStateKind::SumWide:
-      return "SumWide";
-    case AggStateKind::SumDouble:
-      return "SumDouble";
-    case AggStateKind::MinMaxInt:
-      return "MinMaxInt";
-    case AggStateKind::MinMaxWide:
-      return "MinMaxWide";
-    case AggStateKind::MinMaxDouble:
-      return "MinMaxDouble";
-    case AggStateKind::AvgWide:
-      return "AvgWide";
-    case AggStateKind::AvgDouble:
-      return "AvgDouble";
-    case AggStateKind::VarianceWide:
-      return "VarianceWide";
-    case AggStateKind::VarianceDouble:
-      return "VarianceDouble";
-    case AggStateKind::DistinctSet:
-      return "DistinctSet";
-  }
-  return "?";
+// The state an aggregate keeps, as the table names it; DISTINCT keeps a set of values first.
+std::string state_text(const AggregateCall& a) {
+  const StateInfo& state = aggregate_state(a.kind, a.arg ? a.arg->type : Type::bigint());
+  return a.distinct ? fmt::format("DISTINCT set, then {}", state.name) : state.name;
 }
 
 std::string aggregate_to_string(const AggregateCall& a) {
@@ -69,9 +45,8 @@ void explain_aggregation(const BoundSelect& q, std::string& out) {
   if (!q.aggregates.empty()) out += "aggregates:\n";
   for (size_t i = 0; i < q.aggregates.size(); ++i) {
     const AggregateCall& a = q.aggregates[i];
-    Type arg_type = a.arg ? a.arg->type : Type::null();
     out += fmt::format("  agg{} = {} -> {} [{}]\n", i, aggregate_to_string(a), a.type.to_string(),
-                       state_kind_name(aggregate_state_kind(a.kind, a.distinct, arg_type)));
+                       state_text(a));
   }
   if (q.having) out += fmt::format("having: {}\n", expr_to_string(*q.having));
 }

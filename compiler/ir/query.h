@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/functions/aggregates.h"
+#include "compiler/functions/aggregate_function.h"
 #include "compiler/ir/expr.h"
 
 namespace tally {

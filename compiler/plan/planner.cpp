@@ -263,18 +263,8 @@ HashKeyLayout hash_key_layout(const BoundSelect& query, std::vector<KeyEncoding>
 uint64_t state_fields(const BoundSelect& query) {
   uint64_t fields = 1;  // rows per group
   for (const auto& a : query.aggregates) {
-    Type arg = a.arg ? a.arg->type : Type::bigint();
-    switch (aggregate_state_kind(a.kind, a.distinct, arg)) {
-      case AggStateKind::Count:
-        fields += 1;
-        break;
-      case AggStateKind::VarianceWide:
-      case AggStateKind::VarianceDouble:
-        fields += 3;
-        break;
-      default:
-        fields += 2;
-    }
+    const StateInfo& state = aggregate_state(a.kind, a.arg ? a.arg->type : Type::bigint());
+    fields += a.distinct ? 2 : std::min<uint64_t>(state.fields.size(), 3);
   }
   return fields;
 }
@@ -293,12 +283,10 @@ void check_sum_bounds(const BoundSelect& query, const std::vector<ColumnStats>& 
   for (const auto& a : query.aggregates) {
     if (!a.arg) continue;
     // A DISTINCT sum is bounded like the plain one: the distinct values are a subset.
-    AggStateKind state = aggregate_state_kind(a.kind, false, a.arg->type);
-    long double m = magnitude_log2(*a.arg, stats);
-    bool exact_sum = state == AggStateKind::SumWide || state == AggStateKind::AvgWide ||
-                     state == AggStateKind::SumInt;
-    if ((exact_sum && m + rows_log2 >= 126) ||
-        (state == AggStateKind::VarianceWide && 2 * m + rows_log2 >= 126)) {
+    const SumGrowth growth = aggregate_state(a.kind, a.arg->type).growth;
+    const long double m = magnitude_log2(*a.arg, stats);
+    if ((growth == SumGrowth::Linear && m + rows_log2 >= 126) ||
+        (growth == SumGrowth::Square && 2 * m + rows_log2 >= 126)) {
       unsupported(fmt::format("an exact {} whose 128-bit state could overflow (\"{}\")",
                               aggregate_sql_name(a.kind), a.text));
     }

@@ -1,6 +1,5 @@
-// Aggregate states on the CPU: init, merge one value, combine two states (thread-local
-// tables are combined at the end), final. The state kinds and result types come from
-// compiler/functions/aggregates.h, the table both engines read.
+// Aggregate states on the CPU: the table's host steps (compiler/functions/), plus the set
+// of values a DISTINCT aggregate collects before its values reach the plain state.
 #pragma once
 
 #include <memory>
@@ -15,12 +14,11 @@ namespace tally {
 struct AggSpec {
   AggKind kind;
   bool distinct;
-  AggStateKind state;
-  Type arg;     // argument type (BIGINT placeholder for COUNT(*))
-  Type result;  // final type
+  const StateInfo* state;
+  AggContext context;  // argument type (BIGINT for COUNT(*)), result type, strings
 };
 
-std::vector<AggSpec> make_agg_specs(const BoundSelect& query);
+std::vector<AggSpec> make_agg_specs(const BoundSelect& query, const StringHeap* strings);
 
 struct Int128Hash {
   size_t operator()(int128 v) const {
@@ -31,18 +29,13 @@ struct Int128Hash {
 };
 
 struct AggState {
-  int64_t count = 0;
-  int128 sum = 0;
-  int128 sumsq = 0;
-  double fsum = 0;
-  double fsumsq = 0;
-  Value extreme;  // MIN/MAX so far; NULL until the first value
+  HostAggState plain;
   std::unique_ptr<std::unordered_set<int128, Int128Hash>> distinct;
 };
 
-void agg_merge(AggState& state, const AggSpec& spec, const Value& v, const StringHeap* strings);
-void agg_combine(AggState& into, AggState& from, const AggSpec& spec, const StringHeap* strings);
+void agg_merge(AggState& state, const AggSpec& spec, const Value& v);
+void agg_combine(AggState& into, AggState& from, const AggSpec& spec);
 // Throws Error(Execution) when the result does not fit its type (SUM of BIGINT, ...).
-Value agg_final(const AggState& state, const AggSpec& spec, const StringHeap* strings);
+Value agg_final(const AggState& state, const AggSpec& spec);
 
 }  // namespace tally

@@ -87,7 +87,7 @@ class CpuQuery {
         parameters_(parameters),
         options_(options),
         strings_(options.strings ? options.strings : std::make_shared<StringHeap>()),
-        specs_(make_agg_specs(query)) {}
+        specs_(make_agg_specs(query, strings_.get())) {}
 
   Result run() {
     size_t rows = table_ ? table_->rows() : 1;
@@ -172,7 +172,7 @@ class CpuQuery {
       for (size_t a = 0; a < specs_.size(); ++a) {
         const auto& call = query_.aggregates[a];
         Value v = call.arg ? evaluate(*call.arg, ctx) : Value::from_int(1);
-        agg_merge(states[a], specs_[a], v, strings_.get());
+        agg_merge(states[a], specs_[a], v);
       }
     }
   }
@@ -191,7 +191,7 @@ class CpuQuery {
           continue;
         }
         for (size_t a = 0; a < specs_.size(); ++a) {
-          agg_combine(merged.states[m][a], local.states[g][a], specs_[a], strings_.get());
+          agg_combine(merged.states[m][a], local.states[g][a], specs_[a]);
         }
       }
     }
@@ -205,7 +205,7 @@ class CpuQuery {
     for (const auto& states : merged.states) {
       std::vector<Value> finals;
       for (size_t a = 0; a < specs_.size(); ++a) {
-        finals.push_back(agg_final(states[a], specs_[a], strings_.get()));
+        finals.push_back(agg_final(states[a], specs_[a]));
       }
       groups.aggregates.push_back(std::move(finals));
     }

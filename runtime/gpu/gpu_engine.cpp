@@ -278,7 +278,7 @@ class GpuExecution {
   void allocate_states() {
     uint64_t slots = c_.plan.state_slots;
     for (const auto& f : c_.program.fields) {
-      fields_.push_back(engine_.pool.allocate(slots * field_bytes(f.kind), "aggregate states"));
+      fields_.push_back(engine_.pool.allocate(slots * field_info(f.kind).bytes, "aggregate states"));
     }
     if (c_.plan.strategy == GpuStrategy::Hash) {
       table_keys_ =

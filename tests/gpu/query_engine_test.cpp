@@ -221,3 +221,19 @@ TEST_CASE("gpu queries: DOUBLE variances with a large mean keep their precision"
 }
 
 }  // namespace tally
+
+namespace tally {
+
+TEST_CASE("gpu queries: BOOL_AND and BOOL_OR match the CPU engine, NULLs included") {
+  const char* sql =
+      "SELECT c_varchar, BOOL_AND(c_boolean), BOOL_OR(c_boolean), EVERY(c_integer > 0), "
+      "BOOL_OR(c_smallint IS NULL), COUNT(*) FROM nulls GROUP BY c_varchar";
+  Result cpu = run(sql, {}, DeviceChoice::Cpu);
+  for (std::string strategy : {"auto", "direct", "hash"}) {
+    compare(cpu, run(sql, {}, DeviceChoice::Gpu, strategy), std::string("bool ") + strategy);
+  }
+  const char* global = "SELECT BOOL_AND(c_boolean), BOOL_OR(c_boolean) FROM nulls";
+  compare(run(global, {}, DeviceChoice::Cpu), run(global, {}, DeviceChoice::Gpu), "bool global");
+}
+
+}  // namespace tally

@@ -11,7 +11,7 @@
 
 #include "compiler/common/date.h"
 #include "compiler/common/suggest.h"
-#include "compiler/functions/aggregates.h"
+#include "compiler/functions/aggregate_function.h"
 #include "compiler/ir/query.h"
 #include "compiler/parse/parser.h"
 
@@ -758,29 +758,6 @@ TEST_CASE("binder: aggregates reject argument types they cannot sum") {
   CHECK(f.message == "cannot apply SUM to VARCHAR in \"SUM(v)\": the argument must be numeric");
   CHECK(bind_failure("SELECT AVG(t) FROM alltypes").kind == ErrorKind::Type);
   CHECK(bind_failure("SELECT STDDEV(b) FROM alltypes").kind == ErrorKind::Type);
-}
-
-TEST_CASE("binder: the aggregate table and state kinds") {
-  CHECK(aggregate_from_name("STDDEV") == AggKind::StddevSamp);
-  CHECK(aggregate_from_name("VARIANCE") == AggKind::VarSamp);
-  CHECK(aggregate_from_name("COUNT") == AggKind::Count);
-  CHECK_FALSE(aggregate_from_name("UPPER").has_value());
-  CHECK(std::string(aggregate_sql_name(AggKind::CountStar)) == "COUNT");
-  CHECK(aggregate_state_kind(AggKind::Sum, false, Type::integer()) == AggStateKind::SumInt);
-  CHECK(aggregate_state_kind(AggKind::Sum, false, kMoney) == AggStateKind::SumWide);
-  CHECK(aggregate_state_kind(AggKind::Sum, false, Type::real()) == AggStateKind::SumDouble);
-  CHECK(aggregate_state_kind(AggKind::Count, true, Type::integer()) == AggStateKind::DistinctSet);
-  CHECK(aggregate_state_kind(AggKind::CountStar, false, Type::null()) == AggStateKind::Count);
-  CHECK(aggregate_state_kind(AggKind::Min, false, Type::date()) == AggStateKind::MinMaxInt);
-  CHECK(aggregate_state_kind(AggKind::Max, false, kMoney) == AggStateKind::MinMaxWide);
-  CHECK(aggregate_state_kind(AggKind::Max, false, Type::double_()) == AggStateKind::MinMaxDouble);
-  CHECK(aggregate_state_kind(AggKind::Avg, false, Type::bigint()) == AggStateKind::AvgWide);
-  CHECK(aggregate_state_kind(AggKind::Avg, false, Type::double_()) == AggStateKind::AvgDouble);
-  CHECK(aggregate_state_kind(AggKind::VarSamp, false, kMoney) == AggStateKind::VarianceWide);
-  CHECK(aggregate_state_kind(AggKind::StddevSamp, false, Type::real()) ==
-        AggStateKind::VarianceDouble);
-  CHECK_FALSE(aggregate_result_type(AggKind::Sum, Type::date()).result.has_value());
-  CHECK(aggregate_result_type(AggKind::Sum, Type::date()).error != nullptr);
 }
 
 TEST_CASE("binder: DISTINCT aggregates") {

@@ -1,0 +1,29 @@
+// The entries of the aggregate table, each defined in its aggregate's own file and listed
+// once in aggregate_table.cpp.
+#pragma once
+
+#include "compiler/functions/aggregate_function.h"
+
+namespace tally::aggregates {
+
+// count.cpp
+extern const StateInfo kCountState;
+extern const AggregateFunction kCountStar, kCount;
+// sum.cpp
+extern const StateInfo kSumIntState, kSumWideState, kSumDoubleState;
+extern const AggregateFunction kSum;
+// average.cpp
+extern const StateInfo kAvgWideState, kAvgDoubleState;
+extern const AggregateFunction kAvg;
+// min_max.cpp
+extern const StateInfo kMinIntState, kMaxIntState, kMinWideState, kMaxWideState, kMinDoubleState,
+    kMaxDoubleState;
+extern const AggregateFunction kMin, kMax;
+// variance.cpp
+extern const StateInfo kVarianceWideState, kVarianceDoubleState, kStddevWideState,
+    kStddevDoubleState;
+extern const AggregateFunction kVarSamp, kStddevSamp;
+// bool_and_or.cpp
+extern const AggregateFunction kBoolAnd, kBoolOr;
+
+}  // namespace tally::aggregates

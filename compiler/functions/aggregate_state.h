@@ -1,0 +1,124 @@
+// The states of aggregates: what each keeps while rows arrive (its fields, on the GPU one
+// array per field over the group slots), how a value goes in and two states combine on the
+// host, and the final step on both engines (templates/tally_finals.cuh holds the finals the
+// host and the device share verbatim). Every state is algebraic: a fixed-size value with an
+// identity, a merge, a combine and a final. DISTINCT wraps a state rather than being one.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/common/string_heap.h"
+#include "compiler/common/types.h"
+#include "compiler/common/value.h"
+
+namespace tally {
+
+// One field of a state, as the device keeps it: an array over the group slots.
+enum class FieldKind : uint8_t {
+  Count,      // u64: values merged (the row count when the argument is never NULL)
+  SumI128,    // exact sum of integers or unscaled DECIMALs
+  SumF64,     // floating-point sum
+  SumSqI128,  // exact sum of squares
+  SumSqF64,   // DOUBLE variance, second pass: sum of squared deviations from the mean
+  DevSumF64,  // DOUBLE variance, second pass: sum of deviations from the mean
+  MinI64,
+  MaxI64,
+  MinI128,
+  MaxI128,
+  MinF64,
+  MaxF64,
+};
+
+enum class MergeOp : uint8_t { Add, Min, Max };
+
+// What one row merges into a field.
+enum class FieldInput : uint8_t {
+  One,              // 1 per non-NULL value
+  Value,            // the value
+  Square,           // the value squared (exact)
+  Deviation,        // the value minus its group's mean (second pass)
+  DeviationSquare,  // that deviation squared (second pass)
+};
+
+struct FieldInfo {
+  const char* name;       // as generated names spell it: "count", "sum", "sum_sq", ...
+  const char* cuda_type;  // the device library's type: u64, i64, i128, f64
+  int bytes;
+  const char* identity;  // a CUDA expression: the value merging into it changes nothing
+  MergeOp merge;
+  FieldInput input;
+  bool second_pass;  // merged by a second pass over the rows, after the first has finished
+};
+const FieldInfo& field_info(FieldKind kind);
+
+// A running state on the host; each state kind uses the members it needs.
+struct HostAggState {
+  int64_t count = 0;
+  int128 sum = 0;
+  int128 sumsq = 0;
+  double fsum = 0;
+  double fsumsq = 0;
+  Value extreme;  // MIN/MAX so far; NULL until the first value
+};
+
+// What the host steps of a state need to know of their call.
+struct AggContext {
+  Type arg;     // argument type (BIGINT for COUNT(*))
+  Type result;  // final type
+  const StringHeap* strings = nullptr;
+};
+
+// The device final of one group: C expressions for the state's fields (in StateInfo::fields
+// order), for the result cell (an i128; floats as their bits) and its NULL flag, and the
+// scales the final needs. `status` names the kernel's status word.
+struct DeviceFinal {
+  std::vector<std::string> fields;
+  std::string out;
+  std::string null;
+  int in_scale = 0;
+  int out_scale = 0;
+};
+
+enum class StateKind : uint8_t {
+  Count,
+  SumInt,
+  SumWide,
+  SumDouble,
+  MinInt,
+  MaxInt,
+  MinWide,
+  MaxWide,
+  MinDouble,
+  MaxDouble,
+  AvgWide,
+  AvgDouble,
+  VarianceWide,
+  VarianceDouble,
+  StddevWide,
+  StddevDouble,
+};
+
+// How a state's exact 128-bit sums grow with the rows: the GPU planner refuses a state whose
+// sum could overflow (the device cannot report the carry the host reports).
+enum class SumGrowth : uint8_t { None, Linear, Square };
+
+struct StateInfo {
+  StateKind kind;
+  const char* name;  // for --explain
+  // fields[0] is a Count (a group with none has a NULL final); the rest in final order.
+  std::vector<FieldKind> fields;
+  SumGrowth growth;
+  // The final is one of the argument's own values (MIN/MAX): a string final decodes
+  // through the argument's dictionary or string domain.
+  bool returns_argument;
+  void (*update)(HostAggState& state, const Value& v, const AggContext& ctx);
+  void (*combine)(HostAggState& into, const HostAggState& from, const AggContext& ctx);
+  // Throws Error(Execution) when the result does not fit its type.
+  Value (*final)(const HostAggState& state, const AggContext& ctx);
+  std::string (*device_final)(const DeviceFinal& d);
+};
+const StateInfo& state_info(StateKind kind);
+
+}  // namespace tally
