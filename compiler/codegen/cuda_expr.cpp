@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "compiler/common/error.h"
+#include "compiler/plan/expr_facts.h"
 #include "compiler/plan/string_domain.h"
 
 namespace tally {
@@ -138,12 +139,6 @@ const char* compare_op(int op) {
   }
 }
 
-void collect_columns(const Expr& e, std::set<int>& columns, bool& above_aggregation) {
-  if (e.kind == ExprKind::ColumnRef) columns.insert(e.index);
-  if (e.kind == ExprKind::GroupKeyRef || e.kind == ExprKind::AggregateRef) above_aggregation = true;
-  for (const auto& c : e.children) collect_columns(*c, columns, above_aggregation);
-}
-
 }  // namespace
 
 CudaExprEmitter::CudaExprEmitter(const BoundSelect& query, const std::vector<ColumnStats>& stats,
@@ -179,13 +174,7 @@ std::string CudaExprEmitter::value_type(const Expr& e) const {
 }
 
 int CudaExprEmitter::lookup_column(const Expr& e) const {
-  if (e.kind == ExprKind::ColumnRef || e.type.is_string()) return -1;
-  std::set<int> columns;
-  bool above = false;
-  collect_columns(e, columns, above);
-  if (above || columns.size() != 1) return -1;
-  int column = *columns.begin();
-  return query_.scan[column].type.is_string() ? column : -1;
+  return dictionary_lookup_column(e, query_);
 }
 
 void CudaExprEmitter::check_supported(const Expr& e) const {
@@ -237,41 +226,6 @@ int CudaExprEmitter::string_domain_of(const Expr& e) const {
     if (expr_equal(*(*string_domains_)[d].expr, e)) return static_cast<int>(d);
   }
   return -1;
-}
-
-bool CudaExprEmitter::may_be_null(const Expr& e) const {
-  if (lookup_column(e) >= 0) return true;  // the host's per-code values may be NULL
-  if (string_read(e).kind != StringRead::Kind::None) return true;  // so may per-string ones
-  auto any_child = [&](size_t from) {
-    for (size_t i = from; i < e.children.size(); ++i) {
-      if (may_be_null(*e.children[i])) return true;
-    }
-    return false;
-  };
-  switch (e.kind) {
-    case ExprKind::ColumnRef:
-      return stats_[e.index].has_nulls;
-    case ExprKind::Constant:
-      return e.value.null;
-    case ExprKind::IsNull:
-      return false;
-    case ExprKind::Case:
-      for (size_t i = 1; i < e.children.size(); i += 2) {
-        if (may_be_null(*e.children[i])) return true;
-      }
-      return may_be_null(*e.children.back());
-    case ExprKind::Coalesce:
-      for (const auto& c : e.children) {
-        if (!may_be_null(*c)) return false;
-      }
-      return true;
-    case ExprKind::Parameter:
-    case ExprKind::GroupKeyRef:
-    case ExprKind::AggregateRef:
-      return true;
-    default:
-      return any_child(0);
-  }
 }
 
 CudaOperand CudaExprEmitter::emit(const Expr& e, std::string& out) {

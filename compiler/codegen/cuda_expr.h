@@ -55,9 +55,6 @@ class CudaExprEmitter {
   // The C type holding `e`'s value: cuda_type, narrowed to i64 for bounded DECIMALs.
   std::string column_type(int scan_column) const;
 
-  // False when `e` can never be NULL for this data (so its NULL flag needs no state).
-  bool may_be_null(const Expr& e) const;
-
   // Throws Error(Unsupported) if `e` contains something the GPU cannot evaluate.
   void check_supported(const Expr& e) const;
 

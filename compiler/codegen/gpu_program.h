@@ -1,6 +1,7 @@
-// What the code generator hands the runtime: the CUDA source of one query (Init, Scan,
-// Finalizer kernels) and the layout of everything the kernels read and write, so the
-// runtime can allocate, fill and decode without knowing the query's shape itself.
+// What the code generator hands the runtime: the CUDA source of one query, the order of
+// its kernels' argument block, and the inputs the host computes for it (lookup tables,
+// string domains). Where the states live and which kernels run are the plan's
+// (compiler/plan/gpu_plan.h); the source holds one kernel per launch of the plan.
 #pragma once
 
 #include <string>
@@ -43,13 +44,6 @@ struct ArgSlot {
   int word = 0;
 };
 
-// An aggregate's running state is a few arrays over the group slots (FieldKind:
-// compiler/functions/aggregate_state.h).
-struct StateField {
-  FieldKind kind;
-  int aggregate;  // -1: the rows-per-group counter that marks non-empty slots
-};
-
 // A subexpression over one dictionary column, computed on the host once per dictionary
 // code with the CPU evaluator and read on the device by code (DESIGN: string predicates
 // become predicates on codes).
@@ -83,26 +77,12 @@ struct ProjectedOutput {
 struct GpuProgram {
   std::string source;
   std::vector<ArgSlot> args;
-  std::vector<StateField> fields;
   std::vector<DictLookup> lookups;
-  bool second_pass = false;  // a tally_scan_m2 kernel follows tally_scan (DOUBLE variances)
-  // No tally_init: tally_scan's first block sets the states (templates/tally_init_in_scan.cuh).
-  bool init_in_scan = false;
-  // tally_finalize is launched as tally_scan's programmatic dependent (its launch overlaps
-  // the Scan's end; it waits for the Scan before reading). One-pass thread-table scans.
-  bool dependent_finalize = false;
-  std::vector<int> aggregate_dictionary;   // per aggregate: scan column decoding a VARCHAR
-                                           // final (MIN/MAX of strings), or -1
   std::vector<ProjectedOutput> projected;  // per output of a non-aggregated query
   std::vector<StringDomain> string_domains;
   std::vector<int> key_domains;        // per group key: the domain decoding it, or -1
   std::vector<int> aggregate_domains;  // per aggregate: the domain decoding its final, or -1
 };
-
-// Bytes of the Scan's per-thread tables in shared memory under `plan`: the grid bounds how
-// many rows one thread sums, so how wide each cell must be (the planner sizes the grid by it).
-uint64_t shared_thread_table_bytes(const BoundSelect& query, const GpuPlan& plan,
-                                   const std::vector<ColumnStats>& stats);
 
 // Generates the kernels. Throws Error(Unsupported) naming what the GPU path cannot run.
 GpuProgram generate_cuda(const BoundSelect& query, const GpuPlan& plan,

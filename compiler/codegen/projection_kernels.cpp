@@ -55,8 +55,8 @@ class ProjectionWriter {
     // has asked for its arguments.
     std::string count_preamble = common_preamble(true, count_declarations);
     std::string write_preamble = common_preamble(false, preamble_) + outputs_preamble();
-    src += kernel("tally_scan_count", count_preamble, count);
-    src += kernel("tally_scan_write", write_preamble, write);
+    src += kernel(kernel_name(KernelId::ScanCount), count_preamble, count);
+    src += kernel(kernel_name(KernelId::ScanWrite), write_preamble, write);
     program_.source = std::move(src);
     program_.args = args_.slots();
   }

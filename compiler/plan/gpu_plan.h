@@ -8,23 +8,13 @@
 #include <vector>
 
 #include "compiler/ir/query.h"
+#include "compiler/plan/column_stats.h"
+#include "compiler/plan/launches.h"
+#include "compiler/plan/state_layout.h"
+#include "compiler/plan/thread_tables.h"
+#include "compiler/plan/value_bounds.h"
 
 namespace tally {
-
-// What the planner knows of a scan column (from the runtime's column statistics).
-struct ColumnStats {
-  bool has_range = false;  // min/max known (integer-like payloads, dictionary codes)
-  int64_t min = 0;
-  int64_t max = 0;
-  bool has_nulls = false;
-  bool has_values = true;      // at least one non-NULL value
-  size_t dictionary_size = 0;  // VARCHAR columns
-  // Physical encoding, for the decoder the generated Scan instantiates.
-  enum class Layout { Plain, BitPacked } layout = Layout::Plain;
-  int bits = 0;         // BitPacked
-  int64_t base = 0;     // BitPacked
-  int plain_width = 0;  // Plain: bytes per value
-};
 
 // The most shared memory a kernel may declare statically (__shared__ arrays), on every
 // architecture tally targets; more takes a dynamic allocation and an opt-in.
@@ -99,19 +89,19 @@ struct GpuPlan {
   uint32_t blocks_per_sm = 0;
   uint64_t rows = 0;   // input rows the plan was made for
   std::string reason;  // why this strategy, for --explain
+
+  // Derived from the choices above, the query and the statistics (so a plan's fingerprint
+  // need not list them): where the states live, the ThreadPrivate strategy's per-thread
+  // accumulators, and the kernels to launch.
+  StateLayout layout;
+  ThreadTables thread_tables;
+  std::vector<Launch> launches;
 };
 
-// log2 of the largest unscaled magnitude an expression can reach, by interval reasoning
-// over the column statistics (declared precision where nothing better is known).
-long double magnitude_log2(const Expr& e, const std::vector<ColumnStats>& stats);
-
-// Interval of an integer or DECIMAL expression's unscaled value, from the column statistics
-// (known == false where the reasoning does not reach: floats, division, functions).
-struct ValueBounds {
-  bool known = false;
-  long double lo = 0, hi = 0;
-};
-ValueBounds value_bounds(const Expr& e, const std::vector<ColumnStats>& stats);
+// The Scan writes the states' identities itself (templates/tally_init_in_scan.cuh).
+inline bool scan_sets_states(const GpuPlan& plan) {
+  return !plan.projection && !has_launch(plan.launches, KernelId::Init);
+}
 
 // Chooses the strategy and encodings. `forced` other than Auto is honoured when it can run
 // the query; otherwise Error(Unsupported) says why. `rows` is the table's row count.

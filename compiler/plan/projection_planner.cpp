@@ -38,6 +38,7 @@ GpuPlan plan_projection(uint64_t rows, const DeviceLimits& limits, GpuStrategy f
   uint64_t full_grid = static_cast<uint64_t>(std::max(limits.sm_count, 1)) * kBlocksPerSm;
   plan.grid = static_cast<uint32_t>(std::clamp<uint64_t>(tiles, 1, full_grid));
   plan.reason = "no GROUP BY or aggregates: passing rows are compacted in input order";
+  plan.launches = projection_launches();
   return plan;
 }
 

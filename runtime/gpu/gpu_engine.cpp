@@ -215,20 +215,23 @@ class GpuExecution {
     fill_args();
     report_.upload_ms += ms_since(start);
     const cuda::Module& module = engine_.module_for(c_.binary);
+    report_.init_in_scan = scan_sets_states(c_.plan);
+    // Every kernel is looked up first: a lookup can load the kernel (lazy module loading),
+    // and between a launch and its dependent that host time would leave the GPU idle.
+    std::vector<cuda::Kernel> kernels;
+    for (const Launch& l : c_.plan.launches)
+      kernels.push_back(module.kernel(kernel_name(l.kernel)));
     const uint32_t state_grid = launch_grid(c_.plan.state_slots);
-    report_.init_in_scan = c_.program.init_in_scan;
-    report_.dependent_finalize = c_.program.dependent_finalize;
-    if (c_.program.dependent_finalize) {
-      launch_scan_and_finalize(module, state_grid);
-    } else {
-      if (!c_.program.init_in_scan) {
-        launch(module.kernel("tally_init"), state_grid, report_.init_ms);
-      }
-      launch(module.kernel("tally_scan"), c_.plan.grid, report_.scan_ms);
-      if (c_.program.second_pass) {
-        launch(module.kernel("tally_scan_m2"), c_.plan.grid, report_.scan_ms);
-      }
-      launch(module.kernel("tally_finalize"), state_grid, report_.finalize_ms);
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      const Launch& l = c_.plan.launches[i];
+      const uint32_t grid = l.grid == LaunchGrid::Scan ? c_.plan.grid : state_grid;
+      report_.dependent_finalize |= l.dependent;
+      // A dependent shares its predecessor's timer: an event recorded between them would
+      // hold its launch back until the predecessor ends.
+      if (!l.dependent) start_timer(report_ms(l.kernel));
+      launch_with_args(kernels[i], grid, c_.plan.block, arg_words_, l.dependent);
+      const bool last_of_timer = i + 1 == kernels.size() || !c_.plan.launches[i + 1].dependent;
+      if (last_of_timer) launches_.back().timer.stop();
     }
     for (TimedLaunch& l : launches_) *l.report_ms += l.timer.elapsed_ms();
     launches_.clear();
@@ -252,33 +255,25 @@ class GpuExecution {
   };
   std::vector<TimedLaunch> launches_;
 
-  void launch(const cuda::Kernel& kernel, uint32_t grid, double& report_ms) {
-    TimedLaunch& l = launches_.emplace_back(TimedLaunch{cuda::EventTimer(), &report_ms});
-    l.timer.start();
-    launch_with_args(kernel, grid, c_.plan.block, arg_words_);
-    l.timer.stop();
+  // Where a kernel's time goes: the Init, the Finalizer, or the scan passes.
+  double& report_ms(KernelId kernel) {
+    if (kernel == KernelId::Init) return report_.init_ms;
+    if (kernel == KernelId::Finalize) return report_.finalize_ms;
+    return report_.scan_ms;
   }
 
-  // The Finalizer as the Scan's programmatic dependent, both under one timer (scan_ms): an
-  // event recorded between them would hold the Finalizer's launch back until the Scan ends.
-  // Both kernels are looked up first: a lookup can load the kernel (lazy module loading),
-  // and between the launches that host time would leave the GPU idle inside the timer.
-  void launch_scan_and_finalize(const cuda::Module& module, uint32_t state_grid) {
-    const cuda::Kernel scan = module.kernel("tally_scan");
-    const cuda::Kernel finalize = module.kernel("tally_finalize");
-    TimedLaunch& l = launches_.emplace_back(TimedLaunch{cuda::EventTimer(), &report_.scan_ms});
+  void start_timer(double& report_ms) {
+    TimedLaunch& l = launches_.emplace_back(TimedLaunch{cuda::EventTimer(), &report_ms});
     l.timer.start();
-    launch_with_args(scan, c_.plan.grid, c_.plan.block, arg_words_);
-    launch_with_args(finalize, state_grid, c_.plan.block, arg_words_, true);
-    l.timer.stop();
   }
 
   uint32_t read_status() const { return read_status_word(status_); }
 
   void allocate_states() {
     uint64_t slots = c_.plan.state_slots;
-    for (const auto& f : c_.program.fields) {
-      fields_.push_back(engine_.pool.allocate(slots * field_info(f.kind).bytes, "aggregate states"));
+    for (const auto& f : c_.plan.layout.fields) {
+      fields_.push_back(
+          engine_.pool.allocate(slots * field_info(f.kind).bytes, "aggregate states"));
     }
     if (c_.plan.strategy == GpuStrategy::Hash) {
       table_keys_ =
@@ -373,7 +368,8 @@ class GpuExecution {
       }
       for (size_t i = 0; i < na; ++i) {
         a.push_back(decode(values[g * na + i], value_nulls[g * na + i], query_.aggregates[i].type,
-                           c_.program.aggregate_dictionary[i], c_.program.aggregate_domains[i]));
+                           c_.plan.layout.aggregate_dictionary[i],
+                           c_.program.aggregate_domains[i]));
       }
       rows.keys.push_back(std::move(k));
       rows.aggregates.push_back(std::move(a));

@@ -26,13 +26,15 @@ class ProjectionExecution {
     fill_args();  // without output columns: the count pass writes none
     report_.upload_ms += ms_since(start);
     const cuda::Module& module = in_.engine.module_for(c_.binary);
-    report_.scan_ms += launch_timed(module.kernel("tally_scan_count"), grid, c_.plan.block, args_);
+    report_.scan_ms +=
+        launch_timed(module.kernel(kernel_name(KernelId::ScanCount)), grid, c_.plan.block, args_);
     raise_status_errors(read_status(), in_.engine.lookup_error);
     uint64_t rows = place_blocks();
     if (rows == 0) return {};
     allocate_outputs(rows);
     fill_args();
-    report_.scan_ms += launch_timed(module.kernel("tally_scan_write"), grid, c_.plan.block, args_);
+    report_.scan_ms +=
+        launch_timed(module.kernel(kernel_name(KernelId::ScanWrite)), grid, c_.plan.block, args_);
     raise_status_errors(read_status(), in_.engine.lookup_error);
     start = std::chrono::steady_clock::now();
     std::vector<std::vector<Value>> out = download(rows);

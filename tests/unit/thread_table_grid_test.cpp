@@ -32,7 +32,8 @@ TEST_CASE("thread-table grid: one wave of the blocks whose tables fit an SM") {
   REQUIRE(plan.shared_thread_tables);
   CHECK(plan.block == 128);
   const DeviceLimits limits;
-  const uint64_t bytes = shared_thread_table_bytes(q, plan, stats_of(q));
+  const uint64_t bytes = plan.thread_tables.shared_bytes;
+  REQUIRE(bytes > 0);
   // Resident blocks: bounded by shared memory (1 KB reserved per block), by threads, and
   // by registers (64 a thread).
   const uint64_t fit = std::min<uint64_t>({limits.shared_per_sm / (bytes + 1024),
@@ -45,6 +46,8 @@ TEST_CASE("thread-table grid: one wave of the blocks whose tables fit an SM") {
     GpuProgram program = generate_cuda(q, plan, stats_of(q));
     CHECK(program.source.find(fmt::format("__launch_bounds__(128, {}) tally_scan",
                                           plan.blocks_per_sm)) != std::string::npos);
+    // The Scan declares the buffer the plan sized.
+    CHECK(program.source.find(fmt::format("u8 st_mem[{}]", bytes)) != std::string::npos);
   }
 }
 

@@ -1,0 +1,24 @@
+// What the planner knows of a scan column, from the runtime's column statistics: exact for
+// the data a plan is made for (they are part of a compiled plan's fingerprint).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tally {
+
+struct ColumnStats {
+  bool has_range = false;  // min/max known (integer-like payloads, dictionary codes)
+  int64_t min = 0;
+  int64_t max = 0;
+  bool has_nulls = false;
+  bool has_values = true;      // at least one non-NULL value
+  size_t dictionary_size = 0;  // VARCHAR columns
+  // Physical encoding, for the decoder the generated Scan instantiates.
+  enum class Layout { Plain, BitPacked } layout = Layout::Plain;
+  int bits = 0;         // BitPacked
+  int64_t base = 0;     // BitPacked
+  int plain_width = 0;  // Plain: bytes per value
+};
+
+}  // namespace tally

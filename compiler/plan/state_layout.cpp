@@ -1,0 +1,74 @@
+#include "compiler/plan/state_layout.h"
+
+#include <algorithm>
+
+#include "compiler/plan/expr_facts.h"
+#include "compiler/plan/thread_cell_packing.h"
+#include "compiler/plan/value_bounds.h"
+
+namespace tally {
+
+namespace {
+
+// The field of `kind` that aggregate a merges into: an equal one already there, or a new one.
+int field_for(StateLayout& layout, FieldKind kind, int a, const BoundSelect& query,
+              const std::vector<ColumnStats>& stats) {
+  const AggregateCall& call = query.aggregates[a];
+  auto add = [&] {
+    layout.fields.push_back({kind, a});
+    return static_cast<int>(layout.fields.size() - 1);
+  };
+  if (call.distinct) return add();  // fed by other rows than any plain aggregate
+  if (kind == FieldKind::Count && (!call.arg || !may_be_null(*call.arg, query, stats))) return 0;
+  for (size_t f = 1; f < layout.fields.size(); ++f) {
+    const AggregateCall& other = query.aggregates[layout.fields[f].aggregate];
+    if (layout.fields[f].kind == kind && !other.distinct && other.arg && call.arg &&
+        expr_equal(*other.arg, *call.arg)) {
+      return static_cast<int>(f);
+    }
+  }
+  return add();
+}
+
+}  // namespace
+
+bool StateLayout::second_pass() const {
+  return std::any_of(fields.begin(), fields.end(),
+                     [](const StateField& f) { return field_info(f.kind).second_pass; });
+}
+
+StateLayout layout_states(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                          uint64_t rows) {
+  StateLayout layout;
+  layout.fields.push_back({FieldKind::Count, -1});
+  for (size_t a = 0; a < query.aggregates.size(); ++a) {
+    const AggregateCall& call = query.aggregates[a];
+    const StateInfo& state = aggregate_state(call.kind, call.arg ? call.arg->type : Type::bigint());
+    std::vector<int> ids;
+    for (FieldKind k : state.fields) {
+      ids.push_back(field_for(layout, k, static_cast<int>(a), query, stats));
+    }
+    layout.aggregate_fields.push_back(ids);
+    layout.aggregate_states.push_back(state.kind);
+    const bool string_column =
+        call.arg && call.arg->type.is_string() && call.arg->kind == ExprKind::ColumnRef;
+    layout.aggregate_dictionary.push_back(state.returns_argument && string_column ? call.arg->index
+                                                                                  : -1);
+  }
+  for (size_t f = 0; f < layout.fields.size(); ++f) {
+    const long double top = nonnegative_top(layout, f, query, stats);
+    layout.fields[f].low_word_sum =
+        top >= 0 && lane_sum_bits(top, std::max<uint64_t>(rows, 1)) != 0;
+  }
+  return layout;
+}
+
+long double nonnegative_top(const StateLayout& layout, size_t f, const BoundSelect& query,
+                            const std::vector<ColumnStats>& stats) {
+  const StateField& field = layout.fields[f];
+  if (field.kind != FieldKind::SumI128) return -1;
+  const ValueBounds v = value_bounds(*query.aggregates[field.aggregate].arg, stats);
+  return v.known && v.lo >= 0 ? v.hi : -1;
+}
+
+}  // namespace tally

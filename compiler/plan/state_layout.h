@@ -1,0 +1,46 @@
+// Where the aggregates' running states live on the device: one array per state field over
+// the group slots, a field shared wherever two aggregates keep the same one (SUM(x) and
+// AVG(x) one sum; the non-NULL count of a never-NULL argument is the row count).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "compiler/ir/query.h"
+#include "compiler/plan/column_stats.h"
+
+namespace tally {
+
+struct StateField {
+  FieldKind kind;
+  int aggregate;  // -1: the rows-per-group counter, which also marks occupied slots
+  // A 128-bit sum of values the statistics prove non-negative whose whole-table total fits
+  // 64 bits: it never carries out of its low word, so a merge is one 64-bit add whose result
+  // nobody waits for.
+  bool low_word_sum = false;
+};
+
+struct StateLayout {
+  std::vector<StateField> fields;                  // [0]: the rows-per-group counter
+  std::vector<std::vector<int>> aggregate_fields;  // per aggregate, in its StateInfo's order
+  std::vector<StateKind> aggregate_states;
+  // Per aggregate: the scan column whose dictionary decodes a VARCHAR final (MIN/MAX of a
+  // string column returns a code), or -1.
+  std::vector<int> aggregate_dictionary;
+
+  // Whether a second pass over the rows merges some field (DOUBLE variances).
+  bool second_pass() const;
+};
+
+// The layout of `query`'s aggregates over `rows` rows of data with these statistics. A
+// DISTINCT aggregate keeps the plain aggregate's state, fed only by rows whose value was new
+// to its group, so its fields are never shared.
+StateLayout layout_states(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                          uint64_t rows);
+
+// The most one row adds to sum field f when the statistics prove every value it adds
+// non-negative (a NULL adds 0); -1 when they do not, or f is no 128-bit sum.
+long double nonnegative_top(const StateLayout& layout, size_t f, const BoundSelect& query,
+                            const std::vector<ColumnStats>& stats);
+
+}  // namespace tally

@@ -1,0 +1,100 @@
+#include "compiler/plan/thread_tables.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "compiler/common/error.h"
+#include "compiler/plan/value_bounds.h"
+
+namespace tally {
+
+const char* cell_type_name(CellType type) {
+  switch (type) {
+    case CellType::U32:
+      return "u32";
+    case CellType::I32:
+      return "i32";
+    case CellType::U64:
+      return "u64";
+    case CellType::I64:
+      return "i64";
+    case CellType::I128:
+      return "i128";
+    case CellType::F64:
+      return "f64";
+  }
+  return "?";
+}
+
+int cell_bytes(CellType type) {
+  switch (type) {
+    case CellType::U32:
+    case CellType::I32:
+      return 4;
+    case CellType::I128:
+      return 16;
+    default:
+      return 8;
+  }
+}
+
+uint64_t rows_per_lane(uint64_t rows, uint32_t grid, uint32_t block) {
+  const uint64_t warps = std::max<uint64_t>(uint64_t{grid} * block / 32, 1);
+  const uint64_t blocks = (rows + 1023) / 1024;
+  return std::max<uint64_t>(32 * ((blocks + warps - 1) / warps), 1);
+}
+
+namespace {
+
+CellType field_cell(FieldKind kind) {
+  const std::string type = field_info(kind).cuda_type;
+  if (type == "u64") return CellType::U64;
+  if (type == "i64") return CellType::I64;
+  if (type == "i128") return CellType::I128;
+  if (type == "f64") return CellType::F64;
+  throw Error(ErrorKind::Internal, "a state field of unknown type " + type);
+}
+
+// The narrowest integer the statistics prove one thread's rows (and then a warp's sum of
+// them) cannot overflow: fewer registers a thread, more threads resident.
+CellType accumulator(const StateField& field, const BoundSelect& query,
+                     const std::vector<ColumnStats>& stats, uint64_t lane_rows) {
+  const long double warp_rows_bits =
+      std::log2(static_cast<long double>(lane_rows)) + 5;  // 5: 32 lanes of a warp
+  if (field.kind == FieldKind::Count) return warp_rows_bits < 31 ? CellType::U32 : CellType::U64;
+  if (field.kind != FieldKind::SumI128) return field_cell(field.kind);
+  const long double bits =
+      magnitude_log2(*query.aggregates[field.aggregate].arg, stats) + warp_rows_bits;
+  if (bits < 30) return CellType::I32;
+  return bits < 62 ? CellType::I64 : CellType::I128;
+}
+
+}  // namespace
+
+ThreadTables plan_thread_tables(const StateLayout& layout, const BoundSelect& query,
+                                const std::vector<ColumnStats>& stats, uint64_t rows, uint32_t grid,
+                                uint32_t block, uint64_t slots, bool in_shared) {
+  ThreadTables t;
+  const uint64_t lane_rows = rows_per_lane(rows, grid, block);
+  for (const StateField& f : layout.fields)
+    t.cells.push_back(accumulator(f, query, stats, lane_rows));
+  t.packed.place.resize(layout.fields.size());
+  if (!in_shared) return t;
+  // Only the first pass keeps thread tables, so only its fields pack: a row count, and sums
+  // whose argument the statistics bound below by 0.
+  std::vector<uint32_t> bits(layout.fields.size(), 0);
+  for (size_t f = 0; f < bits.size(); ++f) {
+    const long double top =
+        layout.fields[f].kind == FieldKind::Count ? 1 : nonnegative_top(layout, f, query, stats);
+    if (top >= 0) bits[f] = lane_sum_bits(top, lane_rows);
+  }
+  t.packed = pack_thread_cells(bits);
+  uint64_t cell_bytes_total = 8ull * t.packed.words;
+  for (size_t f = 0; f < t.cells.size(); ++f) {
+    if (t.packed.place[f].word < 0) cell_bytes_total += cell_bytes(t.cells[f]);
+  }
+  t.shared_bytes = cell_bytes_total * slots * block;
+  return t;
+}
+
+}  // namespace tally

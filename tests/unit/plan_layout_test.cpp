@@ -1,0 +1,102 @@
+// The plan owns the physical layout: shared state fields, the launch list, and the generated
+// source holding one kernel per launch (compiler/plan/state_layout.h, launches.h).
+#include <doctest/doctest.h>
+
+#include "compiler/codegen/gpu_program.h"
+#include "tests/unit/support/planner_fixture.h"
+
+namespace tally {
+namespace {
+
+Database& layout_db() {
+  static Database* db = test::make_planner_db("");
+  return *db;
+}
+
+GpuPlan plan(const std::string& sql, GpuStrategy strategy = GpuStrategy::Auto) {
+  return test::plan_bound(layout_db(), test::bind_first(layout_db(), sql), strategy);
+}
+
+std::vector<KernelId> kernels(const GpuPlan& p) {
+  std::vector<KernelId> ids;
+  for (const Launch& l : p.launches) ids.push_back(l.kernel);
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("plan layout: aggregates over the same argument share fields") {
+  GpuPlan p = plan(
+      "SELECT l_returnflag, SUM(l_quantity), AVG(l_quantity), COUNT(l_quantity), COUNT(*), "
+      "MIN(l_quantity) FROM lineitem GROUP BY 1");
+  const StateLayout& l = p.layout;
+  // The row count, one sum for SUM and AVG, one MIN: l_quantity is never NULL, so every
+  // non-NULL count is the row count.
+  REQUIRE(l.fields.size() == 3);
+  CHECK(l.fields[0].kind == FieldKind::Count);
+  CHECK(l.aggregate_fields[0] == std::vector<int>{0, 1});
+  CHECK(l.aggregate_fields[1] == std::vector<int>{0, 1});
+  CHECK(l.aggregate_fields[2] == std::vector<int>{0});
+  CHECK(l.aggregate_fields[3] == std::vector<int>{0});
+  CHECK(l.aggregate_fields[4] == std::vector<int>{0, 2});
+  CHECK(l.fields[2].kind == FieldKind::MinI128);  // l_quantity is a DECIMAL
+  CHECK(l.aggregate_states[1] == StateKind::AvgWide);
+}
+
+TEST_CASE("plan layout: a nullable or DISTINCT argument keeps fields of its own") {
+  GpuPlan p = plan("SELECT COUNT(c_integer), SUM(c_integer), COUNT(DISTINCT c_integer) FROM nulls");
+  const StateLayout& l = p.layout;
+  // COUNT and SUM share the non-NULL count; the DISTINCT count is fed by other rows.
+  CHECK(l.aggregate_fields[0] == std::vector<int>{1});
+  CHECK(l.aggregate_fields[1][0] == 1);
+  CHECK(l.aggregate_fields[2].size() == 1);
+  CHECK(l.aggregate_fields[2][0] != 1);
+}
+
+TEST_CASE("plan layout: MIN/MAX of a string column decode through its dictionary") {
+  GpuPlan p = plan("SELECT MIN(l_shipmode), MAX(l_quantity) FROM lineitem");
+  CHECK(p.layout.aggregate_dictionary[0] >= 0);
+  CHECK(p.layout.aggregate_dictionary[1] == -1);
+}
+
+TEST_CASE("plan launches: what each strategy runs, and the source has one kernel each") {
+  const char* q1 =
+      "SELECT l_returnflag, l_linestatus, SUM(l_quantity), COUNT(*) FROM lineitem GROUP BY 1, 2";
+  GpuPlan thread = plan(q1);
+  REQUIRE(thread.strategy == GpuStrategy::ThreadPrivate);
+  CHECK(kernels(thread) == std::vector<KernelId>{KernelId::Scan, KernelId::Finalize});
+  CHECK(thread.launches[1].dependent);
+  CHECK(scan_sets_states(thread));
+
+  GpuPlan hash = plan(q1, GpuStrategy::Hash);
+  CHECK(kernels(hash) == std::vector<KernelId>{KernelId::Init, KernelId::Scan, KernelId::Finalize});
+  CHECK_FALSE(hash.launches[2].dependent);
+  CHECK_FALSE(scan_sets_states(hash));
+
+  // A DOUBLE variance takes a second pass; the Finalizer then waits like any launch.
+  GpuPlan two_pass =
+      plan("SELECT l_returnflag, VAR_SAMP(CAST(l_tax AS DOUBLE)) FROM lineitem GROUP BY 1");
+  REQUIRE(two_pass.strategy == GpuStrategy::ThreadPrivate);
+  CHECK(kernels(two_pass) ==
+        std::vector<KernelId>{KernelId::Scan, KernelId::ScanM2, KernelId::Finalize});
+  CHECK_FALSE(two_pass.launches[2].dependent);
+  CHECK(two_pass.layout.second_pass());
+
+  GpuPlan projection = plan("SELECT l_orderkey FROM lineitem WHERE l_quantity > 49");
+  CHECK(kernels(projection) == std::vector<KernelId>{KernelId::ScanCount, KernelId::ScanWrite});
+
+  for (const char* sql :
+       {q1, "SELECT l_returnflag, VAR_SAMP(CAST(l_tax AS DOUBLE)) FROM lineitem GROUP BY 1"}) {
+    for (GpuStrategy s : {GpuStrategy::Auto, GpuStrategy::Hash, GpuStrategy::Direct}) {
+      test::GeneratedScan g = test::generate_scan(layout_db(), sql, s);
+      for (const Launch& l : g.plan.launches) {
+        INFO(sql << " " << strategy_name(s) << " " << kernel_name(l.kernel));
+        CHECK(g.source.find(std::string(" ") + kernel_name(l.kernel) + "(") != std::string::npos);
+      }
+      const bool init = g.source.find(" tally_init(") != std::string::npos;
+      CHECK(init == has_launch(g.plan.launches, KernelId::Init));
+    }
+  }
+}
+
+}  // namespace tally
