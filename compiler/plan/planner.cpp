@@ -135,15 +135,6 @@ HashKeyLayout hash_key_layout(const BoundSelect& query, std::vector<KeyEncoding>
   return HashKeyLayout::RawAndDigits128;
 }
 
-uint64_t state_fields(const BoundSelect& query) {
-  uint64_t fields = 1;  // rows per group
-  for (const auto& a : query.aggregates) {
-    const StateInfo& state = aggregate_state(a.kind, a.arg ? a.arg->type : Type::bigint());
-    fields += a.distinct ? 2 : std::min<uint64_t>(state.fields.size(), 3);
-  }
-  return fields;
-}
-
 uint64_t next_pow2(uint64_t v) {
   uint64_t p = 1;
   while (p < v) p <<= 1;
@@ -307,7 +298,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   uint64_t product = slot_product(plan.keys);
   bool raw = product == 0;
   if (raw) plan.hash_keys = hash_key_layout(query, plan.keys);
-  uint64_t cells = product * state_fields(query);
+  uint64_t cells = product * plan.layout.fields.size();
   bool fits_registers = !raw && product <= kThreadPrivateSlots && cells <= kThreadPrivateCells;
   bool fits_direct = !raw && product <= kMaxDirectSlots;
   GpuStrategy chosen = forced;
@@ -315,7 +306,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     if (fits_registers) {
       chosen = GpuStrategy::ThreadPrivate;
       plan.reason =
-          fmt::format("{} slots x {} state fields fit in registers", product, state_fields(query));
+          fmt::format("{} slots x {} state fields fit in registers", product, plan.layout.fields.size());
     } else if (fits_direct && product <= std::max<uint64_t>(1ull << 16, 2 * rows)) {
       chosen = GpuStrategy::Direct;
       plan.reason = fmt::format("key domain of {} slots is known and small", product);
@@ -331,7 +322,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     plan.reason = "forced by --strategy";
     if (chosen == GpuStrategy::ThreadPrivate && !fits_registers) {
       unsupported(fmt::format("--strategy thread with {} slots x {} state fields", product,
-                              state_fields(query)));
+                              plan.layout.fields.size()));
     }
     if (chosen == GpuStrategy::Hash && query.group_keys.empty()) {
       unsupported("--strategy hash without GROUP BY (one group has no key to hash)");
