@@ -23,24 +23,26 @@ std::string column_null(const ColumnStats& s, const std::string& validity) {
   return fmt::format("!Validity{{{}}}.valid(row)", validity);
 }
 
-std::string decoded_declarations(const std::vector<int>& columns, const CudaExprEmitter& emitter,
-                                 const std::vector<int>& held_i32) {
+std::string decoded_declarations(const std::vector<int>& columns,
+                                 const std::vector<ColumnNames>& names,
+                                 const CudaExprEmitter& emitter, const std::vector<int>& held_i32) {
   std::string d;
   for (int c : columns) {
     const bool narrow = std::find(held_i32.begin(), held_i32.end(), c) != held_i32.end();
-    d += fmt::format("    {} c{}_h[2]; bool c{}_nh[2];\n", narrow ? "i32" : emitter.column_type(c),
-                     c, c);
+    d += fmt::format("{} {}[2]; bool {}[2];\n", narrow ? "i32" : emitter.column_type(c),
+                     names[c].held, names[c].held_null);
   }
   return d;
 }
 
-std::string decoded_row(const std::vector<int>& columns, const CudaExprEmitter& emitter,
-                        const std::string& indent) {
+std::string decoded_row(const std::vector<int>& columns, const std::vector<ColumnNames>& names,
+                        const CudaExprEmitter& emitter) {
   std::string d;
   for (int c : columns) {
-    d += fmt::format("{0}const {1} c{2} = c{2}_h[half]; const bool c{2}_n = c{2}_nh[half];\n",
-                     indent, emitter.column_type(c), c);
-    d += fmt::format("{0}(void)c{1}; (void)c{1}_n;\n", indent, c);
+    const ColumnNames& n = names[c];
+    d += fmt::format("const {} {} = {}[half]; const bool {} = {}[half];\n", emitter.column_type(c),
+                     n.value, n.held, n.null, n.held_null);
+    d += fmt::format("(void){}; (void){};\n", n.value, n.null);
   }
   return d;
 }

@@ -23,13 +23,16 @@ std::string column_value(const Type& t, const std::string& value_type, const std
 // Its NULL flag: "false" for a column without NULLs, else its bit through `validity`.
 std::string column_null(const ColumnStats& s, const std::string& validity);
 
-// Registers for the decoded columns of a lane's two rows (c<i>_h[2], c<i>_nh[2]): of the
-// column's type, or i32 for the columns in `held_i32` (decoded as i32, widened at use).
-std::string decoded_declarations(const std::vector<int>& columns, const CudaExprEmitter& emitter,
+// Registers for the decoded columns of a lane's two rows (`held[2]`, `held_null[2]` of
+// ColumnNames): of the column's type, or i32 for the columns in `held_i32` (decoded as i32,
+// widened at use).
+std::string decoded_declarations(const std::vector<int>& columns,
+                                 const std::vector<ColumnNames>& names,
+                                 const CudaExprEmitter& emitter,
                                  const std::vector<int>& held_i32 = {});
 
-// The row `half`'s value and NULL flag of each column as c<i> / c<i>_n, at `indent`.
-std::string decoded_row(const std::vector<int>& columns, const CudaExprEmitter& emitter,
-                        const std::string& indent);
+// The row `half`'s value and NULL flag of each column (`value`, `null` of ColumnNames).
+std::string decoded_row(const std::vector<int>& columns, const std::vector<ColumnNames>& names,
+                        const CudaExprEmitter& emitter);
 
 }  // namespace tally

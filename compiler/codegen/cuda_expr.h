@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "compiler/codegen/gpu_program.h"
+#include "compiler/codegen/program_names.h"
+#include "compiler/codegen/symbol_table.h"
 
 namespace tally {
 
@@ -22,14 +24,11 @@ std::string cuda_type(const Type& t);
 // The C type a plain column stores, as runtime/storage/column.h lays it out.
 const char* plain_storage_type(const Type& t);
 
-// `text` with `by` before each of its lines, for readable generated code.
-std::string indent_lines(const std::string& text, const std::string& by);
-
-// A generated kernel: `body` inside a function whose one parameter is the whole argument
+// The head of a generated kernel (its body follows in braces, beginning with
+// `const u64* __restrict__ args = arg_block.words;`): one parameter, the whole argument
 // block of `arg_count` words, passed by value (constant bank, no registers or loads from
-// memory to reach a column pointer), and named `args` inside.
-std::string kernel_definition(const char* name, uint32_t block, int min_blocks, size_t arg_count,
-                              const std::string& body);
+// memory to reach a column pointer). Throws Error(Unsupported) past the parameter block's size.
+std::string kernel_head(const char* name, uint32_t block, int min_blocks, size_t arg_count);
 
 // Arguments the kernel reads from `args`: the emitter asks for them as it meets columns,
 // parameters and lookups, and the kernel emitter declares them once at the top.
@@ -45,8 +44,10 @@ class CudaArgs {
 class CudaExprEmitter {
  public:
   // `string_domains` null: computed strings are refused (Unsupported) rather than emitted.
+  // Temporaries take fresh names from `symbols`; columns are read through `columns`.
   CudaExprEmitter(const BoundSelect& query, const std::vector<ColumnStats>& stats,
                   std::vector<DictLookup>& lookups, CudaArgs& args, std::string& preamble,
+                  SymbolTable& symbols, const std::vector<ColumnNames>& columns,
                   std::vector<StringDomain>* string_domains = nullptr);
 
   // Appends the statements computing `e` to `out`; returns where its value is.
@@ -62,7 +63,7 @@ class CudaExprEmitter {
   int string_domain_of(const Expr& e) const;
 
  private:
-  std::string fresh();
+  // A value of `e`'s type and its NULL flag, declared with a name that says what it holds.
   CudaOperand declare(const Expr& e, std::string& out);
   std::string value_type(const Expr& e) const;
   CudaOperand emit_node(const Expr& e, std::string& out);
@@ -105,9 +106,11 @@ class CudaExprEmitter {
   std::vector<DictLookup>& lookups_;
   CudaArgs& args_;
   std::string& preamble_;
+  SymbolTable& symbols_;
+  const std::vector<ColumnNames>& columns_;
   std::vector<StringDomain>* string_domains_;
+  std::vector<std::string> lookup_names_;  // per lookup: its table's values (`<name>_null`)
   int domain_ = -1;  // the domain the string being emitted belongs to (-1: none)
-  int counter_ = 0;
 };
 
 }  // namespace tally

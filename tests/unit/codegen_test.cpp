@@ -143,9 +143,11 @@ TEST_CASE(
   compile_db().execute_script(test::query_file("tpch_q1"), options,
                               [&](const StatementOutcome& o) { cuda = o.cuda; });
   // Two buffers of 8-row chunks: the next chunk's words load while this one is worked on.
-  CHECK(cuda.find("LaneChunk<24u, 8u> c3_ka;") != std::string::npos);
-  CHECK(cuda.find("c3_kb.load(c3_lw + (u32)(block) * 768u, chunk + 1);") != std::string::npos);
-  CHECK(cuda.find("c3_ka.load(c3_lw + (u32)(block + warps) * 768u, 0);") != std::string::npos);
+  CHECK(cuda.find("LaneChunk<24u, 8u> l_extendedprice_chunk_a;") != std::string::npos);
+  CHECK(cuda.find("l_extendedprice_chunk_b.load(l_extendedprice_words + (u32)(block) * 768u, "
+                  "chunk + 1);") != std::string::npos);
+  CHECK(cuda.find("l_extendedprice_chunk_a.load(l_extendedprice_words + (u32)(block + warps) * "
+                  "768u, 0);") != std::string::npos);
   // Whole blocks walk without a per-row check that the row exists; the partial last block
   // is done after the walk, row by row, with the check.
   const size_t walk = cuda.find("for (; (block + 1) * 1024 <= walk_rows; block += warps)");
@@ -154,12 +156,12 @@ TEST_CASE(
   CHECK(last != std::string::npos);
   CHECK(walk < last);
   CHECK(cuda.find("index >= in_block") > last);
-  CHECK(cuda.find("lane_field32<24u>(c3_lw", last) != std::string::npos);
+  CHECK(cuda.find("lane_field32<24u>(l_extendedprice_words", last) != std::string::npos);
   // Decoded columns wait in 32-bit registers, widened where they are used.
-  CHECK(cuda.find("i32 c3_h[2];") != std::string::npos);
-  CHECK(cuda.find("const i64 c3 = c3_h[half];") != std::string::npos);
-  CHECK(cuda.find("__shared__ __align__(16) u8 st_mem[") != std::string::npos);
-  CHECK(cuda.find("(i64)((u64)(u32)c3 * (u64)(u32)") != std::string::npos);
+  CHECK(cuda.find("i32 l_extendedprice_held[2];") != std::string::npos);
+  CHECK(cuda.find("const i64 l_extendedprice = l_extendedprice_held[half];") != std::string::npos);
+  CHECK(cuda.find("__shared__ __align__(16) u8 thread_cells[") != std::string::npos);
+  CHECK(cuda.find("(i64)((u64)(u32)l_extendedprice * (u64)(u32)") != std::string::npos);
   CHECK(cuda.find("KernelArgs<") != std::string::npos);
   // No Init kernel: the Scan's first block sets the states, and each block waits for them
   // before it merges; the Finalizer stays a kernel.
@@ -180,7 +182,7 @@ TEST_CASE(
   CHECK(allow < await);
   const size_t wait = cuda.find("wait_for_prior_grid();", finalizer);
   CHECK(wait != std::string::npos);
-  CHECK(wait < cuda.find("for (u64 s", finalizer));
+  CHECK(wait < cuda.find("for (u64 slot", finalizer));
 }
 
 }  // namespace tally

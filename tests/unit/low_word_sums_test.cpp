@@ -27,7 +27,8 @@ TEST_CASE("codegen: non-negative sums whose total fits 64 bits merge with a 64-b
       "SUM(l_extendedprice * (1 - l_discount)), AVG(l_discount), COUNT(*) FROM lineitem "
       "GROUP BY l_returnflag, l_linestatus",
       GpuStrategy::ThreadPrivate);
-  CHECK(q1.find("atomic_add_low(&f1[0], (u64)(w1_0));") != std::string::npos);
+  CHECK(q1.find("atomic_add_low(&sum_l_quantity[0], (u64)(sum_l_quantity_block0));") !=
+        std::string::npos);
   CHECK(q1.find(", (i128)w") == std::string::npos);  // no sum keeps the 128-bit add
 
   // A sum that can be negative: the carry matters.
@@ -35,7 +36,8 @@ TEST_CASE("codegen: non-negative sums whose total fits 64 bits merge with a 64-b
       source("SELECT l_returnflag, SUM(l_quantity - 30) FROM lineitem GROUP BY l_returnflag",
              GpuStrategy::ThreadPrivate);
   CHECK(negative.find("atomic_add_low(") == std::string::npos);
-  CHECK(negative.find("atomic_add(&f1[0], (i128)w1_0);") != std::string::npos);
+  CHECK(negative.find("atomic_add(&sum_l_quantity_30[0], (i128)sum_l_quantity_30_block0);") !=
+        std::string::npos);
 
   // Each value fits 64 bits, but 60,000 of them at up to 5.5e17 do not.
   const std::string large = source(
@@ -50,8 +52,8 @@ TEST_CASE("codegen: a hash scan's per-row merges of bounded sums are 64-bit adds
       "SELECT l_orderkey, SUM(l_quantity), SUM(l_quantity - 30) FROM lineitem GROUP BY "
       "l_orderkey",
       GpuStrategy::Hash);
-  CHECK(hash.find("atomic_add_low(&f1[slot], (u64)(") != std::string::npos);
-  CHECK(hash.find("atomic_add(&f2[slot], (i128)") != std::string::npos);
+  CHECK(hash.find("atomic_add_low(&sum_l_quantity[slot], (u64)(") != std::string::npos);
+  CHECK(hash.find("atomic_add(&sum_l_quantity_30[slot], (i128)") != std::string::npos);
 }
 
 }  // namespace

@@ -94,18 +94,18 @@ TEST_CASE("codegen: non-negative sums share packed words, a sum that can be nega
       "SELECT l_returnflag, l_linestatus, SUM(l_quantity), SUM(l_extendedprice), "
       "SUM(l_extendedprice * (1 - l_discount)), AVG(l_discount), COUNT(*) FROM lineitem "
       "GROUP BY l_returnflag, l_linestatus");
-  CHECK(q1.find("u64* const sp0 = (u64*)(st_mem + ") != std::string::npos);
-  CHECK(q1.find("sp0_t[(u32)slot * 128u] += ") != std::string::npos);
-  CHECK(q1.find("i64* const st") == std::string::npos);  // every field packed
+  CHECK(q1.find("u64* const packed0_cells = (u64*)(thread_cells + ") != std::string::npos);
+  CHECK(q1.find("packed0_cell[(u32)slot * 128u] += ") != std::string::npos);
+  CHECK(q1.find("i64* const sum_") == std::string::npos);  // every field packed
   // The count is taken back out of its word at the flush, not read as a whole cell.
   CHECK(q1.find(">> ") != std::string::npos);
 
   const std::string mixed = scan_source(
       "SELECT l_returnflag, SUM(l_quantity), COUNT(*), SUM(l_quantity - 30) FROM lineitem "
       "GROUP BY l_returnflag");
-  CHECK(mixed.find("sp0_t[(u32)slot") != std::string::npos);
+  CHECK(mixed.find("packed0_cell[(u32)slot") != std::string::npos);
   // SUM(l_quantity - 30) can be negative: its own cell, added to as before.
-  CHECK(mixed.find("st2_t[(u32)slot * 128u] += (i32)") != std::string::npos);
+  CHECK(mixed.find("sum_l_quantity_30_cell[(u32)slot * 128u] += (i32)") != std::string::npos);
 }
 
 }  // namespace

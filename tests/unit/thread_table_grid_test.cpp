@@ -47,7 +47,7 @@ TEST_CASE("thread-table grid: one wave of the blocks whose tables fit an SM") {
     CHECK(program.source.find(fmt::format("__launch_bounds__(128, {}) tally_scan",
                                           plan.blocks_per_sm)) != std::string::npos);
     // The Scan declares the buffer the plan sized.
-    CHECK(program.source.find(fmt::format("u8 st_mem[{}]", bytes)) != std::string::npos);
+    CHECK(program.source.find(fmt::format("u8 thread_cells[{}]", bytes)) != std::string::npos);
   }
 }
 

@@ -1,0 +1,40 @@
+// What every part of an aggregation's generated kernels shares: the query, its plan and
+// statistics, the program being written, the argument block, the names, and the expression
+// emitter. The parts: the Scan (scan_kernel.cpp), a row's group slot (group_slot.cpp), the
+// merges into the states (state_merges.cpp) and the Finalizer (finalizer.cpp), assembled one
+// kernel per launch by aggregation_kernels.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/codegen/cuda_expr.h"
+#include "compiler/codegen/gpu_program.h"
+#include "compiler/codegen/program_names.h"
+#include "compiler/codegen/symbol_table.h"
+
+namespace tally {
+
+struct AggregationContext {
+  AggregationContext(const BoundSelect& query, const GpuPlan& plan,
+                     const std::vector<ColumnStats>& stats, GpuProgram& program);
+
+  const std::vector<StateField>& state_fields() const { return plan.layout.fields; }
+  // Whether the Finalizer is launched as the Scan's programmatic dependent.
+  bool finalize_is_dependent() const;
+
+  const BoundSelect& query;
+  const GpuPlan& plan;
+  const std::vector<ColumnStats>& stats;
+  GpuProgram& program;
+  SymbolTable symbols;
+  CudaArgs args;
+  // What every kernel takes from the argument block beside its fixed arguments: the state
+  // arrays, and the lookups and parameters the expressions use (the emitter adds them).
+  std::string declarations;
+  std::vector<ColumnNames> columns;
+  std::vector<std::string> fields;  // per state field: its array
+  CudaExprEmitter emitter;
+};
+
+}  // namespace tally

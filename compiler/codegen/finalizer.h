@@ -1,0 +1,19 @@
+// The Finalizer kernel's body: every occupied slot takes the next output row, its keys are
+// decoded from the slot (or the hash table's key), and each aggregate's final is computed
+// from its state fields by the aggregate table's device final (templates/tally_finals.cuh
+// holds what the host computes the same way).
+#pragma once
+
+#include <string>
+
+#include "compiler/codegen/aggregation_context.h"
+
+namespace tally {
+
+std::string finalize_body(AggregationContext& ctx);
+
+// The loop over state slots of Init and the Finalizer: over the grid, or over one block
+// (the Scan's first block, where it sets the states). The slot is `slot`.
+std::string state_slot_loop_head(const GpuPlan& plan, bool one_block);
+
+}  // namespace tally

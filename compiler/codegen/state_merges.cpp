@@ -1,0 +1,380 @@
+#include "compiler/codegen/state_merges.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+
+#include "compiler/common/error.h"
+
+namespace tally {
+
+namespace {
+
+// The device library's names for one merge: across a warp (tally_reduce.cuh), of two values
+// in a lane (pair; Add folds with +), and into global state (tally_atomics.cuh).
+struct MergeNames {
+  const char* warp;
+  const char* pair;
+  const char* atomic;
+};
+
+MergeNames merge_names(MergeOp op) {
+  switch (op) {
+    case MergeOp::Min:
+      return {"warp_min", "min_of", "atomic_min"};
+    case MergeOp::Max:
+      return {"warp_max", "max_of", "atomic_max"};
+    default:
+      return {"warp_sum", "", "atomic_add"};
+  }
+}
+
+const char* field_type(FieldKind k) { return field_info(k).cuda_type; }
+
+}  // namespace
+
+StateMerges::StateMerges(AggregationContext& ctx, bool m2_pass)
+    : ctx_(ctx),
+      m2_pass_(m2_pass),
+      thread_tables_(ctx.plan.strategy == GpuStrategy::ThreadPrivate && !m2_pass),
+      in_shared_(thread_tables_ && ctx.plan.shared_thread_tables),
+      hints_(aggregate_hints(ctx.query)) {
+  if (!in_shared_) return;
+  bool declared = false;
+  for (size_t f = 0; f < ctx.fields.size(); ++f) {
+    cell_arrays_.push_back(
+        ctx.symbols.declare(fmt::format("cells{}", f), ctx.fields[f] + "_cells", declared));
+    cells_.push_back(
+        ctx.symbols.declare(fmt::format("cell{}", f), ctx.fields[f] + "_cell", declared));
+  }
+  for (uint32_t w = 0; w < ctx.plan.thread_tables.packed.words; ++w) {
+    packed_arrays_.push_back(ctx.symbols.declare(fmt::format("packed_cells{}", w),
+                                                 fmt::format("packed{}_cells", w), declared));
+    packed_cells_.push_back(ctx.symbols.declare(fmt::format("packed_cell{}", w),
+                                                fmt::format("packed{}_cell", w), declared));
+  }
+}
+
+std::string StateMerges::cell_type(size_t f) const {
+  return cell_type_name(ctx_.plan.thread_tables.cells[f]);
+}
+
+bool StateMerges::packed(size_t f) const {
+  return in_shared_ && ctx_.plan.thread_tables.packed.place[f].word >= 0;
+}
+
+// A thread's accumulator for field f of `slot`: a register, or its cell of the block's
+// shared array (slot-major, so a warp's lanes touch consecutive words whatever their
+// slots: no bank conflicts).
+std::string StateMerges::thread_cell(size_t f, const std::string& slot) const {
+  if (in_shared_) return fmt::format("{}[{} * {}u]", cells_[f], slot, ctx_.plan.block);
+  return fmt::format("{}_slot{}", ctx_.fields[f], slot);
+}
+
+// Packed word w of `slot`, laid out as thread_cell's arrays.
+std::string StateMerges::packed_cell(uint32_t w, const std::string& slot) const {
+  return fmt::format("{}[{} * {}u]", packed_cells_[w], slot, ctx_.plan.block);
+}
+
+std::string StateMerges::atomic_merge(size_t f, const std::string& target,
+                                      const std::string& value) const {
+  const StateField& field = ctx_.state_fields()[f];
+  if (field.low_word_sum) return fmt::format("atomic_add_low(&{}, (u64)({}));\n", target, value);
+  return fmt::format("{}(&{}, ({}){});\n", merge_names(field_info(field.kind).merge).atomic, target,
+                     field_type(field.kind), value);
+}
+
+std::string StateMerges::declarations() {
+  std::string d;
+  if (thread_tables_) {
+    if (in_shared_) d += shared_table_declarations();
+    for (uint64_t s = 0; s < ctx_.plan.slots; ++s) {
+      for (size_t f = 0; f < ctx_.fields.size(); ++f) {
+        if (packed(f)) continue;
+        // Registers are declared here; shared cells were declared above.
+        d += fmt::format("{}{} = {};\n", in_shared_ ? "" : cell_type(f) + " ",
+                         thread_cell(f, std::to_string(s)),
+                         field_info(ctx_.state_fields()[f].kind).identity);
+      }
+      for (uint32_t w = 0; in_shared_ && w < packed_cells_.size(); ++w) {
+        d += fmt::format("{} = 0;\n", packed_cell(w, std::to_string(s)));
+      }
+    }
+  }
+  if (ctx_.plan.distinct_capacity > 0 && !m2_pass_) {
+    d += fmt::format("const DistinctSetRef distinct{{(u64*)args[{}], {}ull, status}};\n",
+                     ctx_.args.add({ArgKind::DistinctSet}), ctx_.plan.distinct_capacity);
+  }
+  return d;
+}
+
+// The per-thread tables live in one shared buffer at constant offsets, widest first so each
+// stays aligned: a row then computes one cell index and every field's address is that index
+// plus an immediate, where separate arrays each needed their own base.
+std::string StateMerges::shared_table_declarations() {
+  struct SharedArray {
+    std::string array, cell, type;
+    uint64_t width;
+  };
+  std::vector<SharedArray> arrays;
+  for (size_t f = 0; f < ctx_.fields.size(); ++f) {
+    if (packed(f)) continue;
+    arrays.push_back({cell_arrays_[f], cells_[f], cell_type(f),
+                      static_cast<uint64_t>(cell_bytes(ctx_.plan.thread_tables.cells[f]))});
+  }
+  for (uint32_t w = 0; w < packed_cells_.size(); ++w) {
+    arrays.push_back({packed_arrays_[w], packed_cells_[w], "u64", 8});
+  }
+  std::stable_sort(arrays.begin(), arrays.end(),
+                   [](const SharedArray& a, const SharedArray& b) { return a.width > b.width; });
+  std::string d = fmt::format("__shared__ __align__(16) u8 thread_cells[{}];\n",
+                              ctx_.plan.thread_tables.shared_bytes);
+  uint64_t offset = 0;
+  for (const SharedArray& a : arrays) {
+    // The cell pointer is this thread's cells: a row's cell address is one multiply-add.
+    d += fmt::format(
+        "{0}* const {1} = ({0}*)(thread_cells + {2});\n"
+        "{0}* const {3} = {1} + threadIdx.x; (void){3};\n",
+        a.type, a.array, offset, a.cell);
+    offset += a.width * ctx_.plan.slots * ctx_.plan.block;
+  }
+  return d;
+}
+
+// Evaluates every aggregate argument once per row; the merges then only move values. A
+// DISTINCT aggregate's input counts as NULL unless this row added (slot, aggregate, value)
+// to the DISTINCT set, so each value reaches its group's state once. The M2 pass merges no
+// DISTINCT state and leaves the set alone.
+std::vector<StateMerges::Input> StateMerges::aggregate_inputs(std::string& code) {
+  std::vector<Input> inputs;
+  for (size_t a = 0; a < ctx_.query.aggregates.size(); ++a) {
+    const auto& call = ctx_.query.aggregates[a];
+    Input v{"1", "false"};
+    if (call.arg) {
+      CudaOperand e = ctx_.emitter.emit(*call.arg, code);
+      v = {e.value, e.null};
+    }
+    if (call.distinct && !m2_pass_) {
+      if (a >= 64) {
+        throw Error(ErrorKind::Unsupported,
+                    "more than 64 aggregates with DISTINCT is not supported on the GPU yet");
+      }
+      const std::string skip = ctx_.symbols.fresh(hints_[a] + "_seen");
+      code += fmt::format(
+          "bool {0} = {1};\nif (!{0}) {0} = !distinct.insert((u64)slot * 64 + {2}, "
+          "distinct_image({3}));\n",
+          skip, v.null, a, v.value);
+      v.null = skip;
+    }
+    inputs.push_back(v);
+  }
+  return inputs;
+}
+
+// Squares for the variance states, computed once per row beside the inputs; each pass only
+// the squares it merges.
+void StateMerges::square_inputs(const std::vector<Input>& inputs, std::string& code) {
+  squares_.assign(inputs.size(), "");
+  deviations_.assign(inputs.size(), "");
+  const auto& fields = ctx_.state_fields();
+  for (size_t f = 1; f < fields.size(); ++f) {
+    const FieldKind k = fields[f].kind;
+    if (k != FieldKind::SumSqI128 && k != FieldKind::SumSqF64) continue;
+    if ((k == FieldKind::SumSqF64) != m2_pass_) continue;
+    const auto a = static_cast<size_t>(fields[f].aggregate);
+    if (k == FieldKind::SumSqI128) {
+      squares_[a] = ctx_.symbols.fresh(hints_[a] + "_square");
+      code += fmt::format(
+          "const i128 {0} = {1} ? (i128)0 : mul_checked((i128){2}, (i128){2}, status);\n",
+          squares_[a], inputs[a].null, inputs[a].value);
+    } else {
+      // Deviation from the group's final mean: count and sum are complete after pass 1.
+      const auto& ids = ctx_.plan.layout.aggregate_fields[a];
+      deviations_[a] = ctx_.symbols.fresh(hints_[a] + "_deviation");
+      squares_[a] = ctx_.symbols.fresh(hints_[a] + "_deviation_sq");
+      code += fmt::format(
+          "const f64 {0} = (f64){1} - {2}[slot] / (f64){3}[slot];\n"
+          "const f64 {4} = {0} * {0};\n",
+          deviations_[a], inputs[a].value, ctx_.fields[ids[1]], ctx_.fields[ids[0]], squares_[a]);
+    }
+  }
+}
+
+std::string StateMerges::merge_row() {
+  std::string code;
+  std::vector<Input> inputs = aggregate_inputs(code);
+  square_inputs(inputs, code);
+  if (in_shared_) return code + merge_fields(inputs, "(u32)slot", -1);
+  if (!thread_tables_) return code + merge_fields(inputs, "", -1);
+  // A compile-time index per slot keeps the accumulators in registers.
+  for (uint64_t s = 0; s < ctx_.plan.slots; ++s) {
+    code += fmt::format("if ((u32)slot == {}u) {{\n{}}}\n", s,
+                        merge_fields(inputs, "", static_cast<int>(s)));
+  }
+  return code;
+}
+
+// One field's merge of `value`: into the thread's cell of `slot_cells` (shared tables), its
+// register of `register_slot`, or the global state of this row's slot.
+std::string StateMerges::merge_one(size_t f, const std::string& value,
+                                   const std::string& slot_cells, int register_slot) const {
+  const FieldKind k = ctx_.state_fields()[f].kind;
+  const MergeOp op = field_info(k).merge;
+  if (!thread_tables_) {
+    const std::string target = fmt::format("{}[slot]", ctx_.fields[f]);
+    if (op == MergeOp::Add) return atomic_merge(f, target, value);
+    return fmt::format("{}(&{}, ({}){});\n", merge_names(op).atomic, target, field_type(k), value);
+  }
+  const std::string t =
+      in_shared_ ? thread_cell(f, slot_cells) : thread_cell(f, std::to_string(register_slot));
+  const std::string ty = cell_type(f);
+  switch (op) {
+    case MergeOp::Add:
+      return fmt::format("{} += ({}){};\n", t, ty, value);
+    case MergeOp::Min:
+      return fmt::format("{0} = ({1}){2} < {0} ? ({1}){2} : {0};\n", t, ty, value);
+    default:
+      return fmt::format("{0} = ({1}){2} > {0} ? ({1}){2} : {0};\n", t, ty, value);
+  }
+}
+
+std::string StateMerges::merge_fields(const std::vector<Input>& inputs,
+                                      const std::string& slot_cells, int register_slot) {
+  const PackedCells& packing = ctx_.plan.thread_tables.packed;
+  // Packed fields become terms of their word's one add (below); the rest merge one by one.
+  std::vector<std::string> packed_terms(packed_cells_.size());
+  auto pack = [&](size_t f, const std::string& term) {
+    const CellPlace& at = packing.place[f];
+    std::string& sum = packed_terms[static_cast<size_t>(at.word)];
+    sum += fmt::format("{}((u64)({}) << {})", sum.empty() ? "" : " + ", term, at.shift);
+  };
+  const auto& fields = ctx_.state_fields();
+  std::string m;
+  if (!m2_pass_) {
+    if (packed(0)) {
+      pack(0, "1");
+    } else {
+      m += merge_one(0, "1", slot_cells, register_slot);
+    }
+  }
+  for (size_t f = 1; f < fields.size(); ++f) {
+    const FieldInfo& info = field_info(fields[f].kind);
+    if (info.second_pass != m2_pass_) continue;  // each pass merges its own fields
+    const auto a = static_cast<size_t>(fields[f].aggregate);
+    const Input& v = inputs[a];
+    std::string value = v.value;
+    switch (info.input) {
+      case FieldInput::One:
+        value = "1";
+        break;
+      case FieldInput::Square:
+      case FieldInput::DeviationSquare:
+        value = squares_[a];
+        break;
+      case FieldInput::Deviation:
+        value = deviations_[a];
+        break;
+      case FieldInput::Value:
+        break;
+    }
+    if (packed(f)) {
+      pack(f, fmt::format("{} ? 0ull : (u64)({})", v.null, value));
+    } else {
+      m += fmt::format("if (!{}) {}", v.null, merge_one(f, value, slot_cells, register_slot));
+    }
+  }
+  for (uint32_t w = 0; w < packed_terms.size(); ++w) {
+    if (packed_terms[w].empty()) continue;
+    m += fmt::format("{} += {};\n", packed_cell(w, slot_cells), packed_terms[w]);
+  }
+  return m;
+}
+
+std::string StateMerges::flush() {
+  if (!thread_tables_) return "";
+  return in_shared_ ? flush_shared_tables() : flush_registers();
+}
+
+// Shared per-thread tables merge once per block: warp w folds cells w, w + W, ... (each lane
+// adds its B / 32 threads' values in a type no block's sum overflows), reduces across the
+// warp, and lane 0 merges into the global state (once per warp instead left 4x the atomics
+// on the same few addresses). A warp reduces all its cells before lane 0 merges any, so the
+// reductions overlap and the atomics go out together.
+std::string StateMerges::flush_shared_tables() {
+  const uint32_t warps = ctx_.plan.block / 32;
+  std::vector<std::string> sums(warps), merges(warps);
+  uint32_t cell = 0;
+  for (uint64_t s = 0; s < ctx_.plan.slots; ++s) {
+    for (size_t f = 0; f < ctx_.fields.size(); ++f, ++cell) {
+      const MergeNames names = merge_names(field_info(ctx_.state_fields()[f].kind).merge);
+      const std::string type = block_sum_type(f);
+      const std::string name = fmt::format("{}_block{}", ctx_.fields[f], s);
+      sums[cell % warps] +=
+          fmt::format("const {} {} = {}({});\n", type, name, names.warp, block_fold(f, s, type));
+      merges[cell % warps] += atomic_merge(f, fmt::format("{}[{}]", ctx_.fields[f], s), name);
+    }
+  }
+  std::string b = "__syncthreads();\n";
+  for (uint32_t w = 0; w < warps; ++w) {
+    if (sums[w].empty()) continue;
+    b += fmt::format("if (threadIdx.x / 32 == {}u) {{\n{}if (is_lane_zero()) {{\n{}}}\n}}\n", w,
+                     sums[w], merges[w]);
+  }
+  return b;
+}
+
+// The type a block's sum of field f is reduced in: a packed field's block sum, under
+// 2^(bits + log2 B), is a u64 when that fits (half the shuffles of an i128).
+std::string StateMerges::block_sum_type(size_t f) const {
+  const CellPlace& at = ctx_.plan.thread_tables.packed.place[f];
+  if (packed(f) && at.bits + std::bit_width(ctx_.plan.block) <= 64) return "u64";
+  return field_type(ctx_.state_fields()[f].kind);
+}
+
+// Field f's value in the cell of `slot` of thread part * 32 + lane, as `type`: a packed
+// field is cut out of its word.
+std::string StateMerges::flush_value(size_t f, uint64_t slot, uint32_t part,
+                                     const std::string& type) const {
+  auto cell = [&](const std::string& array) {
+    return fmt::format("{}[{} * {}u + {}u + (threadIdx.x & 31)]", array, slot, ctx_.plan.block,
+                       part * 32);
+  };
+  if (!packed(f)) return fmt::format("({}){}", type, cell(cell_arrays_[f]));
+  const CellPlace& at = ctx_.plan.thread_tables.packed.place[f];
+  return fmt::format("({})(({} >> {}) & 0x{:x}ull)", type, cell(packed_arrays_[at.word]), at.shift,
+                     (uint64_t{1} << at.bits) - 1);
+}
+
+// A lane's fold of field f's cells of `slot` over the B / 32 threads it stands for.
+std::string StateMerges::block_fold(size_t f, uint64_t slot, const std::string& type) const {
+  const MergeOp op = field_info(ctx_.state_fields()[f].kind).merge;
+  std::string fold;
+  for (uint32_t part = 0; part < ctx_.plan.block / 32; ++part) {
+    const std::string term = flush_value(f, slot, part, type);
+    if (part == 0) {
+      fold = term;
+    } else if (op == MergeOp::Add) {
+      fold += " + " + term;
+    } else {
+      fold = fmt::format("{}({}, {})", merge_names(op).pair, fold, term);
+    }
+  }
+  return fold;
+}
+
+// Register tables: one merge per warp instead of one per thread.
+std::string StateMerges::flush_registers() {
+  std::string b;
+  for (uint64_t s = 0; s < ctx_.plan.slots; ++s) {
+    for (size_t f = 0; f < ctx_.fields.size(); ++f) {
+      const MergeNames names = merge_names(field_info(ctx_.state_fields()[f].kind).merge);
+      b += fmt::format("{{ const {} block_sum = {}({}); if (is_lane_zero()) {}}}\n", cell_type(f),
+                       names.warp, thread_cell(f, std::to_string(s)),
+                       atomic_merge(f, fmt::format("{}[{}]", ctx_.fields[f], s), "block_sum"));
+    }
+  }
+  return b;
+}
+
+}  // namespace tally

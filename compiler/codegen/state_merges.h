@@ -1,0 +1,69 @@
+// How one pass over the rows merges a row into the aggregates' states: the row's inputs
+// (each aggregate's argument once, DISTINCT values only when new to their group, squares
+// for variances), then one merge per state field into a thread's own accumulator (a
+// register or its cell of the block's shared table, ThreadPrivate) or straight into the
+// global state with an atomic; and, for thread tables, their declaration and the flush
+// that merges a block's tables into the global states once.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/codegen/aggregation_context.h"
+
+namespace tally {
+
+class StateMerges {
+ public:
+  // `m2_pass`: the second pass of DOUBLE variances, which merges only its own fields, with
+  // global atomics, after the first pass has finished every group's count and sum.
+  StateMerges(AggregationContext& ctx, bool m2_pass);
+
+  // Whether this pass keeps per-thread tables, and whether they live in shared memory.
+  bool thread_tables() const { return thread_tables_; }
+  bool in_shared() const { return in_shared_; }
+
+  // Before the walk: the thread tables (their identities) and the DISTINCT set.
+  std::string declarations();
+  // Per row, after the slot is known: the inputs, then every merge of this pass.
+  std::string merge_row();
+  // After the walk: the thread tables into the global states.
+  std::string flush();
+
+  // The atomic merge of `value` into field f's global state at `target`.
+  std::string atomic_merge(size_t f, const std::string& target, const std::string& value) const;
+
+ private:
+  struct Input {
+    std::string value, null;
+  };
+  std::vector<Input> aggregate_inputs(std::string& code);
+  void square_inputs(const std::vector<Input>& inputs, std::string& code);
+  std::string merge_fields(const std::vector<Input>& inputs, const std::string& slot_cells,
+                           int register_slot);
+  std::string merge_one(size_t f, const std::string& value, const std::string& slot_cells,
+                        int register_slot) const;
+  std::string thread_cell(size_t f, const std::string& slot) const;
+  std::string packed_cell(uint32_t w, const std::string& slot) const;
+  std::string cell_type(size_t f) const;
+  bool packed(size_t f) const;
+  std::string shared_table_declarations();
+  std::string flush_shared_tables();
+  std::string flush_registers();
+  std::string flush_value(size_t f, uint64_t slot, uint32_t part, const std::string& type) const;
+  std::string block_sum_type(size_t f) const;
+  std::string block_fold(size_t f, uint64_t slot, const std::string& type) const;
+
+  AggregationContext& ctx_;
+  const bool m2_pass_;
+  const bool thread_tables_;
+  const bool in_shared_;
+  std::vector<std::string> hints_;        // per aggregate: what its temporaries are called
+  std::vector<std::string> squares_;      // per aggregate: this row's square, or ""
+  std::vector<std::string> deviations_;   // per aggregate: this row's deviation (M2 pass)
+  std::vector<std::string> cells_;        // per field: this thread's shared cells
+  std::vector<std::string> cell_arrays_;  // per field: the block's shared cells
+  std::vector<std::string> packed_cells_, packed_arrays_;  // per packed word
+};
+
+}  // namespace tally
