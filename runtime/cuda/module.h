@@ -69,7 +69,8 @@ class Module {
 void launch_kernel(const Kernel& kernel, const LaunchConfig& config, void** params);
 
 // Launches with typed arguments: each must have exactly the layout of the kernel's
-// parameter (DevicePtr or T* for pointers; the host mirrors in device_refs.h for refs).
+// parameter (DevicePtr or T* for pointers; for refs, host mirrors such as the tests' in
+// tests/unit/support/device_refs.h).
 template <class... Args>
 void launch(const Kernel& kernel, const LaunchConfig& config, const Args&... args) {
   void* params[] = {const_cast<void*>(static_cast<const void*>(&args))..., nullptr};

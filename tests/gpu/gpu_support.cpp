@@ -6,7 +6,7 @@
 #include <map>
 
 #include "runtime/compile/nvrtc.h"
-#include "runtime/cuda/device_refs.h"
+#include "tests/unit/support/device_refs.h"
 
 namespace tally::cuda::test {
 
