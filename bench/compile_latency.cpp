@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
 #include "runtime/compile/gpu_compile.h"
 #include "runtime/compile/nvrtc.h"
@@ -34,7 +35,6 @@
 #include "runtime/cuda/module.h"
 #include "runtime/gpu/gpu_engine.h"
 #include "runtime/session/database.h"
-#include "runtime/session/elapsed.h"
 #include "tools/data/paper_tables.h"
 #include "tools/data/tpch_lineitem.h"
 
@@ -128,7 +128,7 @@ Target open_target(const std::string& arch) {
 double module_load_ms(const Target& target, const cuda::CompiledKernel& binary) {
   if (!target.gpu) return 0;
   auto start = std::chrono::steady_clock::now();
-  { cuda::Module module(binary); }
+  { cuda::Module module(binary.image); }
   return ms_since(start);
 }
 

@@ -10,10 +10,10 @@
 #include "cli/commands.h"
 #include "cli/shared_options.h"
 #include "cli/statement_store.h"
+#include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
 #include "runtime/compile/kernel_cache.h"
 #include "runtime/cuda/device.h"
-#include "runtime/session/elapsed.h"
 
 namespace tally::cli {
 

@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "cli/result_format.h"
+#include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
-#include "runtime/session/elapsed.h"
 
 namespace tally::cli {
 

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "runtime/compile/nvrtc.h"
 #include "runtime/cuda/handles.h"
 #include "runtime/cuda/stream.h"
 
@@ -46,8 +45,8 @@ class Kernel {
 
 class Module {
  public:
-  explicit Module(const CompiledKernel& compiled);
-  // A cubin, or PTX (NUL-terminated), as cuModuleLoadData takes it.
+  // A cubin, or PTX (NUL-terminated), as cuModuleLoadData takes it (CompiledKernel::image
+  // from runtime/compile).
   explicit Module(const std::vector<char>& image);
   ~Module();
   Module(Module&& other) noexcept;

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "compiler/codegen/lookup_tables.h"
+#include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
 #include "compiler/eval/evaluator.h"
 #include "runtime/cuda/device.h"
@@ -15,8 +16,7 @@
 #include "runtime/cuda/stream.h"
 #include "runtime/gpu/gpu_engine_impl.h"
 #include "runtime/gpu/gpu_projection.h"
-#include "runtime/session/elapsed.h"
-#include "runtime/session/result_builder.h"
+#include "runtime/result/result_builder.h"
 #include "templates/tally_status.cuh"
 
 namespace tally {

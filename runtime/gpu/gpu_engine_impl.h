@@ -127,7 +127,8 @@ struct GpuEngine::Impl {
             [](const auto& a, const auto& b) { return a.second.last_query < b.second.last_query; });
         modules.erase(oldest);
       }
-      it = modules.emplace(binary.get(), LoadedModule{binary, cuda::Module(*binary), query}).first;
+      it = modules.emplace(binary.get(), LoadedModule{binary, cuda::Module(binary->image), query})
+               .first;
     }
     it->second.last_query = query;
     return it->second.module;

@@ -15,8 +15,8 @@
 #include "compiler/bind/catalog.h"
 #include "compiler/ir/query.h"
 #include "compiler/parse/ast.h"
+#include "runtime/result/result.h"
 #include "runtime/session/prepared_select.h"
-#include "runtime/session/result.h"
 #include "runtime/storage/table.h"
 
 namespace tally {

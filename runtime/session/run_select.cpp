@@ -4,12 +4,12 @@
 #include <chrono>
 
 #include "compiler/bind/binder.h"
+#include "compiler/common/elapsed.h"
 #include "compiler/eval/evaluator.h"
 #include "runtime/cpu/cpu_engine.h"
 #include "runtime/cuda/device.h"
 #include "runtime/gpu/gpu_engine.h"
 #include "runtime/session/database.h"
-#include "runtime/session/elapsed.h"
 
 namespace tally {
 

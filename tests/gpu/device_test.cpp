@@ -7,7 +7,7 @@
 #include <numeric>
 
 #include "compiler/common/error.h"
-#include "runtime/cuda/probe.h"
+#include "runtime/compile/probe.h"
 #include "tests/gpu/gpu_support.h"
 #include "tests/unit/support/device_refs.h"
 
