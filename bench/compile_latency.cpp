@@ -46,7 +46,7 @@ namespace {
 struct Args {
   int reps = 5;
   std::vector<std::string> nvrtc_options;  // appended to the cold compile's options
-  std::string arch;                        // empty: the GPU's, else sm_90
+  std::string arch;                        // empty: the GPU's, else default_gpu_target()'s
   bool child_disk = false;
 };
 
@@ -108,13 +108,13 @@ std::vector<Query> read_queries() {
 // The GPU in hand, if any: its arch, its planner limits, and a context to load modules in.
 struct Target {
   std::unique_ptr<GpuEngine> gpu;
-  std::string arch = "sm_90";
+  std::string arch = default_gpu_target().arch;
   GpuCompileOptions options;
 };
 
 Target open_target(const std::string& arch) {
   Target t;
-  if (cuda::gpu_available()) {
+  if (!cuda::why_gpu_unusable()) {
     t.gpu = std::make_unique<GpuEngine>();
     t.arch = t.gpu->arch();
     t.options.limits = t.gpu->limits();

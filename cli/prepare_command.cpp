@@ -57,13 +57,13 @@ std::string data_flags(const GeneratedData& data) {
   return flags.empty() ? "-" : flags.substr(1);
 }
 
-// The statement's kernels, compiled now for the GPU in hand (sm_90 without one) so that
-// exec finds them in the disk cache. Returns what to tell the user.
+// The statement's kernels, compiled now for the GPU in hand (default_gpu_target() without a
+// usable one) so that exec finds them in the disk cache. Returns what to tell the user.
 std::string precompile(Database& db, const PreparedSelect& statement) {
   if (statement.query.table.empty()) return "no kernels: a query without FROM runs on the CPU";
   ExecOptions options;
   options.compile_only = true;
-  options.arch = cuda::gpu_available() ? cuda::read_profile(0).arch() : "sm_90";
+  options.arch = cuda::gpu_target_in_hand().arch;
   try {
     StatementOutcome outcome = db.execute_prepared(statement, options);
     bool cached = KernelCache(KernelCacheConfig::from_environment()).enabled();

@@ -20,7 +20,7 @@ struct RunArgs {
   std::string strategy = "auto";
   uint64_t hash_capacity = 0;
   bool emit_cuda = false;
-  std::string arch = "sm_90";
+  std::string arch = default_gpu_target().arch;
 };
 
 int run(const RunArgs& args) {

@@ -43,7 +43,7 @@ struct GpuEngine::Impl {
   // is unloaded (a long-lived engine sees unboundedly many distinct queries).
   static constexpr size_t kMaxModules = 64;
 
-  cuda::Device device{0};
+  cuda::Device device{cuda::Device::supported(0)};
   cuda::BufferPool pool;
   std::mutex mutex;
   std::map<const Column*, DeviceColumn> columns;
