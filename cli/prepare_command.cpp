@@ -211,7 +211,7 @@ Runner add_exec_command(CLI::App& app) {
   cmd->add_option("name", args->name, "Statement name")->required();
   cmd->add_option("params", args->params, "Values of the '?' parameters, in order");
   add_output_options(cmd, args->output);
-  cmd->add_flag("--explain", args->explain, "Print the bound query IR and the GPU plan");
+  cmd->add_flag("--explain", args->explain, "Print the bound query IR and the GPU plan on stderr");
   return [args] { return exec(*args); };
 }
 

@@ -133,7 +133,7 @@ StatementOutcome Database::compile_select(const BoundSelect& query, const TableP
   std::vector<ColumnStats> stats = scan_stats(query, *input);
   GpuPlan plan = plan_for(query, stats, input->rows(), compile);
   GpuCompilation c = compile_plan(query, stats, plan, options.arch, plans);
-  outcome.explain += describe_plan(plan);
+  if (options.explain) outcome.explain += describe_plan(plan);
   if (options.emit_cuda) outcome.cuda = c.program.source;
   outcome.tag = fmt::format("COMPILE {} ({} bytes of {})", options.arch, c.binary->image.size(),
                             c.binary->is_ptx ? "PTX" : "cubin");
