@@ -1,13 +1,9 @@
 // Engine: scripts, prepared statements and table registration over the internal Database.
-#include <fmt/format.h>
-
 #include <mutex>
 #include <variant>
 
 #include "api/engine_impl.h"
 #include "compiler/parse/parser.h"
-#include "tools/data/paper_tables.h"
-#include "tools/data/tpch_lineitem.h"
 
 namespace tally {
 
@@ -77,28 +73,6 @@ PreparedStatement Engine::prepare(std::string_view sql) {
   }
   statement->values.resize(statement->statement->parameter_types().size());
   return PreparedStatement(std::move(statement));
-}
-
-void Engine::register_tpch_lineitem(double scale_factor, uint64_t seed) {
-  if (!(scale_factor > 0)) {
-    throw Error(ErrorKind::Data,
-                fmt::format("TPC-H scale factor {} is not positive", scale_factor));
-  }
-  TablePtr table = generate_lineitem(scale_factor, seed);
-  std::unique_lock lock(impl_->tables_mutex);
-  impl_->database.put_table(std::move(table));
-}
-
-void Engine::register_paper_orders(size_t rows, uint64_t seed) {
-  TablePtr table = generate_orders_table(rows, 1000, seed);
-  std::unique_lock lock(impl_->tables_mutex);
-  impl_->database.put_table(std::move(table));
-}
-
-void Engine::register_paper_atable(size_t rows, double zipf_exponent, uint64_t seed) {
-  TablePtr table = generate_atable(rows, 1u << 20, zipf_exponent, seed);
-  std::unique_lock lock(impl_->tables_mutex);
-  impl_->database.put_table(std::move(table));
 }
 
 void Engine::register_arrow_table(std::string_view name, ArrowSchema* schema, ArrowArray* array) {

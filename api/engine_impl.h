@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "runtime/result/result.h"
 #include "runtime/session/database.h"
 #include "runtime/session/prepared_select.h"
-#include "runtime/session/result.h"
 #include "tally/engine.h"
 
 namespace tally {

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
 #include "runtime/compile/gpu_compile.h"
 #include "runtime/compile/nvrtc.h"
@@ -34,7 +35,6 @@
 #include "runtime/cuda/module.h"
 #include "runtime/gpu/gpu_engine.h"
 #include "runtime/session/database.h"
-#include "runtime/session/elapsed.h"
 #include "tools/data/paper_tables.h"
 #include "tools/data/tpch_lineitem.h"
 
@@ -46,7 +46,7 @@ namespace {
 struct Args {
   int reps = 5;
   std::vector<std::string> nvrtc_options;  // appended to the cold compile's options
-  std::string arch;                        // empty: the GPU's, else sm_90
+  std::string arch;                        // empty: the GPU's, else default_gpu_target()'s
   bool child_disk = false;
 };
 
@@ -108,13 +108,13 @@ std::vector<Query> read_queries() {
 // The GPU in hand, if any: its arch, its planner limits, and a context to load modules in.
 struct Target {
   std::unique_ptr<GpuEngine> gpu;
-  std::string arch = "sm_90";
+  std::string arch = default_gpu_target().arch;
   GpuCompileOptions options;
 };
 
 Target open_target(const std::string& arch) {
   Target t;
-  if (cuda::gpu_available()) {
+  if (!cuda::why_gpu_unusable()) {
     t.gpu = std::make_unique<GpuEngine>();
     t.arch = t.gpu->arch();
     t.options.limits = t.gpu->limits();
@@ -128,7 +128,7 @@ Target open_target(const std::string& arch) {
 double module_load_ms(const Target& target, const cuda::CompiledKernel& binary) {
   if (!target.gpu) return 0;
   auto start = std::chrono::steady_clock::now();
-  { cuda::Module module(binary); }
+  { cuda::Module module(binary.image); }
   return ms_since(start);
 }
 

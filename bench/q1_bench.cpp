@@ -71,7 +71,7 @@ double measure_read_bandwidth(int reps, int sm_count) {
   data.fill_bytes(1);
   cuda::DeviceBuffer sink(8, "the bandwidth probe's sink");
   auto compiled = cuda::compile_cuda(bench::kReadBandwidthKernel, "read_bandwidth.cu");
-  cuda::Module module(compiled);
+  cuda::Module module(compiled.image);
   cuda::Kernel kernel = module.kernel("read_bandwidth");
   cuda::LaunchConfig config;
   config.grid = static_cast<uint32_t>(sm_count) * 16;
@@ -124,7 +124,7 @@ HandResult run_hand_q1(const Table& t, int reps, int sm_count, bool shared_table
   defines += fmt::format("#define BLOCK {}\n#define MIN_BLOCKS {}\n", block, shared_tables ? 8 : 1);
   if (shared_tables) defines += "#define SHARED_TABLES 1\n";
   auto compiled = cuda::compile_cuda(defines + bench::kHandQ1Kernel, "hand_q1.cu");
-  cuda::Module module(compiled);
+  cuda::Module module(compiled.image);
   cuda::Kernel kernel = module.kernel("hand_q1");
   cuda::LaunchConfig config;
   config.grid = static_cast<uint32_t>(sm_count) * 8;

@@ -10,10 +10,10 @@
 #include "cli/commands.h"
 #include "cli/shared_options.h"
 #include "cli/statement_store.h"
+#include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
 #include "runtime/compile/kernel_cache.h"
 #include "runtime/cuda/device.h"
-#include "runtime/session/elapsed.h"
 
 namespace tally::cli {
 
@@ -57,13 +57,13 @@ std::string data_flags(const GeneratedData& data) {
   return flags.empty() ? "-" : flags.substr(1);
 }
 
-// The statement's kernels, compiled now for the GPU in hand (sm_90 without one) so that
-// exec finds them in the disk cache. Returns what to tell the user.
+// The statement's kernels, compiled now for the GPU in hand (default_gpu_target() without a
+// usable one) so that exec finds them in the disk cache. Returns what to tell the user.
 std::string precompile(Database& db, const PreparedSelect& statement) {
   if (statement.query.table.empty()) return "no kernels: a query without FROM runs on the CPU";
   ExecOptions options;
   options.compile_only = true;
-  options.arch = cuda::gpu_available() ? cuda::read_profile(0).arch() : "sm_90";
+  options.arch = cuda::gpu_target_in_hand().arch;
   try {
     StatementOutcome outcome = db.execute_prepared(statement, options);
     bool cached = KernelCache(KernelCacheConfig::from_environment()).enabled();
@@ -211,7 +211,7 @@ Runner add_exec_command(CLI::App& app) {
   cmd->add_option("name", args->name, "Statement name")->required();
   cmd->add_option("params", args->params, "Values of the '?' parameters, in order");
   add_output_options(cmd, args->output);
-  cmd->add_flag("--explain", args->explain, "Print the bound query IR and the GPU plan");
+  cmd->add_flag("--explain", args->explain, "Print the bound query IR and the GPU plan on stderr");
   return [args] { return exec(*args); };
 }
 

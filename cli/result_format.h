@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "runtime/session/result.h"
+#include "runtime/result/result.h"
 
 namespace tally {
 

@@ -20,7 +20,7 @@ struct RunArgs {
   std::string strategy = "auto";
   uint64_t hash_capacity = 0;
   bool emit_cuda = false;
-  std::string arch = "sm_90";
+  std::string arch = default_gpu_target().arch;
 };
 
 int run(const RunArgs& args) {
@@ -38,9 +38,10 @@ int run(const RunArgs& args) {
     options.emit_cuda = args.emit_cuda;
     options.compile_only = args.output.compile_only;
     options.arch = args.arch;
-    db.execute_script(sql, options, [&](const StatementOutcome& outcome) {
-      print_outcome(outcome, args.output);
-    });
+    OutputArgs output = args.output;
+    output.source_only = output.compile_only && args.emit_cuda;
+    db.execute_script(sql, options,
+                      [&](const StatementOutcome& outcome) { print_outcome(outcome, output); });
   } catch (const std::exception& e) {
     return report_error(e, sql);
   }
@@ -56,8 +57,9 @@ void add_common_options(CLI::App* cmd, RunArgs& args) {
       ->check(CLI::IsMember({"auto", "thread", "direct", "hash"}));
   cmd->add_option("--hash-capacity", args.hash_capacity,
                   "First GPU hash-table capacity (small values exercise grow-and-rerun)");
-  cmd->add_flag("--emit-cuda", args.emit_cuda, "Print the generated CUDA source");
-  cmd->add_flag("--explain", args.explain, "Print the bound query IR and the GPU plan");
+  cmd->add_flag("--emit-cuda", args.emit_cuda,
+                "Print the generated CUDA source (tally compile: nothing else on stdout)");
+  cmd->add_flag("--explain", args.explain, "Print the bound query IR and the GPU plan on stderr");
   // One value per -p, so that a file name after it is not taken as a second value.
   cmd->add_option("-p,--param", args.params, "Value of a '?' parameter, in order (repeatable)")
       ->allow_extra_args(false);

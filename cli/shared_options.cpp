@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "cli/result_format.h"
+#include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
-#include "runtime/session/elapsed.h"
 
 namespace tally::cli {
 
@@ -48,7 +48,8 @@ void add_output_options(CLI::App* cmd, OutputArgs& output) {
       ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
   cmd->add_option("--format", output.format, "Output: table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}));
-  cmd->add_flag("--timing", output.timing, "Print parse/bind/execute times (and the GPU's split)");
+  cmd->add_flag("--timing", output.timing,
+                "Print parse/bind/execute times (and the GPU's split) on stderr");
 }
 
 DeviceChoice parse_device(const std::string& d) {
@@ -70,16 +71,21 @@ std::string read_sql_file(const std::string& file) {
 }
 
 void print_outcome(const StatementOutcome& outcome, const OutputArgs& output) {
-  if (!outcome.explain.empty()) std::cout << outcome.explain << "\n";
+  // stdout carries results only; the plan, notes and times go to stderr.
+  if (!outcome.explain.empty()) {
+    std::cout.flush();
+    std::cerr << outcome.explain << "\n";
+  }
   if (!outcome.cuda.empty()) std::cout << outcome.cuda << "\n";
+  std::ostream& tags = output.source_only ? std::cerr : std::cout;
   if (output.compile_only && !outcome.timings.gpu.empty()) {
-    std::cout << outcome.tag << ": " << outcome.timings.gpu << "\n";
+    tags << outcome.tag << ": " << outcome.timings.gpu << "\n";
     return;
   }
   if (outcome.result) {
     std::cout << format_result(*outcome.result, parse_format(output.format));
   } else if (output.format == "table") {
-    std::cout << outcome.tag << "\n";
+    tags << outcome.tag << "\n";
   }
   if (!outcome.notice.empty()) std::cerr << "note: " << outcome.notice << "\n";
   if (output.timing) {

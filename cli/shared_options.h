@@ -20,6 +20,9 @@ struct OutputArgs {
   std::string format = "table";
   bool timing = false;
   bool compile_only = false;  // tally compile: print the compile line instead of rows
+  // tally compile --emit-cuda: stdout carries the generated source alone (compile lines
+  // and statement tags go to stderr), so that it can be compiled as it is.
+  bool source_only = false;
 };
 
 // --device, --format, --timing.
@@ -30,6 +33,8 @@ DeviceChoice parse_device(const std::string& device);
 // The SQL text of `file` ('-' or empty: standard input). Throws Error(Io).
 std::string read_sql_file(const std::string& file);
 
+// Results (rows, statement tags, compile lines, --emit-cuda's source) on stdout; --explain's
+// plan, notes and --timing's times on stderr.
 void print_outcome(const StatementOutcome& outcome, const OutputArgs& output);
 
 }  // namespace tally::cli

@@ -8,7 +8,7 @@
 # into applications.
 include(CMakePackageConfigHelpers)
 
-set(TALLY_INSTALL_ARCHIVES tally_api tally_tools tally_runtime tally_compiler tally_grammar)
+set(TALLY_INSTALL_ARCHIVES tally_api tally_runtime tally_compiler tally_grammar)
 install(TARGETS ${TALLY_INSTALL_ARCHIVES} ARCHIVE DESTINATION lib)
 install(FILES ${ANTLR4_LIB_DIR}/libantlr4-runtime.a DESTINATION lib/tally)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/tally DESTINATION include)

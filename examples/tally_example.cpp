@@ -121,7 +121,15 @@ int main() {
     tally::EngineOptions options;
     options.device = tally::Device::Auto;  // the GPU when there is one, else the CPU
     tally::Engine engine(options);
-    engine.register_tpch_lineitem(0.01);
+    // A script runs statement by statement (COPY lineitem FROM 'file.csv' loads a file).
+    engine.execute(
+        "CREATE TABLE lineitem (l_returnflag CHAR(1), l_linestatus CHAR(1),"
+        "  l_quantity DECIMAL(15,2), l_extendedprice DECIMAL(15,2), l_shipdate DATE);"
+        "INSERT INTO lineitem VALUES"
+        "  ('N', 'O', 17, 21168.23, '1996-03-13'), ('N', 'O', 36, 45983.16, '1996-04-12'),"
+        "  ('R', 'F',  8, 13309.60, '1994-02-02'), ('A', 'F', 28, 28955.64, '1993-10-29'),"
+        "  ('N', 'F', 45, 54058.05, '1995-06-01'), ('R', 'F', 49, 46796.47, '1992-04-27'),"
+        "  ('N', 'O', 24, 22824.48, '1998-10-30')");
     tally::ResultSet all = engine.execute("SELECT COUNT(*) AS n FROM lineitem");
     int64_t lineitems = all.get_int64(0, 0);
     // [engine]

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs tally's build dependencies (Debian 12 packages; the CUDA Toolkit 13 is expected
 # at /usr/local/cuda) and builds tally into build/. Safe to run again.
+#   scripts/setup.sh            builds everything (the tally command, tests, benchmarks)
+#   scripts/setup.sh TARGET...  builds only these targets and what they link (e.g. tally)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,4 +23,6 @@ if [ ! -f /usr/local/cuda/include/cuda.h ]; then
 fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build
+targets=()
+for target in "$@"; do targets+=(--target "$target"); done
+cmake --build build "${targets[@]}"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets up, builds, and runs the whole test suite (GPU tests report as skipped without a GPU).
+# Sets up, builds everything, and runs the whole test suite (GPU tests report as skipped
+# without a GPU).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh

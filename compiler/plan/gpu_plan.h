@@ -9,6 +9,7 @@
 
 #include "compiler/ir/query.h"
 #include "compiler/plan/column_stats.h"
+#include "compiler/plan/gpu_target.h"
 #include "compiler/plan/launches.h"
 #include "compiler/plan/state_layout.h"
 #include "compiler/plan/thread_tables.h"
@@ -19,15 +20,6 @@ namespace tally {
 // The most shared memory a kernel may declare statically (__shared__ arrays), on every
 // architecture tally targets; more takes a dynamic allocation and an opt-in.
 inline constexpr uint64_t kMaxStaticSharedBytes = 48 * 1024;
-
-// The GPU in hand, as far as the planner cares (runtime fills it from the device profile).
-struct DeviceLimits {
-  int sm_count = 132;
-  uint64_t shared_per_sm = 228 * 1024;
-  int max_threads_per_sm = 2048;
-  int registers_per_sm = 65536;
-  uint64_t l2_bytes = 50ull << 20;
-};
 
 enum class GpuStrategy {
   Auto,

@@ -1,8 +1,8 @@
 // The tally library's entry point: a set of tables and the execution of SQL against them.
 //
 //   tally::Engine engine;                       // GPU when there is one, else the CPU
-//   engine.register_tpch_lineitem(0.01);
-//   tally::ResultSet r = engine.execute("SELECT COUNT(*) FROM lineitem");
+//   engine.execute("CREATE TABLE t (k VARCHAR(5), v INTEGER); INSERT INTO t VALUES ('a', 1)");
+//   tally::ResultSet r = engine.execute("SELECT COUNT(*) FROM t");
 //   int64_t rows = r.get_int64(0, 0);
 //
 // Errors: every failure is a tally::Error (tally/error.h) with a kind and a message; a
@@ -71,13 +71,7 @@ class Engine {
   // Parses and binds one SELECT with `?` parameters.
   PreparedStatement prepare(std::string_view sql);
 
-  // ---- tables
-  // Generated data: TPC-H lineitem at a scale factor (table "lineitem"), and the tables of
-  // the seed paper: orders(zip, chargedamount, tax, ordertotal) and atable(col1..col4).
-  void register_tpch_lineitem(double scale_factor, uint64_t seed = 0);
-  void register_paper_orders(size_t rows, uint64_t seed = 0);
-  void register_paper_atable(size_t rows, double zipf_exponent = 0, uint64_t seed = 0);
-
+  // ---- tables (besides CREATE TABLE, COPY and INSERT through execute)
   // Imports an Arrow struct array (a record batch: format "+s", one child per column) as
   // table `name`, replacing any table of that name. Takes ownership of both structs, as
   // Arrow's importers do: on return, success or failure, `schema` has been released and

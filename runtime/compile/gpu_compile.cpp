@@ -7,8 +7,8 @@
 #include <mutex>
 #include <optional>
 
+#include "compiler/common/elapsed.h"
 #include "runtime/compile/kernel_cache.h"
-#include "runtime/session/elapsed.h"
 
 namespace tally {
 

@@ -20,8 +20,8 @@ std::vector<ColumnStats> scan_stats(const BoundSelect& query, const Table& table
 struct GpuCompileOptions {
   GpuStrategy strategy = GpuStrategy::Auto;
   uint64_t hash_capacity = 0;  // > 0: start the Hash strategy at this capacity (tests)
-  DeviceLimits limits;
-  std::string arch = "sm_90";
+  DeviceLimits limits = default_gpu_target().limits;
+  std::string arch = default_gpu_target().arch;
 };
 
 // Where a compiled binary came from: a prepared statement's plan cache (no code generation

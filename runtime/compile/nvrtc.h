@@ -6,12 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "compiler/plan/gpu_target.h"
+
 namespace tally::cuda {
 
 struct CompileOptions {
   // "sm_90" compiles to a cubin for that chip; "compute_90" to PTX that the driver
   // finishes at load time (for chips newer than this NVRTC knows).
-  std::string arch = "sm_90";
+  std::string arch = default_gpu_target().arch;
   // Fused multiply-add contraction changes the last bits of float arithmetic; off by
   // default so that generated expressions round exactly as the CPU engine does.
   bool fmad = false;

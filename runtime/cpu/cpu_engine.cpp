@@ -9,8 +9,8 @@
 
 #include "compiler/eval/evaluator.h"
 #include "runtime/cpu/agg_state.h"
-#include "runtime/cpu/group_table.h"
-#include "runtime/session/result_builder.h"
+#include "runtime/result/group_table.h"
+#include "runtime/result/result_builder.h"
 
 namespace tally {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "compiler/ir/query.h"
-#include "runtime/session/result.h"
+#include "runtime/result/result.h"
 #include "runtime/storage/table.h"
 
 namespace tally {

@@ -58,6 +58,18 @@ int driver_version() {
 
 std::string DeviceProfile::arch() const { return fmt::format("sm_{}{}", cc_major, cc_minor); }
 
+GpuTarget DeviceProfile::target() const {
+  GpuTarget target;
+  target.arch = arch();
+  target.capability = capability();
+  target.limits.sm_count = sm_count;
+  target.limits.shared_per_sm = shared_per_sm;
+  target.limits.max_threads_per_sm = max_threads_per_sm;
+  target.limits.registers_per_sm = registers_per_sm;
+  target.limits.l2_bytes = l2_bytes;
+  return target;
+}
+
 double DeviceProfile::peak_bandwidth_gbs() const {
   // Two transfers per memory clock (double data rate), bus width in bits.
   return 2.0 * memory_clock_khz * 1e3 * (memory_bus_bits / 8.0) / 1e9;
@@ -113,6 +125,32 @@ DeviceProfile read_profile(int ordinal) {
   p.memory_bus_bits =
       attribute(device, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, "memory bus width");
   return p;
+}
+
+void require_supported(const DeviceProfile& profile) {
+  if (auto why = unsupported_gpu(profile.name, profile.capability())) {
+    throw Error(ErrorKind::Device, *why);
+  }
+}
+
+std::optional<std::string> why_gpu_unusable() {
+  if (!gpu_available()) return "no GPU is available";
+  try {
+    DeviceProfile profile = read_profile(0);
+    return unsupported_gpu(profile.name, profile.capability());
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+GpuTarget gpu_target_in_hand() {
+  if (why_gpu_unusable()) return default_gpu_target();
+  return read_profile(0).target();
+}
+
+Device Device::supported(int ordinal) {
+  require_supported(read_profile(ordinal));
+  return Device(ordinal);
 }
 
 Device::Device(int ordinal) : device_(device_handle(ordinal)), profile_(read_profile(ordinal)) {

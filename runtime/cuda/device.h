@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "compiler/plan/gpu_target.h"
 #include "runtime/cuda/handles.h"
 
 namespace tally::cuda {
@@ -41,6 +43,9 @@ struct DeviceProfile {
 
   // "sm_90": the NVRTC target for this device.
   std::string arch() const;
+  ComputeCapability capability() const { return {cc_major, cc_minor}; }
+  // What the planner and NVRTC are given for this device: arch, capability, limits.
+  GpuTarget target() const;
   // Theoretical DRAM bandwidth (double data rate) in GB/s; 0 when clock or width is unknown.
   double peak_bandwidth_gbs() const;
   // One line: name, arch, SMs, L2, shared memory, registers, threads, memory.
@@ -49,6 +54,18 @@ struct DeviceProfile {
 
 // Reads the profile of device `ordinal` (no context needed).
 DeviceProfile read_profile(int ordinal);
+
+// Throws Error(Device) "unsupported GPU: <name> has compute capability 8.0; ..." when
+// tally's kernels cannot run on the device (below kMinComputeCapability).
+void require_supported(const DeviceProfile& profile);
+
+// Why the GPU engine cannot run here ("no GPU is available", or why device 0 is
+// unsupported), or nullopt when it can. Never throws: for --device auto.
+std::optional<std::string> why_gpu_unusable();
+
+// The target of device 0 when the GPU engine can run on it, else default_gpu_target():
+// what to compile for so that this machine's later runs find the kernels.
+GpuTarget gpu_target_in_hand();
 
 struct MemoryInfo {
   uint64_t free_bytes = 0;
@@ -61,6 +78,8 @@ struct MemoryInfo {
 class Device {
  public:
   explicit Device(int ordinal = 0);
+  // Device(ordinal) after require_supported: what the GPU engine opens.
+  static Device supported(int ordinal);
   ~Device();
   Device(Device&& other) noexcept;
   Device& operator=(Device&& other) noexcept;

@@ -1,7 +1,7 @@
 // The CUDA driver API, loaded from libcuda.so.1 with dlopen at first use, so one tally
 // binary starts (and runs on the CPU) where no driver or GPU exists. Internal to runtime/:
 // it includes cuda.h, whose include path only the runtime library has. Code outside
-// runtime/cuda uses device.h, nvrtc.h and probe.h instead.
+// runtime/cuda uses device.h, runtime/compile/nvrtc.h and runtime/compile/probe.h instead.
 #pragma once
 
 #include <cuda.h>

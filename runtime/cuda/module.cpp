@@ -39,8 +39,6 @@ int Kernel::max_active_blocks_per_sm(uint32_t block, uint32_t shared_bytes) cons
   return blocks;
 }
 
-Module::Module(const CompiledKernel& compiled) : Module(compiled.image) {}
-
 Module::Module(const std::vector<char>& image) {
   if (image.empty()) throw Error(ErrorKind::Internal, "loading an empty GPU module image");
   CUmodule module = nullptr;

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "runtime/compile/nvrtc.h"
 #include "runtime/cuda/handles.h"
 #include "runtime/cuda/stream.h"
 
@@ -46,8 +45,8 @@ class Kernel {
 
 class Module {
  public:
-  explicit Module(const CompiledKernel& compiled);
-  // A cubin, or PTX (NUL-terminated), as cuModuleLoadData takes it.
+  // A cubin, or PTX (NUL-terminated), as cuModuleLoadData takes it (CompiledKernel::image
+  // from runtime/compile).
   explicit Module(const std::vector<char>& image);
   ~Module();
   Module(Module&& other) noexcept;
@@ -69,7 +68,8 @@ class Module {
 void launch_kernel(const Kernel& kernel, const LaunchConfig& config, void** params);
 
 // Launches with typed arguments: each must have exactly the layout of the kernel's
-// parameter (DevicePtr or T* for pointers; the host mirrors in device_refs.h for refs).
+// parameter (DevicePtr or T* for pointers; for refs, host mirrors such as the tests' in
+// tests/unit/support/device_refs.h).
 template <class... Args>
 void launch(const Kernel& kernel, const LaunchConfig& config, const Args&... args) {
   void* params[] = {const_cast<void*>(static_cast<const void*>(&args))..., nullptr};

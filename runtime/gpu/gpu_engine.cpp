@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "compiler/codegen/lookup_tables.h"
+#include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
 #include "compiler/eval/evaluator.h"
 #include "runtime/cuda/device.h"
@@ -15,8 +16,7 @@
 #include "runtime/cuda/stream.h"
 #include "runtime/gpu/gpu_engine_impl.h"
 #include "runtime/gpu/gpu_projection.h"
-#include "runtime/session/elapsed.h"
-#include "runtime/session/result_builder.h"
+#include "runtime/result/result_builder.h"
 #include "templates/tally_status.cuh"
 
 namespace tally {
@@ -176,15 +176,7 @@ GpuEngine::Residency GpuEngine::residency() const {
 
 std::string GpuEngine::arch() const { return impl_->device.profile().arch(); }
 
-DeviceLimits device_limits(const cuda::DeviceProfile& p) {
-  DeviceLimits l;
-  l.sm_count = p.sm_count;
-  l.shared_per_sm = p.shared_per_sm;
-  l.max_threads_per_sm = p.max_threads_per_sm;
-  l.registers_per_sm = p.registers_per_sm;
-  l.l2_bytes = p.l2_bytes;
-  return l;
-}
+DeviceLimits device_limits(const cuda::DeviceProfile& p) { return p.target().limits; }
 
 DeviceLimits GpuEngine::limits() const { return device_limits(impl_->device.profile()); }
 

@@ -1,7 +1,7 @@
 // The GPU engine: runs a BoundSelect's aggregation on the GPU with generated kernels
 // (Init, Scan, Finalizer), growing and rerunning when a hash table fills, and finishing
 // HAVING, the SELECT expressions and ORDER BY on the host with the code the CPU engine
-// uses (runtime/session/result_builder.h). Holds the device, its memory pool and the columns
+// uses (runtime/result/result_builder.h). Holds the device, its memory pool and the columns
 // already uploaded, so repeated queries over one table upload it once.
 #pragma once
 
@@ -13,7 +13,7 @@
 
 #include "runtime/compile/gpu_compile.h"
 #include "runtime/cuda/device.h"
-#include "runtime/session/result.h"
+#include "runtime/result/result.h"
 
 namespace tally {
 

@@ -43,7 +43,7 @@ struct GpuEngine::Impl {
   // is unloaded (a long-lived engine sees unboundedly many distinct queries).
   static constexpr size_t kMaxModules = 64;
 
-  cuda::Device device{0};
+  cuda::Device device{cuda::Device::supported(0)};
   cuda::BufferPool pool;
   std::mutex mutex;
   std::map<const Column*, DeviceColumn> columns;
@@ -127,7 +127,8 @@ struct GpuEngine::Impl {
             [](const auto& a, const auto& b) { return a.second.last_query < b.second.last_query; });
         modules.erase(oldest);
       }
-      it = modules.emplace(binary.get(), LoadedModule{binary, cuda::Module(*binary), query}).first;
+      it = modules.emplace(binary.get(), LoadedModule{binary, cuda::Module(binary->image), query})
+               .first;
     }
     it->second.last_query = query;
     return it->second.module;

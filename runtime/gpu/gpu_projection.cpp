@@ -2,8 +2,8 @@
 
 #include <chrono>
 
+#include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
-#include "runtime/session/elapsed.h"
 
 namespace tally {
 

@@ -15,8 +15,9 @@
 #include "compiler/bind/catalog.h"
 #include "compiler/ir/query.h"
 #include "compiler/parse/ast.h"
+#include "compiler/plan/gpu_target.h"
+#include "runtime/result/result.h"
 #include "runtime/session/prepared_select.h"
-#include "runtime/session/result.h"
 #include "runtime/storage/table.h"
 
 namespace tally {
@@ -27,11 +28,12 @@ enum class DeviceChoice { Auto, Cpu, Gpu };
 
 struct ExecOptions {
   DeviceChoice device = DeviceChoice::Auto;
-  std::string strategy = "auto";        // GPU grouping strategy: auto, thread, direct, hash
-  uint64_t hash_capacity = 0;           // > 0: first GPU hash table size (to exercise growth)
-  bool compile_only = false;            // SELECT: generate and NVRTC-compile, do not run
-  bool emit_cuda = false;               // SELECT: also return the generated CUDA source
-  std::string arch = "sm_90";           // compile_only: the NVRTC target
+  std::string strategy = "auto";  // GPU grouping strategy: auto, thread, direct, hash
+  uint64_t hash_capacity = 0;     // > 0: first GPU hash table size (to exercise growth)
+  bool compile_only = false;      // SELECT: generate and NVRTC-compile, do not run
+  bool emit_cuda = false;         // SELECT: also return the generated CUDA source
+  // compile_only: the NVRTC target
+  std::string arch = default_gpu_target().arch;
   std::vector<std::string> parameters;  // values for '?', converted to the inferred types
   bool explain = false;                 // also produce the plan text
   unsigned cpu_threads = 0;             // CPU engine threads per query; 0: one per CPU

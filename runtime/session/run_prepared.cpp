@@ -4,9 +4,9 @@
 #include <chrono>
 
 #include "compiler/bind/binder.h"
+#include "compiler/common/elapsed.h"
 #include "compiler/parse/parser.h"
 #include "runtime/session/database.h"
-#include "runtime/session/elapsed.h"
 
 namespace tally {
 

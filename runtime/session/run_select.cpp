@@ -2,14 +2,16 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <optional>
+#include <string>
 
 #include "compiler/bind/binder.h"
+#include "compiler/common/elapsed.h"
 #include "compiler/eval/evaluator.h"
 #include "runtime/cpu/cpu_engine.h"
 #include "runtime/cuda/device.h"
 #include "runtime/gpu/gpu_engine.h"
 #include "runtime/session/database.h"
-#include "runtime/session/elapsed.h"
 
 namespace tally {
 
@@ -80,11 +82,10 @@ StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions
   std::vector<Value> parameters = convert_parameters(query, options.parameters, *strings);
   bool try_gpu = options.device == DeviceChoice::Gpu;
   if (options.device == DeviceChoice::Auto) {
-    try_gpu = input && cuda::gpu_available();
-    if (!try_gpu) {
-      outcome.notice = input ? "ran on the CPU engine: no GPU is available"
-                             : "ran on the CPU engine: a query without FROM";
-    }
+    std::optional<std::string> why_not =
+        input ? cuda::why_gpu_unusable() : std::string("a query without FROM");
+    try_gpu = !why_not;
+    if (why_not) outcome.notice = "ran on the CPU engine: " + *why_not;
   }
   if (try_gpu) {
     if (!input)
@@ -127,11 +128,12 @@ StatementOutcome Database::compile_select(const BoundSelect& query, const TableP
   compile.arch = options.arch;
   // Compiling for the GPU in hand plans for it too, so that a later run here generates
   // the same source and finds these kernels in the disk cache (tally prepare relies on it).
-  if (cuda::gpu_available() && gpu().arch() == options.arch) compile.limits = gpu().limits();
+  GpuTarget here = cuda::gpu_target_in_hand();
+  if (here.arch == options.arch) compile.limits = here.limits;
   std::vector<ColumnStats> stats = scan_stats(query, *input);
   GpuPlan plan = plan_for(query, stats, input->rows(), compile);
   GpuCompilation c = compile_plan(query, stats, plan, options.arch, plans);
-  outcome.explain += describe_plan(plan);
+  if (options.explain) outcome.explain += describe_plan(plan);
   if (options.emit_cuda) outcome.cuda = c.program.source;
   outcome.tag = fmt::format("COMPILE {} ({} bytes of {})", options.arch, c.binary->image.size(),
                             c.binary->is_ptx ? "PTX" : "cubin");

@@ -10,9 +10,9 @@
 #include <string>
 
 #include "compiler/common/value.h"
-#include "runtime/cuda/device_refs.h"
 #include "runtime/gpu/device_layout.h"
 #include "tests/gpu/gpu_support.h"
+#include "tests/unit/support/device_refs.h"
 #include "tests/unit/support/packed_fields.h"
 
 namespace tally::cuda::test {

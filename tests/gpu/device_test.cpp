@@ -7,9 +7,9 @@
 #include <numeric>
 
 #include "compiler/common/error.h"
-#include "runtime/cuda/device_refs.h"
-#include "runtime/cuda/probe.h"
+#include "runtime/compile/probe.h"
 #include "tests/gpu/gpu_support.h"
+#include "tests/unit/support/device_refs.h"
 
 namespace tally::cuda::test {
 namespace {

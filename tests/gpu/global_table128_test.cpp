@@ -10,8 +10,8 @@
 #include <set>
 #include <utility>
 
-#include "runtime/cuda/device_refs.h"
 #include "tests/gpu/gpu_support.h"
+#include "tests/unit/support/device_refs.h"
 
 namespace tally::cuda::test {
 namespace {

@@ -8,8 +8,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "runtime/cuda/device_refs.h"
 #include "tests/gpu/gpu_support.h"
+#include "tests/unit/support/device_refs.h"
 
 namespace tally::cuda::test {
 namespace {

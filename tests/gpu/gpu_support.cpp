@@ -6,7 +6,7 @@
 #include <map>
 
 #include "runtime/compile/nvrtc.h"
-#include "runtime/cuda/device_refs.h"
+#include "tests/unit/support/device_refs.h"
 
 namespace tally::cuda::test {
 
@@ -33,7 +33,7 @@ Module compile_test_module(const std::string& kernels, const std::string& name) 
   options.arch = test_device().profile().arch();
   const CompiledKernel compiled = compile_cuda(source, name, options);
   MESSAGE(name << ": NVRTC " << compiled.compile_ms << " ms");
-  return Module(compiled);
+  return Module(compiled.image);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tally/tally.h"
+#include "tests/unit/support/generated_tables.h"
 #include "tests/unit/support/shell.h"
 
 namespace tally {
@@ -233,8 +234,7 @@ TEST_CASE("api prepared: only one SELECT can be prepared") {
 
 TEST_CASE("api engine: results through the API equal the tally command's CSV") {
   Engine engine(EngineOptions{Device::Cpu});
-  engine.register_tpch_lineitem(0.002, 3);
-  engine.register_paper_orders(5000, 3);
+  test::register_generated(engine, {.tpch_sf = 0.002, .orders_rows = 5000, .seed = 3});
   struct Case {
     std::string generator, sql;
   };
@@ -274,14 +274,13 @@ TEST_CASE("api engine: results through the API equal the tally command's CSV") {
 
 TEST_CASE("api engine: generated tables and drop_table") {
   Engine engine(EngineOptions{Device::Cpu, 2});
-  engine.register_paper_atable(1000, 0, 1);
-  engine.register_paper_orders(100, 1);
+  test::register_generated(engine, {.orders_rows = 100, .atable_rows = 1000, .zipf = 0, .seed = 1});
   CHECK(engine.table_names() == std::vector<std::string>{"atable", "orders"});
   CHECK(engine.execute("SELECT COUNT(*) AS n FROM atable").get_int64(0, 0) == 1000);
   engine.drop_table("atable");
   CHECK(engine.table_names() == std::vector<std::string>{"orders"});
   CHECK_THROWS_AS(engine.drop_table("atable"), Error);
-  CHECK_THROWS_AS(engine.register_tpch_lineitem(0), Error);
+  CHECK_THROWS_AS(test::register_tpch_lineitem(engine, 0), Error);
 }
 
 }  // namespace

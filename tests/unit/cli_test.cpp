@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/compile/nvrtc.h"
+#include "tests/unit/support/json_check.h"
 #include "tests/unit/support/result_check.h"
 #include "tools/data/paper_tables.h"
 #include "tools/data/tpch_lineitem.h"
@@ -149,15 +151,59 @@ TEST_CASE("cli: --format json prints an array of objects, DECIMAL as strings") {
         "]\n");
 }
 
-TEST_CASE("cli: --explain shows the scan columns") {
+TEST_CASE("cli: --explain shows the scan columns, on stderr") {
   Outcome o = tally({"run", "--tpch", "0.001", "--explain", "-e",
                      "SELECT COUNT(*) AS n FROM lineitem WHERE l_discount > 0.05 "
                      "GROUP BY l_shipmode"});
   CHECK(o.exit_code == 0);
   // The result shows only "n": the column names come from the plan.
-  CHECK(contains(o.out, "l_discount"));
-  CHECK(contains(o.out, "l_shipmode"));
-  CHECK(contains(o.out, "lineitem"));
+  CHECK(contains(o.err, "l_discount"));
+  CHECK(contains(o.err, "l_shipmode"));
+  CHECK(contains(o.err, "lineitem"));
+  CHECK_FALSE(contains(o.out, "l_discount"));
+}
+
+TEST_CASE("cli: with --format json, --explain and --timing, stdout is one JSON value") {
+  Outcome o = tally({"run", "--tpch", "0.001", "--format", "json", "--explain", "--timing", "-e",
+                     "SELECT l_shipmode, COUNT(*) AS n, SUM(l_quantity) AS q FROM lineitem "
+                     "WHERE l_discount > 0.05 GROUP BY l_shipmode ORDER BY l_shipmode"});
+  CHECK(o.exit_code == 0);
+  test::JsonCheck json(o.out);
+  CHECK_MESSAGE(json.valid(), json.error(), "\n", o.out);
+  CHECK(o.out.starts_with("[\n {\"l_shipmode\": \"AIR\", \"n\": "));
+  CHECK(contains(o.err, "l_discount"));
+  CHECK(contains(o.err, "Time:"));
+  // The check itself is strict.
+  CHECK_FALSE(test::JsonCheck("[1, 2]\nTime: 1 ms").valid());
+  CHECK_FALSE(test::JsonCheck("{\"a\": 01}").valid());
+  CHECK_FALSE(test::JsonCheck("[\"a\",]").valid());
+  CHECK(test::JsonCheck(" {\"a\": [true, null, -1.5e3, \"\\u00e9\\n\"]}\n").valid());
+}
+
+TEST_CASE("cli: compile --emit-cuda prints the compilable source alone on stdout") {
+  setenv("TALLY_CACHE_DISABLE", "1", 1);  // this process's children only
+  std::vector<std::string> args = {"compile",
+                                   "--tpch",
+                                   "0.001",
+                                   "--emit-cuda",
+                                   "-e",
+                                   "SELECT l_returnflag, SUM(l_quantity) FROM lineitem "
+                                   "GROUP BY l_returnflag"};
+  Outcome o = tally(args);
+  args.push_back("--explain");
+  Outcome explained = tally(args);
+  unsetenv("TALLY_CACHE_DISABLE");
+  REQUIRE(o.exit_code == 0);
+  REQUIRE(explained.exit_code == 0);
+  CHECK(contains(o.out, "tally_scan"));
+  CHECK_FALSE(contains(o.out, "GPU strategy"));
+  CHECK_FALSE(contains(o.out, "COMPILE"));
+  CHECK(contains(o.err, "COMPILE sm_90"));
+  CHECK_FALSE(contains(o.err, "GPU strategy"));
+  // --explain adds the plan to stderr and nothing to stdout.
+  CHECK(explained.out == o.out);
+  CHECK(contains(explained.err, "GPU strategy"));
+  if (cuda::nvrtc_available()) CHECK_NOTHROW(cuda::compile_cuda(o.out, "emitted.cu"));
 }
 
 TEST_CASE("cli: --timing prints the times on stderr") {

@@ -8,7 +8,7 @@
 #include "compiler/common/date.h"
 #include "compiler/common/error.h"
 #include "runtime/load/copy_loader.h"
-#include "runtime/storage/table_compare.h"
+#include "tests/unit/support/table_compare.h"
 #include "tools/data/paper_tables.h"
 #include "tools/data/tbl_writer.h"
 #include "tools/data/tpch_lineitem.h"
@@ -155,7 +155,7 @@ TEST_CASE("copy: CRLF line endings, blank file, and appending to existing rows")
 
   TempFile empty("empty.tbl");
   auto same = copy_into(*table, empty.path(), copy_options_from({}, empty.path()));
-  CHECK_FALSE(first_difference(*same, *table));
+  CHECK_FALSE(test::first_difference(*same, *table));
 
   TempFile more("more.tbl", "3|ab|\n");
   auto appended = copy_into(*table, more.path(), copy_options_from({}, more.path()));
@@ -309,7 +309,7 @@ TEST_CASE("copy: write_tbl then copy_into round-trips generated tables exactly")
     write_tbl(*source, file.path());
     auto loaded = copy_into(*make_empty_table(source->schema), file.path(),
                             copy_options_from({}, file.path()));
-    auto difference = first_difference(*source, *loaded);
+    auto difference = test::first_difference(*source, *loaded);
     CHECK_MESSAGE(!difference, *difference);
   }
   // Other delimiter, no trailing delimiter, as CSV.
@@ -318,7 +318,7 @@ TEST_CASE("copy: write_tbl then copy_into round-trips generated tables exactly")
   write_tbl(*nulls, csv.path(), ',', false);
   auto loaded =
       copy_into(*make_empty_table(nulls->schema), csv.path(), copy_options_from({}, csv.path()));
-  CHECK_FALSE(first_difference(*nulls, *loaded));
+  CHECK_FALSE(test::first_difference(*nulls, *loaded));
 }
 
 TEST_CASE("copy: write_tbl formats every type") {

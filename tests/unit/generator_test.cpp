@@ -10,7 +10,7 @@
 #include "compiler/common/date.h"
 #include "compiler/common/error.h"
 #include "runtime/load/parallel.h"
-#include "runtime/storage/table_compare.h"
+#include "tests/unit/support/table_compare.h"
 #include "tools/data/paper_tables.h"
 #include "tools/data/tpch_lineitem.h"
 
@@ -27,7 +27,7 @@ std::string string_at(const Column& c, size_t row) {
   return c.dictionary().at(static_cast<size_t>(c.get_int(row)));
 }
 
-bool same_table(const Table& a, const Table& b) { return !first_difference(a, b); }
+bool same_table(const Table& a, const Table& b) { return !test::first_difference(a, b); }
 
 // TPC-H spec 4.2.3, written out again here as the reference.
 int64_t spec_retail_price_cents(int64_t partkey) {

@@ -11,10 +11,10 @@
 #include "bench/q1_kernels.h"
 #include "compiler/codegen/embedded_templates.h"
 #include "compiler/common/error.h"
+#include "runtime/compile/probe.h"
 #include "runtime/cuda/device.h"
-#include "runtime/cuda/device_refs.h"
 #include "runtime/cuda/memory.h"
-#include "runtime/cuda/probe.h"
+#include "tests/unit/support/device_refs.h"
 
 namespace tally::cuda {
 namespace {

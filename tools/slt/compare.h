@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/session/result.h"
+#include "runtime/result/result.h"
 #include "tools/slt/record.h"
 
 namespace tally::slt {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tally/tally.h"
+#include "tests/unit/support/generated_tables.h"
 
 namespace tally::test {
 
@@ -54,7 +55,7 @@ inline std::vector<WorkItem> work_items() {
 // Runs the workload on `device` and checks it. With threads == 1 nothing overlaps.
 inline void check_concurrent_workload(Device device, int threads, int rounds) {
   Engine engine(EngineOptions{device});
-  engine.register_tpch_lineitem(0.01, 5);
+  register_tpch_lineitem(engine, 0.01, 5);
   engine.execute("CREATE TABLE log (thread INTEGER, round INTEGER)");
   std::vector<WorkItem> items = work_items();
   auto run = [&](const WorkItem& item, PreparedStatement* prepared) {

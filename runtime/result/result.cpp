@@ -1,4 +1,4 @@
-#include "runtime/session/result.h"
+#include "runtime/result/result.h"
 
 #include "compiler/eval/evaluator.h"
 

@@ -1,15 +1,17 @@
-#include "runtime/storage/table_compare.h"
+// Row-by-row comparison of two tables, for tests and round-trip checks.
+#pragma once
 
 #include <cstdio>
+#include <optional>
+#include <string>
 
 #include "compiler/common/decimal.h"
+#include "runtime/storage/table.h"
 
-namespace tally {
-
-namespace {
+namespace tally::test {
 
 // The payload of a row as text, only for comparing and reporting.
-std::string payload_text(const Column& column, size_t row) {
+inline std::string payload_text(const Column& column, size_t row) {
   if (!column.is_valid(row)) return "NULL";
   const Type& type = column.type();
   if (type.is_string()) {
@@ -23,9 +25,10 @@ std::string payload_text(const Column& column, size_t row) {
   return int128_to_string(column.get_wide(row));
 }
 
-}  // namespace
-
-std::optional<std::string> first_difference(const Table& a, const Table& b) {
+// nullopt when both tables have the same column types and the same values in every row
+// (strings compared as text, floats exactly, NULL equal to NULL); otherwise a description
+// of the first difference, such as "row 5, column l_tax: 2 vs 3".
+inline std::optional<std::string> first_difference(const Table& a, const Table& b) {
   if (a.columns.size() != b.columns.size()) {
     return "column counts " + std::to_string(a.columns.size()) + " vs " +
            std::to_string(b.columns.size());
@@ -49,4 +52,4 @@ std::optional<std::string> first_difference(const Table& a, const Table& b) {
   return std::nullopt;
 }
 
-}  // namespace tally
+}  // namespace tally::test

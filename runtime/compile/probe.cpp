@@ -1,4 +1,4 @@
-#include "runtime/cuda/probe.h"
+#include "runtime/compile/probe.h"
 
 #include <fmt/format.h>
 

@@ -1,10 +1,15 @@
 // Host mirrors of the device library's kernel-argument structs (templates/*.cuh), byte for
-// byte, so the host can pass a GlobalTableRef & co. by value to cuLaunchKernel. Pointers
+// byte, so that the tests that launch the device library's pieces directly (tests/gpu/) can
+// pass a GlobalTableRef & co. by value to cuLaunchKernel. (Generated kernels take one
+// argument block, KernelArgs<N>, which the runtime fills word by word.) Pointers
 // are DevicePtr (8 bytes, like a device T*). device_layout_asserts() gives CUDA source that
 // checks, at NVRTC time, that both sides agree on every size and alignment (NVRTC has no
 // offsetof; the GPU tests compare field offsets at run time).
 #pragma once
 
+#include <fmt/format.h>
+
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -48,8 +53,23 @@ struct Validity {
   DevicePtr words = 0;  // 0 when the column has no NULLs
 };
 
+// A static_assert (CUDA source) that the device struct `type` has this size and alignment.
+inline std::string assert_device_layout(const char* type, size_t size, size_t alignment) {
+  return fmt::format(
+      "static_assert(sizeof(tally::{0}) == {1} && alignof(tally::{0}) == {2}, \"{0}: host and "
+      "device disagree on its layout\");\n",
+      type, size, alignment);
+}
+
 // static_asserts (CUDA source, after the template includes) that the device structs have
 // these mirrors' sizes and alignments.
-std::string device_layout_asserts();
+inline std::string device_layout_asserts() {
+  return assert_device_layout("GlobalTableRef", sizeof(GlobalTableRef), alignof(GlobalTableRef)) +
+         assert_device_layout("DirectTableRef", sizeof(DirectTableRef), alignof(DirectTableRef)) +
+         assert_device_layout("BitPackedColumn", sizeof(BitPackedColumn),
+                              alignof(BitPackedColumn)) +
+         assert_device_layout("PlainColumn<i64>", sizeof(PlainColumn), alignof(PlainColumn)) +
+         assert_device_layout("Validity", sizeof(Validity), alignof(Validity));
+}
 
 }  // namespace tally::cuda

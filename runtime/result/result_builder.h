@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "compiler/ir/query.h"
-#include "runtime/session/result.h"
+#include "runtime/result/result.h"
 
 namespace tally {
 

@@ -1,4 +1,4 @@
-#include "runtime/cpu/group_table.h"
+#include "runtime/result/group_table.h"
 
 #include <cstring>
 

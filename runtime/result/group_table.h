@@ -1,5 +1,6 @@
-// The CPU engine's hash table from fixed-width group keys to dense group numbers:
-// open addressing with linear probing over a power-of-two slot array, grown at half full.
+// The CPU engine's hash table from fixed-width group keys to dense group numbers (also
+// DISTINCT's, in the host finish of either engine's result: result_builder.h): open
+// addressing with linear probing over a power-of-two slot array, grown at half full.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-#include "runtime/session/result_builder.h"
+#include "runtime/result/result_builder.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 
 #include "compiler/common/error.h"
 #include "compiler/eval/evaluator.h"
-#include "runtime/cpu/group_table.h"
+#include "runtime/result/group_table.h"
 
 namespace tally {
 
