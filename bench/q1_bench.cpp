@@ -161,7 +161,7 @@ void bench_sf(double sf, int reps, double bandwidth_gbs, const std::string& devi
   double floor_ms = static_cast<double>(bytes) / (bandwidth_gbs * 1e9) * 1e3;
 
   GpuEngine engine;
-  std::vector<double> kernel_ms, e2e_ms;
+  std::vector<double> kernel_ms, e2e_ms, codegen_ms, upload_ms, download_ms;
   Result gpu_result;
   for (int i = 0; i < reps + 2; ++i) {
     GpuRunReport report;
@@ -172,6 +172,9 @@ void bench_sf(double sf, int reps, double bandwidth_gbs, const std::string& devi
     if (i < 2) continue;  // warm-up: NVRTC, column upload
     kernel_ms.push_back(report.init_ms + report.scan_ms + report.finalize_ms);
     e2e_ms.push_back(wall);
+    codegen_ms.push_back(report.codegen_ms);
+    upload_ms.push_back(report.upload_ms);
+    download_ms.push_back(report.download_ms);
   }
   HandResult hand_registers = run_hand_q1(*table, reps, sm_count, false);
   HandResult hand_shared = run_hand_q1(*table, reps, sm_count, true);
@@ -214,6 +217,10 @@ void bench_sf(double sf, int reps, double bandwidth_gbs, const std::string& devi
   line("hand-written Q1, shared-memory tables", hand_shared.ms);
   line("tally kernels (init + scan + finalize)", k);
   line("tally end to end (with download, host)", e);
+  // Where the host time of one run goes (medians; "rest" is plan, launch and host finish).
+  const double cg = median(codegen_ms), up = median(upload_ms), down = median(download_ms);
+  fmt::print("  {:<40} codegen {:.3f}, upload {:.3f}, download {:.3f}, rest {:.3f} ms\n",
+             "  of which, on the host", cg, up, down, e - k - cg - up - down);
   line("CPU engine (all cores)", c);
   fmt::print("  results: tally GPU == CPU engine: {}; hand-written kernel rows {} vs tally {}\n",
              same ? "yes" : "NO", hand_rows, tally_rows);

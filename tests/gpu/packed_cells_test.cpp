@@ -74,7 +74,7 @@ void check_packed_query(const std::string& sql) {
   REQUIRE(plan.shared_thread_tables);
   // Every lane's warp takes exactly two blocks: the fields are as full as they were sized.
   CHECK(uint64_t{plan.grid} * plan.block / 32 == planned_warps());
-  CHECK(source.find("sp0_t[(u32)slot * 128u] += ") != std::string::npos);
+  CHECK(source.find("packed0_cell[(u32)slot * 128u] += ") != std::string::npos);
   Result cpu = run(sql, DeviceChoice::Cpu);
   Result gpu = run(sql, DeviceChoice::Gpu);
   CHECK(gpu.device.rfind("gpu", 0) == 0);
