@@ -97,8 +97,11 @@ inline bool scan_sets_states(const GpuPlan& plan) {
 
 // Chooses the strategy and encodings. `forced` other than Auto is honoured when it can run
 // the query; otherwise Error(Unsupported) says why. `rows` is the table's row count.
+// `parameters`: the values of `?` for this execution where known (a key such as MOD(x, ?)
+// then has a bounded domain), else null.
 GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows,
-                 const DeviceLimits& limits, GpuStrategy forced);
+                 const DeviceLimits& limits, GpuStrategy forced,
+                 const std::vector<Value>* parameters = nullptr);
 
 // A hash plan with `capacity` probed slots (the runtime grows the table and replans).
 // The plan with a DISTINCT set of `capacity` entries (after the set filled up).

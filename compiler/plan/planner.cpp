@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "compiler/common/error.h"
+#include "compiler/plan/expr_facts.h"
 #include "compiler/plan/gpu_plan.h"
 #include "compiler/plan/string_domain.h"
 
@@ -25,7 +26,7 @@ constexpr uint64_t kMinHashCapacity = 1024;
 }
 
 KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
-                       const BoundSelect& query) {
+                       const BoundSelect& query, const std::vector<Value>* parameters) {
   KeyEncoding k;
   if (key.kind == ExprKind::ColumnRef) {
     const ColumnStats& s = stats[key.index];
@@ -56,7 +57,18 @@ KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
     k.nullable = shape.nullable;
     return k;
   }
-  // A computed key, or a DECIMAL(p>18) (an i128 value): hashed by value (hash_key_layout).
+  // A computed key the interval analysis bounds (MOD, EXTRACT, CASE, arithmetic, casts over
+  // bounded inputs) is a digit too; the Scan checks each row against the range.
+  const ValueBounds b =
+      key.type.is_wide_decimal() ? ValueBounds{} : value_bounds(key, stats, parameters);
+  if (b.known && b.hi - b.lo < 0x1p62L) {
+    k.min = static_cast<int64_t>(b.lo);
+    k.values = static_cast<uint64_t>(b.hi - b.lo) + 1;
+    k.nullable = may_be_null(key, query, stats);
+    return k;
+  }
+  // An unbounded computed key, or a DECIMAL(p>18) (an i128 value): hashed by value
+  // (hash_key_layout).
   k.bounded = false;
   k.nullable = true;  // a computed key may be NULL: it owns the NULL slot
   return k;
@@ -287,12 +299,15 @@ GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity) {
 }
 
 GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows,
-                 const DeviceLimits& limits, GpuStrategy forced) {
+                 const DeviceLimits& limits, GpuStrategy forced,
+                 const std::vector<Value>* parameters) {
   if (!query.aggregated) return plan_projection(rows, limits, forced);
   check_query(query, stats, rows);
   GpuPlan plan;
   plan.layout = layout_states(query, stats, rows);
-  for (const auto& key : query.group_keys) plan.keys.push_back(encode_key(*key, stats, query));
+  for (const auto& key : query.group_keys) {
+    plan.keys.push_back(encode_key(*key, stats, query, parameters));
+  }
   plan.grid = static_cast<uint32_t>(limits.sm_count) * 8;
   plan.rows = rows;
   uint64_t product = slot_product(plan.keys);
@@ -305,8 +320,8 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   if (chosen == GpuStrategy::Auto) {
     if (fits_registers) {
       chosen = GpuStrategy::ThreadPrivate;
-      plan.reason =
-          fmt::format("{} slots x {} state fields fit in registers", product, plan.layout.fields.size());
+      plan.reason = fmt::format("{} slots x {} state fields fit in registers", product,
+                                plan.layout.fields.size());
     } else if (fits_direct && product <= std::max<uint64_t>(1ull << 16, 2 * rows)) {
       chosen = GpuStrategy::Direct;
       plan.reason = fmt::format("key domain of {} slots is known and small", product);

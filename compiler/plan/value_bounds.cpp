@@ -3,50 +3,221 @@
 #include <algorithm>
 #include <cmath>
 
+#include "compiler/common/date.h"
+
 namespace tally {
 
 namespace {
 
 int scale_of(const Expr& x) { return x.type.is_decimal() ? x.type.scale : 0; }
 
+// Types whose values are integers the analysis can bound (a DECIMAL by its unscaled value).
+bool integer_valued(const Type& t) {
+  return t.is_integer() || t.is_decimal() || t.id == TypeId::Date || t.id == TypeId::Boolean;
+}
+
+constexpr ValueBounds kUnknown{};
+
+ValueBounds range(long double lo, long double hi) {
+  return {true, std::min(lo, hi), std::max(lo, hi)};
+}
+
+ValueBounds join(ValueBounds a, ValueBounds b) {
+  if (!a.known || !b.known) return kUnknown;
+  return range(std::min(a.lo, b.lo), std::max(a.hi, b.hi));
+}
+
+// The range scaled by 10^digits (digits < 0: divided, rounding outward).
+ValueBounds scaled(ValueBounds b, int digits) {
+  if (!b.known) return kUnknown;
+  const long double f = std::pow(10.0L, std::abs(digits));
+  if (digits >= 0) return range(b.lo * f, b.hi * f);
+  return range(std::floor(b.lo / f) - 1, std::ceil(b.hi / f) + 1);
+}
+
+class Analysis {
+ public:
+  Analysis(const std::vector<ColumnStats>& stats, const std::vector<Value>* parameters)
+      : stats_(stats), parameters_(parameters) {}
+
+  ValueBounds of(const Expr& e) const {
+    if (!integer_valued(e.type)) return kUnknown;
+    switch (e.kind) {
+      case ExprKind::ColumnRef: {
+        const ColumnStats& s = stats_[e.index];
+        return s.has_range ? range(s.min, s.max) : kUnknown;
+      }
+      case ExprKind::Constant:
+        if (e.value.null) return kUnknown;
+        return e.type.is_decimal() ? range(e.value.d, e.value.d) : range(e.value.i, e.value.i);
+      case ExprKind::Parameter:
+        return parameter(e);
+      case ExprKind::Cast:
+        return cast(e);
+      case ExprKind::Negate: {
+        const ValueBounds c = of(*e.children[0]);
+        return c.known ? range(-c.hi, -c.lo) : kUnknown;
+      }
+      case ExprKind::Abs:
+        return absolute(of(*e.children[0]));
+      case ExprKind::Arith:
+        return arith(e);
+      case ExprKind::Case:
+      case ExprKind::Coalesce:
+        return branches(e);
+      case ExprKind::Extract:
+        return extract(e);
+      case ExprKind::DateAdd:
+        return date_add(e);
+      default:
+        return kUnknown;
+    }
+  }
+
+ private:
+  ValueBounds parameter(const Expr& e) const {
+    if (!parameters_ || e.index < 0 || static_cast<size_t>(e.index) >= parameters_->size()) {
+      return kUnknown;
+    }
+    const Value& v = (*parameters_)[static_cast<size_t>(e.index)];
+    if (v.null) return kUnknown;
+    return e.type.is_decimal() ? range(v.d, v.d) : range(v.i, v.i);
+  }
+
+  ValueBounds cast(const Expr& e) const {
+    const Expr& c = *e.children[0];
+    if (!integer_valued(c.type)) return kUnknown;
+    return scaled(of(c), scale_of(e) - scale_of(c));
+  }
+
+  static ValueBounds absolute(ValueBounds c) {
+    if (!c.known) return kUnknown;
+    if (c.lo >= 0) return c;
+    if (c.hi <= 0) return range(-c.hi, -c.lo);
+    return range(0, std::max(-c.lo, c.hi));
+  }
+
+  ValueBounds arith(const Expr& e) const {
+    const Expr& a = *e.children[0];
+    const Expr& b = *e.children[1];
+    switch (e.op) {
+      case kAdd:
+      case kSub: {
+        const ValueBounds x = scaled(of(a), scale_of(e) - scale_of(a));
+        const ValueBounds y = scaled(of(b), scale_of(e) - scale_of(b));
+        if (!x.known || !y.known) return kUnknown;
+        return e.op == kAdd ? range(x.lo + y.lo, x.hi + y.hi) : range(x.lo - y.hi, x.hi - y.lo);
+      }
+      case kMul: {
+        const ValueBounds x = of(a), y = of(b);
+        if (!x.known || !y.known || scale_of(e) != scale_of(a) + scale_of(b)) return kUnknown;
+        const long double p[] = {x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi};
+        return range(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
+      }
+      case kDiv:
+        return e.type.is_decimal() ? kUnknown : int_divide(of(a), of(b));
+      case kMod:
+        return e.type.is_decimal() ? kUnknown : int_modulo(of(a), of(b));
+      default:
+        return kUnknown;
+    }
+  }
+
+  // Integer division truncates toward zero: |a / b| <= |a| / min |b|, signs as the operands'.
+  static ValueBounds int_divide(ValueBounds a, ValueBounds b) {
+    if (!a.known || !b.known || (b.lo <= 0 && b.hi >= 0)) return kUnknown;
+    const long double p[] = {a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi};
+    return range(std::trunc(*std::min_element(p, p + 4)), std::trunc(*std::max_element(p, p + 4)));
+  }
+
+  // a % b takes the sign of a and stays below |b| in magnitude, and below |a|.
+  static ValueBounds int_modulo(ValueBounds a, ValueBounds b) {
+    if (!b.known || (b.lo <= 0 && b.hi >= 0)) return kUnknown;
+    const long double m = std::max(std::fabs(b.lo), std::fabs(b.hi)) - 1;
+    if (!a.known) return range(-m, m);
+    const long double hi = a.hi > 0 ? std::min(a.hi, m) : 0;
+    const long double lo = a.lo < 0 ? std::max(a.lo, -m) : 0;
+    if (a.lo >= 0 && a.hi < std::fabs(b.lo) && a.hi < std::fabs(b.hi)) return a;  // a % b == a
+    return range(lo, hi);
+  }
+
+  // CASE and COALESCE: the union of the values they choose from.
+  ValueBounds branches(const Expr& e) const {
+    ValueBounds all{};
+    bool first = true;
+    for (size_t i = 0; i < e.children.size(); ++i) {
+      if (e.kind == ExprKind::Case && i % 2 == 0 && i + 1 < e.children.size()) continue;
+      const Expr& c = *e.children[i];
+      if (c.kind == ExprKind::Constant && c.value.null) continue;  // NULL adds no value
+      const ValueBounds b = scaled(of(c), scale_of(e) - scale_of(c));
+      all = first ? b : join(all, b);
+      first = false;
+    }
+    return first ? kUnknown : all;
+  }
+
+  ValueBounds extract(const Expr& e) const {
+    const ValueBounds d = of(*e.children[0]);
+    const bool dates = d.known && d.lo >= INT32_MIN && d.hi <= INT32_MAX;
+    const CivilDate lo = dates ? civil_from_days(static_cast<int32_t>(d.lo)) : CivilDate{};
+    const CivilDate hi = dates ? civil_from_days(static_cast<int32_t>(d.hi)) : CivilDate{};
+    switch (e.op) {
+      case kYear:
+        return dates ? range(lo.year, hi.year) : kUnknown;
+      case kMonth:
+        return dates && lo.year == hi.year ? range(lo.month, hi.month) : range(1, 12);
+      default:
+        return dates && lo.year == hi.year && lo.month == hi.month ? range(lo.day, hi.day)
+                                                                   : range(1, 31);
+    }
+  }
+
+  // DATE + months + days: a month moves a date by 28 to 31 days (the day clamps to the
+  // month's end).
+  ValueBounds date_add(const Expr& e) const {
+    const ValueBounds d = of(*e.children[0]);
+    if (!d.known) return kUnknown;
+    const long double m = static_cast<long double>(e.months),
+                      days = static_cast<long double>(e.days);
+    const long double shift_lo = std::min(m * 28, m * 31) + days;
+    const long double shift_hi = std::max(m * 28, m * 31) + days;
+    return range(d.lo + shift_lo, d.hi + shift_hi);
+  }
+
+  const std::vector<ColumnStats>& stats_;
+  const std::vector<Value>* parameters_;
+};
+
 }  // namespace
 
-// log2 of the largest unscaled magnitude an expression can reach, by interval reasoning
-// over the column statistics (declared precision where nothing better is known).
+ValueBounds value_bounds(const Expr& e, const std::vector<ColumnStats>& stats,
+                         const std::vector<Value>* parameters) {
+  return Analysis(stats, parameters).of(e);
+}
+
 long double magnitude_log2(const Expr& e, const std::vector<ColumnStats>& stats) {
+  const ValueBounds b = value_bounds(e, stats);
+  if (b.known) return std::log2(std::max({std::fabs(b.lo), std::fabs(b.hi), 1.0L}));
   const long double ten = std::log2(10.0L);
-  auto fallback = [&]() -> long double {
-    if (e.type.is_decimal()) return e.type.precision * ten;
-    return 63;
-  };
+  const long double declared = e.type.is_decimal() ? e.type.precision * ten : 63;
   switch (e.kind) {
-    case ExprKind::ColumnRef:
-      if (stats[e.index].has_range) {
-        long double m = std::max(std::fabs(static_cast<long double>(stats[e.index].min)),
-                                 std::fabs(static_cast<long double>(stats[e.index].max)));
-        return std::log2(std::max(m, 1.0L));
-      }
-      return fallback();
-    case ExprKind::Constant: {
-      long double m = e.type.is_decimal() ? std::fabs(static_cast<long double>(e.value.d))
-                                          : std::fabs(static_cast<long double>(e.value.i));
-      return e.type.is_float() ? fallback() : std::log2(std::max(m, 1.0L));
-    }
     case ExprKind::Cast: {
       const Expr& c = *e.children[0];
-      if (!e.type.is_decimal() && !e.type.is_integer()) return fallback();
-      if (c.type.is_float()) return fallback();
+      if (!e.type.is_decimal() && !e.type.is_integer()) return declared;
+      if (c.type.is_float()) return declared;
       return magnitude_log2(c, stats) + std::max(0, scale_of(e) - scale_of(c)) * ten;
     }
     case ExprKind::Negate:
     case ExprKind::Abs:
       return magnitude_log2(*e.children[0], stats);
     case ExprKind::Arith: {
-      if (e.type.is_float()) return fallback();
+      if (e.type.is_float()) return declared;
       const Expr& a = *e.children[0];
       const Expr& b = *e.children[1];
-      long double ma = magnitude_log2(a, stats) + std::max(0, scale_of(e) - scale_of(a)) * ten;
-      long double mb = magnitude_log2(b, stats) + std::max(0, scale_of(e) - scale_of(b)) * ten;
+      const long double ma =
+          magnitude_log2(a, stats) + std::max(0, scale_of(e) - scale_of(a)) * ten;
+      const long double mb =
+          magnitude_log2(b, stats) + std::max(0, scale_of(e) - scale_of(b)) * ten;
       switch (e.op) {
         case kAdd:
         case kSub:
@@ -69,63 +240,7 @@ long double magnitude_log2(const Expr& e, const std::vector<ColumnStats>& stats)
       return m;
     }
     default:
-      return fallback();
-  }
-}
-
-namespace {
-
-ValueBounds scaled(ValueBounds b, int digits) {
-  if (!b.known || digits < 0) return ValueBounds{};
-  const long double f = std::pow(10.0L, digits);
-  return {true, b.lo * f, b.hi * f};
-}
-
-ValueBounds arith_bounds(const Expr& e, const std::vector<ColumnStats>& stats) {
-  const Expr& a = *e.children[0];
-  const Expr& b = *e.children[1];
-  if (e.op == kMul) {
-    ValueBounds x = value_bounds(a, stats), y = value_bounds(b, stats);
-    if (!x.known || !y.known || scale_of(e) != scale_of(a) + scale_of(b)) return {};
-    long double p[] = {x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi};
-    return {true, *std::min_element(p, p + 4), *std::max_element(p, p + 4)};
-  }
-  if (e.op != kAdd && e.op != kSub) return {};
-  ValueBounds x = scaled(value_bounds(a, stats), scale_of(e) - scale_of(a));
-  ValueBounds y = scaled(value_bounds(b, stats), scale_of(e) - scale_of(b));
-  if (!x.known || !y.known) return {};
-  if (e.op == kAdd) return {true, x.lo + y.lo, x.hi + y.hi};
-  return {true, x.lo - y.hi, x.hi - y.lo};
-}
-
-}  // namespace
-
-ValueBounds value_bounds(const Expr& e, const std::vector<ColumnStats>& stats) {
-  if (e.type.is_float() || !(e.type.is_decimal() || e.type.is_integer())) return {};
-  switch (e.kind) {
-    case ExprKind::ColumnRef: {
-      const ColumnStats& s = stats[e.index];
-      if (!s.has_range) return {};
-      return {true, static_cast<long double>(s.min), static_cast<long double>(s.max)};
-    }
-    case ExprKind::Constant: {
-      long double v = e.type.is_decimal() ? static_cast<long double>(e.value.d)
-                                          : static_cast<long double>(e.value.i);
-      return {true, v, v};
-    }
-    case ExprKind::Cast: {
-      const Expr& c = *e.children[0];
-      if (c.type.is_float()) return {};
-      return scaled(value_bounds(c, stats), scale_of(e) - scale_of(c));
-    }
-    case ExprKind::Negate: {
-      ValueBounds c = value_bounds(*e.children[0], stats);
-      return c.known ? ValueBounds{true, -c.hi, -c.lo} : ValueBounds{};
-    }
-    case ExprKind::Arith:
-      return arith_bounds(e, stats);
-    default:
-      return {};
+      return declared;
   }
 }
 

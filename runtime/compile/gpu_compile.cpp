@@ -40,7 +40,7 @@ std::vector<ColumnStats> scan_stats(const BoundSelect& query, const Table& table
 
 GpuPlan plan_for(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows,
                  const GpuCompileOptions& options) {
-  GpuPlan plan = plan_gpu(query, stats, rows, options.limits, options.strategy);
+  GpuPlan plan = plan_gpu(query, stats, rows, options.limits, options.strategy, options.parameters);
   if (options.hash_capacity > 0 && plan.strategy == GpuStrategy::Hash) {
     plan = with_hash_capacity(plan, options.hash_capacity);
   }

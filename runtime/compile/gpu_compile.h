@@ -22,6 +22,9 @@ struct GpuCompileOptions {
   uint64_t hash_capacity = 0;  // > 0: start the Hash strategy at this capacity (tests)
   DeviceLimits limits = default_gpu_target().limits;
   std::string arch = default_gpu_target().arch;
+  // The values of `?` for the execution being planned, where known: keys over them (MOD(x, ?))
+  // get bounded domains. Null: plan for any value.
+  const std::vector<Value>* parameters = nullptr;
 };
 
 // Where a compiled binary came from: a prepared statement's plan cache (no code generation

@@ -405,6 +405,7 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   compile.hash_capacity = options.hash_capacity;
   compile.limits = limits();
   compile.arch = arch();
+  compile.parameters = &parameters;
   GpuPlan plan = plan_for(query, stats, table.rows(), compile);
   // Rows of every output (hidden ones too) to ORDER BY, OFFSET and LIMIT as the CPU does.
   auto finish = [&](std::vector<std::vector<Value>> rows, const GpuCompilation& c) {

@@ -131,6 +131,13 @@ StatementOutcome Database::compile_select(const BoundSelect& query, const TableP
   GpuTarget here = cuda::gpu_target_in_hand();
   if (here.arch == options.arch) compile.limits = here.limits;
   std::vector<ColumnStats> stats = scan_stats(query, *input);
+  // Values given with the statement plan as a run with them would (`tally compile -p`).
+  StringHeap strings;
+  std::vector<Value> parameters;
+  if (!options.parameters.empty()) {
+    parameters = convert_parameters(query, options.parameters, strings);
+    compile.parameters = &parameters;
+  }
   GpuPlan plan = plan_for(query, stats, input->rows(), compile);
   GpuCompilation c = compile_plan(query, stats, plan, options.arch, plans);
   if (options.explain) outcome.explain += describe_plan(plan);

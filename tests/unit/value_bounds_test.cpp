@@ -67,3 +67,83 @@ TEST_CASE("value bounds: signs, scales and what stays unknown") {
 }
 
 }  // namespace tally
+
+namespace tally {
+namespace {
+
+ExprPtr node(ExprKind kind, Type type, std::vector<ExprPtr> children, int op = 0) {
+  return make_node(kind, type, std::move(children), op);
+}
+
+ExprPtr integer(int64_t v) { return make_constant(Value::from_int(v), Type::bigint()); }
+
+}  // namespace
+
+TEST_CASE("value bounds: MOD and division by constants and by known parameters") {
+  std::vector<ColumnStats> stats = {range(0, 1000000), range(-50, 70)};
+  ExprPtr x = make_column_ref(0, Type::bigint());
+  ExprPtr y = make_column_ref(1, Type::bigint());
+  ValueBounds m = value_bounds(*arith(kMod, Type::bigint(), x, integer(1000)), stats);
+  REQUIRE(m.known);
+  CHECK(m.lo == 0);  // a non-negative dividend
+  CHECK(m.hi == 999);
+  // The sign follows the dividend; a small dividend is its own remainder.
+  ValueBounds s = value_bounds(*arith(kMod, Type::bigint(), y, integer(10)), stats);
+  REQUIRE(s.known);
+  CHECK(s.lo == -9);
+  CHECK(s.hi == 9);
+  ValueBounds small = value_bounds(*arith(kMod, Type::bigint(), y, integer(100)), stats);
+  CHECK(small.lo == -50);
+  CHECK(small.hi == 70);
+  ValueBounds q = value_bounds(*arith(kDiv, Type::bigint(), x, integer(7)), stats);
+  REQUIRE(q.known);
+  CHECK(q.hi == 142857);
+  // MOD by zero, or by an unknown parameter, stays unknown; by a known one it is bounded.
+  CHECK_FALSE(value_bounds(*arith(kMod, Type::bigint(), x, integer(0)), stats).known);
+  auto p = std::make_shared<Expr>();
+  p->kind = ExprKind::Parameter;
+  p->type = Type::bigint();
+  p->index = 0;
+  ExprPtr by_param = arith(kMod, Type::bigint(), x, p);
+  CHECK_FALSE(value_bounds(*by_param, stats).known);
+  const std::vector<Value> values = {Value::from_int(64)};
+  ValueBounds pb = value_bounds(*by_param, stats, &values);
+  REQUIRE(pb.known);
+  CHECK(pb.hi == 63);
+}
+
+TEST_CASE("value bounds: EXTRACT from a date column's range, CASE over constants") {
+  // 1992-01-02 .. 1998-12-01 as days since 1970-01-01.
+  std::vector<ColumnStats> stats = {range(8036, 10561)};
+  ExprPtr d = make_column_ref(0, Type::date());
+  auto extract = [&](int field) {
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::Extract;
+    e->type = Type::bigint();
+    e->op = field;
+    e->children = {d};
+    return e;
+  };
+  ValueBounds year = value_bounds(*extract(kYear), stats);
+  REQUIRE(year.known);
+  CHECK(year.lo == 1992);
+  CHECK(year.hi == 1998);
+  ValueBounds month = value_bounds(*extract(kMonth), stats);
+  CHECK(month.lo == 1);
+  CHECK(month.hi == 12);
+  ExprPtr when = node(ExprKind::Compare, Type::boolean(),
+                      {d, make_constant(Value::from_int(9000), Type::date())}, kLt);
+  ValueBounds pick =
+      value_bounds(*node(ExprKind::Case, Type::bigint(), {when, integer(3), integer(-2)}), stats);
+  REQUIRE(pick.known);
+  CHECK(pick.lo == -2);
+  CHECK(pick.hi == 3);
+  // A branch that reads an unbounded value leaves the CASE unknown.
+  ExprPtr unbounded = make_column_ref(1, Type::bigint());
+  stats.push_back(ColumnStats{});
+  CHECK_FALSE(
+      value_bounds(*node(ExprKind::Case, Type::bigint(), {when, integer(3), unbounded}), stats)
+          .known);
+}
+
+}  // namespace tally

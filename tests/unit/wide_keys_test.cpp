@@ -60,14 +60,14 @@ GpuCompilation compile_clean(const std::string& sql, uint64_t capacity = 0) {
 }
 
 const char* const kComputedBesideColumn =
-    "SELECT l_orderkey * 7 + l_partkey, l_linestatus, COUNT(*) FROM lineitem "
-    "GROUP BY l_orderkey * 7 + l_partkey, l_linestatus";
+    "SELECT l_orderkey * 100000000000000 + l_partkey, l_linestatus, COUNT(*) FROM lineitem "
+    "GROUP BY l_orderkey * 100000000000000 + l_partkey, l_linestatus";
 
 const char* const kWideShapes[] = {
     kComputedBesideColumn,
     // NULLs in the computed key and in the bounded ones, strings and DISTINCT.
-    "SELECT c_varchar, c_integer + c_smallint * 3, c_boolean, COUNT(c_integer), SUM(c_decimal), "
-    "COUNT(DISTINCT c_date) FROM nulls GROUP BY c_varchar, c_integer + c_smallint * 3, c_boolean",
+    "SELECT c_varchar, c_double + c_smallint * 3, c_boolean, COUNT(c_integer), SUM(c_decimal), "
+    "COUNT(DISTINCT c_date) FROM nulls GROUP BY c_varchar, c_double + c_smallint * 3, c_boolean",
     // A DOUBLE key beside a column, and a DOUBLE variance (the second, find-only pass).
     "SELECT c_integer, c_double * 2, VAR_SAMP(c_double), AVG(c_decimal) FROM nulls "
     "GROUP BY c_integer, c_double * 2",
@@ -94,8 +94,13 @@ TEST_CASE("wide keys: several keys with one computed key take 128-bit hash keys"
   // No other strategy has a slot for an unbounded key.
   CHECK_THROWS_AS(plan_of(kComputedBesideColumn, GpuStrategy::Direct), Error);
   // One computed key alone keeps the 64-bit table.
-  CHECK(plan_of("SELECT l_orderkey * 7, COUNT(*) FROM lineitem GROUP BY 1").hash_keys ==
-        HashKeyLayout::Word64);
+  CHECK(
+      plan_of("SELECT l_orderkey * 100000000000000, COUNT(*) FROM lineitem GROUP BY 1").hash_keys ==
+      HashKeyLayout::Word64);
+  // A computed key the statistics bound is a digit like a column's.
+  GpuPlan bounded = plan_of("SELECT l_orderkey * 7 + l_partkey, COUNT(*) FROM lineitem GROUP BY 1");
+  REQUIRE(bounded.keys.size() == 1);
+  CHECK(bounded.keys[0].bounded);
 }
 
 TEST_CASE("wide keys: a DECIMAL wider than 18 digits is a 128-bit key") {
@@ -116,7 +121,7 @@ TEST_CASE("wide keys: bounded keys whose digits pass 2^62 put the widest raw") {
 
 TEST_CASE("wide keys: what 128 bits cannot hold is refused by name") {
   std::string two =
-      unsupported_message("SELECT c_integer + 1, c_bigint * 2, COUNT(*) FROM nulls GROUP BY 1, 2");
+      unsupported_message("SELECT c_double + 1, c_real * 2, COUNT(*) FROM nulls GROUP BY 1, 2");
   CHECK(contains(two, "two computed or unbounded keys"));
   CHECK(contains(two, "not supported on the GPU"));
   std::string wide =
