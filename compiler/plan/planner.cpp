@@ -1,5 +1,5 @@
-// Strategy choice for the GPU (DESIGN.md "Grouping strategies"), from what the statistics
-// say of the key domain and from the device.
+// Strategy choice for the GPU (README.md "How a query runs on the GPU"), from what the
+// statistics say of the key domain and from the device.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -305,8 +305,8 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   if (chosen == GpuStrategy::Auto) {
     if (fits_registers) {
       chosen = GpuStrategy::ThreadPrivate;
-      plan.reason =
-          fmt::format("{} slots x {} state fields fit in registers", product, plan.layout.fields.size());
+      plan.reason = fmt::format("{} slots x {} state fields fit in registers", product,
+                                plan.layout.fields.size());
     } else if (fits_direct && product <= std::max<uint64_t>(1ull << 16, 2 * rows)) {
       chosen = GpuStrategy::Direct;
       plan.reason = fmt::format("key domain of {} slots is known and small", product);
