@@ -1,4 +1,4 @@
-# cmake -DOUT=file.cpp -DFILES="a.cuh;b.cuh" -P embed_files.cmake
+# cmake -DOUT=<output .cpp> -DFILES="<header>;<header>..." -P cmake/embed_files.cmake
 # Writes tally::embedded_templates(): {name, text} for each file, as raw string literals
 # split in chunks (compilers cap the length of one literal).
 set(body "")

@@ -111,8 +111,7 @@ TALLY_HD bool average_exact(i128 sum, long long n, int in_scale, int out_scale, 
     num *= 10;
   }
   // A scaled sum that fits 64 bits divides in 64 bits: the same truncated quotient and
-  // remainder, at a fraction of the cost of the 128-bit software division (measured on an
-  // H100: the Q1 Finalizer's three 128-bit averages a group took about 3 us).
+  // remainder, at a fraction of the cost of the 128-bit software division.
   const i128 i64_max = static_cast<i128>(0x7fffffffffffffffll);
   if (num >= -i64_max && num <= i64_max) {
     const long long a = static_cast<long long>(num);

@@ -1,8 +1,8 @@
 // AST expression -> typed IR for one clause. Each clause binds with its own rules (may it
 // hold aggregate calls?) and names itself in its errors, DuckDB style: a WHERE binder says
 // "aggregate functions are not allowed in WHERE". The methods are spread by kind over
-// bind_expr.cpp (dispatch, names, logic), bind_operators.cpp (arithmetic, comparisons,
-// BETWEEN, IN, LIKE), bind_functions.cpp (aggregates, scalar functions, CASE, CAST).
+// expression_binder.cpp (dispatch, names, logic), operators.cpp (arithmetic, comparisons,
+// BETWEEN, IN, LIKE), functions.cpp (aggregates, scalar functions, CASE, CAST).
 #pragma once
 
 #include "compiler/bind/coerce.h"
@@ -39,7 +39,7 @@ class ExpressionBinder {
   ExprPtr bind_logic(const ast::Expr& e, ExprKind kind);
   ExprPtr bind_is_null(const ast::Expr& e);
 
-  // bind_operators.cpp
+  // operators.cpp
   ExprPtr bind_arith(const ast::Expr& site, int op, const ast::Expr& left, const ast::Expr& right);
   ExprPtr bind_date_interval(const ast::Expr& site, int op);
   ExprPtr bind_compare(const ast::Expr& site, int op, const ast::Expr& left,
@@ -54,7 +54,7 @@ class ExpressionBinder {
   // The common type of CASE results, COALESCE or IN items; converts them all to it.
   Type unify(std::vector<Operand>& ops, const char* construct);
 
-  // bind_functions.cpp
+  // functions.cpp
   ExprPtr bind_function(const ast::Expr& e);
   ExprPtr bind_aggregate(const ast::Expr& e, const AggregateFunction& function);
   ExprPtr bind_abs(const ast::Expr& e);

@@ -1,8 +1,8 @@
 // SELECT -> BoundSelect. The clauses are bound in text order (SELECT, WHERE, GROUP BY,
 // HAVING, ORDER BY, LIMIT) to the form below the aggregation (ColumnRef, AggregateRef);
 // an aggregated query then has its outputs and HAVING rewritten over group keys and
-// aggregates. binder.cpp drives it; bind_grouping.cpp and bind_order.cpp hold the clauses
-// with their own rules.
+// aggregates. binder.cpp drives it; grouping.cpp and order.cpp hold the clauses with their
+// own rules.
 #pragma once
 
 #include "compiler/bind/context.h"
@@ -31,7 +31,7 @@ class SelectBinder {
   void bind_where();
   void bind_having();
 
-  // bind_grouping.cpp
+  // grouping.cpp
   void bind_group_by();
   ExprPtr group_item(const ast::Expr& item);
   // The visible output a GROUP BY/ORDER BY name refers to (output names), or -1.
@@ -40,7 +40,7 @@ class SelectBinder {
   void rewrite_distinct_as_grouping();
   ExprPtr rewrite_expr(const ExprPtr& e, SourceLocation fallback) const;
 
-  // bind_order.cpp
+  // order.cpp
   void bind_order_by();
   int order_item(const ast::Expr& item);
   void bind_limit_offset();

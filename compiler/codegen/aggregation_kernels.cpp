@@ -136,8 +136,8 @@ class AggregationWriter {
   }
 
   // A Scan that sets the states itself: its first block to start does, and every block
-  // waits for them before it merges. The Finalizer stays a kernel of its own (folded into
-  // the Scan's last block, its 128-bit arithmetic made ptxas spill in the scan loop).
+  // waits for them before it merges. The Finalizer stays a kernel of its own: its 128-bit
+  // arithmetic in the Scan's last block makes ptxas spill in the scan loop.
   std::string scan_with_init(const std::string& scan) const {
     return "LaunchSync* const sync = (LaunchSync*)(status + 1);\n"
            "if (first_block_to_start(sync)) {\n" +

@@ -25,8 +25,7 @@ std::string pow10_modulo(int k, int bits) {
 // a * 10^ka +/- b * 10^kb into e's value. A result the statistics bound below 2^31 (2^63)
 // is computed in 32-bit (64-bit) unsigned arithmetic: modulo 2^n every step agrees with the
 // exact one, and the exact result fits, so its low n bits, sign-extended, are the result.
-// In 128 bits the compiler kept carries between words that are always zero (Q1's
-// 1 - l_discount cost three instructions more per row).
+// In 128 bits the compiler keeps carries between words that are always zero.
 std::string CudaExprEmitter::scaled_add(const Expr& e, long double magnitude, const std::string& r,
                                         const std::string& a, int ka, const std::string& b,
                                         int kb) const {

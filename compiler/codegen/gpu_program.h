@@ -45,8 +45,8 @@ struct ArgSlot {
 };
 
 // A subexpression over one dictionary column, computed on the host once per dictionary
-// code with the CPU evaluator and read on the device by code (DESIGN: string predicates
-// become predicates on codes).
+// code with the CPU evaluator and read on the device by code: a string predicate becomes
+// a predicate on codes.
 //
 // Computed strings (compiler/plan/string_domain.h) use the same tables: a string leaf's table
 // holds ids into its domain (string_domain), and a predicate over a computed string is a

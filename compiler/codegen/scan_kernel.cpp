@@ -13,7 +13,7 @@ namespace tally {
 namespace {
 
 // Rows of a lane's 32 in a block whose packed words load together (LaneChunk), two chunks
-// in flight (bench/RESULTS.md: 8 ran fastest in a Q1-shaped probe on an H100).
+// in flight: the fastest chunk size measured (bench/RESULTS.md).
 constexpr uint32_t kChunkRows = 8;
 
 // Whether a bit-packed column decodes in 32-bit registers: fields of at most 32 bits whose
@@ -175,8 +175,8 @@ class ScanWriter {
   // A chunked scan's walk over its warp's whole blocks, the rows unrolled in chunks through
   // two LaneChunk buffers: the next chunk's words (at the end of a block, the next block's
   // first, whole or not) load while this chunk's rows are worked on. A whole block needs no
-  // check that a row exists (that per-row branch cost Q1 7% at SF 10). The walk leaves
-  // `block` at the warp's first block not done.
+  // per-row check that a row exists, a branch that costs measurably. The walk leaves `block`
+  // at the warp's first block not done.
   std::string chunked_walk() {
     constexpr uint32_t chunks = 32 / kChunkRows;
     std::string b = buffers(false) + buffers(true);

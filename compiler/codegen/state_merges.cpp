@@ -298,9 +298,9 @@ std::string StateMerges::flush() {
 
 // Shared per-thread tables merge once per block: warp w folds cells w, w + W, ... (each lane
 // adds its B / 32 threads' values in a type no block's sum overflows), reduces across the
-// warp, and lane 0 merges into the global state (once per warp instead left 4x the atomics
-// on the same few addresses). A warp reduces all its cells before lane 0 merges any, so the
-// reductions overlap and the atomics go out together.
+// warp, and lane 0 merges into the global state (every warp merging every cell would send
+// W times the atomics to the same few addresses). A warp reduces all its cells before lane 0
+// merges any, so the reductions overlap and the atomics go out together.
 std::string StateMerges::flush_shared_tables() {
   const uint32_t warps = ctx_.plan.block / 32;
   std::vector<std::string> sums(warps), merges(warps);

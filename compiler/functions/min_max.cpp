@@ -1,5 +1,5 @@
-// MIN and MAX of any type but BOOLEAN-free ordering rules: numbers, DECIMALs, dates, strings
-// (by bytes), booleans (false < true). The result has the argument's type.
+// MIN and MAX of any ordered type: numbers, DECIMALs, dates, strings (by bytes), booleans
+// (false < true). The result has the argument's type.
 #include <fmt/format.h>
 
 #include "compiler/common/value_ops.h"

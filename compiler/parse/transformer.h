@@ -1,6 +1,6 @@
 // Parse tree -> AST. One transform method per grammar rule (Kuzu's Transformer is the
 // model); the only code besides parser.cpp that sees ANTLR types. Split over
-// parse_transform_{statement,select,expression,primary,name}.cpp.
+// transform_{statement,select,expression,primary,name}.cpp.
 #pragma once
 
 #include <antlr4-runtime.h>
@@ -27,7 +27,7 @@ class Transformer {
   std::vector<ast::Statement> transform_script(P::ScriptContext& ctx);
 
  private:
-  // Statements (parse_transform_statement.cpp).
+  // Statements (transform_statement.cpp).
   ast::Statement transform_statement(P::StatementContext& ctx);
   ast::CreateTableStmt transform_create_table(P::CreateTableStatementContext& ctx);
   ast::ColumnDef transform_column_definition(P::ColumnDefinitionContext& ctx);
@@ -38,14 +38,14 @@ class Transformer {
   std::string transform_copy_format(P::CopyFormatContext& ctx);
   ast::InsertStmt transform_insert(P::InsertStatementContext& ctx);
 
-  // SELECT (parse_transform_select.cpp).
+  // SELECT (transform_select.cpp).
   ast::SelectStmt transform_select(P::SelectStatementContext& ctx);
   ast::SelectStmt transform_select_core(P::SelectCoreContext& ctx);
   ast::SelectItem transform_select_item(P::SelectItemContext& ctx);
   ast::TableRef transform_from(P::FromClauseContext& ctx);
   ast::OrderItem transform_order_item(P::OrderItemContext& ctx);
 
-  // Operators, by precedence level (parse_transform_expression.cpp).
+  // Operators, by precedence level (transform_expression.cpp).
   ast::ExprPtr transform_expression(P::ExpressionContext& ctx);
   ast::ExprPtr transform_or(P::OrExpressionContext& ctx);
   ast::ExprPtr transform_and(P::AndExpressionContext& ctx);
@@ -63,7 +63,7 @@ class Transformer {
   ast::ExprPtr fold_left(antlr4::Token* start, const std::vector<Operand*>& operands,
                          OperatorText operator_text, TransformOperand transform_operand);
 
-  // Primaries (parse_transform_primary.cpp).
+  // Primaries (transform_primary.cpp).
   ast::ExprPtr transform_primary(P::PrimaryContext& ctx);
   ast::ExprPtr transform_literal(P::LiteralContext& ctx);
   ast::ExprPtr transform_date_literal(P::DateLiteralContext& ctx);
@@ -75,14 +75,14 @@ class Transformer {
   ast::ExprPtr transform_function_call(P::FunctionCallContext& ctx);
   ast::ExprPtr transform_column_reference(P::ColumnReferenceContext& ctx);
 
-  // Names, types and literal text (parse_transform_name.cpp).
+  // Names, types and literal text (transform_name.cpp).
   std::string transform_identifier(P::IdentifierContext& ctx);
   std::vector<std::string> transform_identifiers(const std::vector<P::IdentifierContext*>& list);
   ast::TypeName transform_type_name(P::TypeNameContext& ctx);
   int64_t transform_type_parameter(antlr4::tree::TerminalNode& literal);
   std::string unquote_string(antlr4::Token& string_literal);
 
-  // Shared helpers (parse_transformer.cpp).
+  // Shared helpers (transformer.cpp).
   ast::ExprPtr make_expr(ast::ExprKind kind, antlr4::Token* start, antlr4::Token* stop);
   ast::ExprPtr make_binary(std::string op, ast::ExprPtr left, ast::ExprPtr right,
                            antlr4::Token* start, antlr4::Token* stop);

@@ -1,5 +1,5 @@
-// Strategy choice for the GPU (DESIGN.md "Grouping strategies"), from what the statistics
-// say of the key domain and from the device.
+// Strategy choice for the GPU (README.md "How a query runs on the GPU"), from what the
+// statistics say of the key domain and from the device.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -243,16 +243,15 @@ namespace {
 constexpr uint64_t kSharedReservedPerBlock = 1024;
 
 // Registers a thread of a scan with shared thread tables keeps: its two LaneChunk buffers
-// and the rows in flight need about 64. Q1's scan, asked to fit 12 blocks of 128 an SM (40
-// registers), spilled 240 bytes in ptxas; at 8 (64 registers) its loop spilled nothing.
+// and the rows in flight need about 64, and fewer make ptxas spill in the scan loop.
 constexpr int kChunkedScanRegisters = 64;
 
 // Per-thread tables in shared memory, in blocks of 128, with the grid one wave of as many
-// blocks per SM as their tables fit (and the registers, kChunkedScanRegisters each). A second wave
-// repeats every block's table set-up and flush and idles SMs at its tail: on an H100, Q1 at SF 10
-// (8 blocks of 16 fit) scanned in 0.216 ms with 16 blocks per SM launched. A thread's share of rows
-// grows as the grid shrinks, and its cells may widen with it, so the fit is iterated to a fixed
-// point (the block count only falls). Tables over the static 48 KB stay in registers.
+// blocks per SM as their tables fit (and the registers, kChunkedScanRegisters each): a second
+// wave repeats every block's table set-up and flush and idles SMs at its tail. A thread's
+// share of rows grows as the grid shrinks, and its cells may widen with it, so the fit is
+// iterated to a fixed point (the block count only falls). Tables over the static 48 KB stay
+// in registers.
 void place_thread_tables_in_shared(GpuPlan& plan, const BoundSelect& query,
                                    const std::vector<ColumnStats>& stats,
                                    const DeviceLimits& limits) {
@@ -355,9 +354,9 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   plan.slots = product;
   plan.state_slots = product;
   if (chosen == GpuStrategy::ThreadPrivate && product >= kSharedThreadTableMinSlots) {
-    // Measured on an H100 (TPC-H Q1, 6 slots): registers for 6 slots held occupancy at
-    // 2 blocks of 256 per SM and the scan waited on loads; tables in shared memory indexed
-    // by slot need no branch per slot. Blocks of 128 keep the static table under 48 KB.
+    // Register tables of this many slots hold occupancy down, and the scan waits on loads;
+    // tables in shared memory, indexed by slot, need no branch per slot. Blocks of 128 keep
+    // the static table under 48 KB.
     place_thread_tables_in_shared(plan, query, stats, limits);
   }
   if (chosen == GpuStrategy::ThreadPrivate) {

@@ -1,4 +1,4 @@
-// A description of the CUDA setup for `tally devices`: driver and NVRTC versions and each
+// A description of the CUDA setup, for diagnostics: driver and NVRTC versions and each
 // device's profile, or why there is none. Never throws.
 #pragma once
 

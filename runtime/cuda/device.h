@@ -1,6 +1,6 @@
 // A CUDA device: its primary context, made current in the calling thread, and its
 // profile — the hardware figures the planner sizes tables, grids and shared-memory
-// budgets from (DESIGN.md: parameters come from the GPU in hand).
+// budgets from: parameters come from the GPU in hand.
 #pragma once
 
 #include <cstdint>
