@@ -91,12 +91,13 @@ class AggregationWriter {
     w.blank();
   }
 
-  // With thread tables in shared memory, shared memory bounds the resident blocks (the
+  // With thread or block tables in shared memory, shared memory bounds the resident blocks (the
   // planner sized the grid to that many per SM); asking ptxas for that many keeps registers
   // from bounding them lower.
   int scan_min_blocks() const {
     const bool shared =
-        ctx_.plan.strategy == GpuStrategy::ThreadPrivate && ctx_.plan.shared_thread_tables;
+        (ctx_.plan.strategy == GpuStrategy::ThreadPrivate && ctx_.plan.shared_thread_tables) ||
+        ctx_.plan.strategy == GpuStrategy::Block;
     return shared ? static_cast<int>(std::max<uint32_t>(ctx_.plan.blocks_per_sm, 1)) : 1;
   }
 

@@ -40,6 +40,22 @@ std::string CudaExprEmitter::scaled_add(const Expr& e, long double magnitude, co
   return fmt::format("  {} = {} * pow10_i128({}) {} {} * pow10_i128({});\n", r, a, ka, op, b, kb);
 }
 
+namespace {
+
+// The narrowest machine integer ("i32", "i64") that holds both operands and the result of
+// integer arithmetic `e` by the statistics, or null when they do not bound it below 2^62.
+const char* machine_int_of(const Expr& e, const std::vector<ColumnStats>& stats) {
+  const char* widest = "i32";
+  for (const Expr* x : {&e, e.children[0].get(), e.children[1].get()}) {
+    const ValueBounds b = value_bounds(*x, stats);
+    if (!b.known || b.lo < -0x1p62L || b.hi > 0x1p62L) return nullptr;
+    if (b.lo < -0x1p31L + 1 || b.hi > 0x1p31L - 1) widest = "i64";
+  }
+  return widest;
+}
+
+}  // namespace
+
 CudaOperand CudaExprEmitter::emit_arith(const Expr& e, std::string& out) {
   CudaOperand a = emit(*e.children[0], out);
   CudaOperand b = emit(*e.children[1], out);
@@ -115,6 +131,17 @@ CudaOperand CudaExprEmitter::emit_arith(const Expr& e, std::string& out) {
                                       : fmt::format("fmod({}, {})", a.value, b.value));
     } else {
       out += fmt::format("  {} = {} {} {};\n", r.value, a.value, kOps[e.op], b.value);
+    }
+  } else if (const char* narrow = machine_int_of(e, stats_)) {
+    // The statistics bound the operands and the result: no overflow to check, and the
+    // machine's own width (32-bit division is several times cheaper than 64-bit).
+    const std::string expr =
+        fmt::format("({0}){1} {2} ({0}){3}", narrow, a.value, kOps[e.op], b.value);
+    if (e.op == kDiv || e.op == kMod) {
+      out += fmt::format("  if (!is_zero_divisor({} == 0, status)) {} = {};\n", b.value, r.value,
+                         expr);
+    } else {
+      out += fmt::format("  {} = {};\n", r.value, expr);
     }
   } else {
     auto [lo, hi] = int_range(e.type);

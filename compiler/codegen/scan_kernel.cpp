@@ -56,7 +56,7 @@ class ScanWriter {
     // buffers; the others loop over the block's rows, reading fields row by row, so that
     // NVRTC does not compile their bodies 32 times. Below 2^31 rows the walk is 32-bit:
     // 64-bit loop arithmetic costs twice the instructions.
-    const bool chunked = merges_.in_shared();
+    const bool chunked = merges_.in_shared() || merges_.block_table();
     b += column_reads(chunked);
     b += fmt::format(
         "const {0} walk_rows = ({0})rows;\n"
@@ -72,11 +72,13 @@ class ScanWriter {
       b +=
           fmt::format("for ({} block = first_block; block * 1024 < walk_rows; block += warps) {{\n",
                       walk_type_);
-      if (!merges_.thread_tables()) b += "if ((block & 3) == 0 && status_raised(status)) break;\n";
+      if (!merges_.merges_on_chip()) {
+        b += "if ((block & 3) == 0 && status_raised(status)) break;\n";
+      }
       b += in_block() + rows_of_chunk(false, {}, true) + "}\n";
     }
     if (ctx_.finalize_is_dependent()) b += "allow_dependent_launch();\n";  // one pass
-    if (merges_.thread_tables() && scan_sets_states(ctx_.plan)) b += "await_init(sync);\n";
+    if (merges_.merges_on_chip() && scan_sets_states(ctx_.plan)) b += "await_init(sync);\n";
     return b + merges_.flush();
   }
 

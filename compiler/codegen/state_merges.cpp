@@ -39,8 +39,9 @@ StateMerges::StateMerges(AggregationContext& ctx, bool m2_pass)
       m2_pass_(m2_pass),
       thread_tables_(ctx.plan.strategy == GpuStrategy::ThreadPrivate && !m2_pass),
       in_shared_(thread_tables_ && ctx.plan.shared_thread_tables),
+      block_table_(ctx.plan.strategy == GpuStrategy::Block && !m2_pass),
       hints_(aggregate_hints(ctx.query)) {
-  if (!in_shared_) return;
+  if (!in_shared_ && !block_table_) return;
   bool declared = false;
   for (size_t f = 0; f < ctx.fields.size(); ++f) {
     cell_arrays_.push_back(
@@ -87,6 +88,7 @@ std::string StateMerges::atomic_merge(size_t f, const std::string& target,
 
 std::string StateMerges::declarations() {
   std::string d;
+  if (block_table_) d += block_table_declarations();
   if (thread_tables_) {
     if (in_shared_) d += shared_table_declarations();
     for (uint64_t s = 0; s < ctx_.plan.slots; ++s) {
@@ -205,7 +207,7 @@ std::string StateMerges::merge_row() {
   std::string code;
   std::vector<Input> inputs = aggregate_inputs(code);
   square_inputs(inputs, code);
-  if (in_shared_) return code + merge_fields(inputs, "(u32)slot", -1);
+  if (in_shared_ || block_table_) return code + merge_fields(inputs, "(u32)slot", -1);
   if (!thread_tables_) return code + merge_fields(inputs, "", -1);
   // A compile-time index per slot keeps the accumulators in registers.
   for (uint64_t s = 0; s < ctx_.plan.slots; ++s) {
@@ -221,6 +223,11 @@ std::string StateMerges::merge_one(size_t f, const std::string& value,
                                    const std::string& slot_cells, int register_slot) const {
   const FieldKind k = ctx_.state_fields()[f].kind;
   const MergeOp op = field_info(k).merge;
+  if (block_table_) {
+    const std::string type = cell_type_name(ctx_.plan.block_table.cells[f]);
+    return fmt::format("{}(&{}[{}], ({}){});\n", merge_names(op).atomic, cell_arrays_[f],
+                       slot_cells, type, value);
+  }
   if (!thread_tables_) {
     const std::string target = fmt::format("{}[slot]", ctx_.fields[f]);
     if (op == MergeOp::Add) return atomic_merge(f, target, value);
@@ -292,6 +299,7 @@ std::string StateMerges::merge_fields(const std::vector<Input>& inputs,
 }
 
 std::string StateMerges::flush() {
+  if (block_table_) return flush_block_table();
   if (!thread_tables_) return "";
   return in_shared_ ? flush_shared_tables() : flush_registers();
 }
@@ -375,6 +383,53 @@ std::string StateMerges::flush_registers() {
     }
   }
   return b;
+}
+
+bool StateMerges::in_block_table(size_t f) const {
+  return !field_info(ctx_.state_fields()[f].kind).second_pass;
+}
+
+// The block's table: one array per first-pass field in dynamic shared memory (the launch
+// sizes it), widest first so each stays aligned, set to the identities before any row.
+std::string StateMerges::block_table_declarations() {
+  const BlockTable& table = ctx_.plan.block_table;
+  std::vector<size_t> order;
+  for (size_t f = 0; f < ctx_.fields.size(); ++f) {
+    if (in_block_table(f)) order.push_back(f);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return cell_bytes(table.cells[a]) > cell_bytes(table.cells[b]);
+  });
+  std::string d = "extern __shared__ __align__(16) u8 block_cells[];\n";
+  std::string identities;
+  uint64_t offset = 0;
+  for (size_t f : order) {
+    const char* type = cell_type_name(table.cells[f]);
+    d +=
+        fmt::format("{0}* const {1} = ({0}*)(block_cells + {2});\n", type, cell_arrays_[f], offset);
+    identities += fmt::format("{}[s] = ({}){};\n", cell_arrays_[f], type,
+                              field_info(ctx_.state_fields()[f].kind).identity);
+    offset += static_cast<uint64_t>(cell_bytes(table.cells[f])) * ctx_.plan.slots;
+  }
+  d += fmt::format("for (u32 s = threadIdx.x; s < {}u; s += blockDim.x) {{\n{}}}\n",
+                   ctx_.plan.slots, identities);
+  return d + "__syncthreads();\n";
+}
+
+// Each occupied slot of the block's table (its row count is not 0) merges into the global
+// states once: one atomic per field per group per block, not per row.
+std::string StateMerges::flush_block_table() {
+  std::string merges;
+  for (size_t f = 0; f < ctx_.fields.size(); ++f) {
+    if (!in_block_table(f)) continue;
+    merges += atomic_merge(f, fmt::format("{}[s]", ctx_.fields[f]),
+                           fmt::format("{}[s]", cell_arrays_[f]));
+  }
+  return fmt::format(
+      "__syncthreads();\n"
+      "for (u32 s = threadIdx.x; s < {}u; s += blockDim.x) {{\n"
+      "if ({}[s] == 0) continue;\n{}}}\n",
+      ctx_.plan.slots, cell_arrays_[0], merges);
 }
 
 }  // namespace tally

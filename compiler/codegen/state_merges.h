@@ -1,9 +1,10 @@
 // How one pass over the rows merges a row into the aggregates' states: the row's inputs
 // (each aggregate's argument once, DISTINCT values only when new to their group, squares
 // for variances), then one merge per state field into a thread's own accumulator (a
-// register or its cell of the block's shared table, ThreadPrivate) or straight into the
-// global state with an atomic; and, for thread tables, their declaration and the flush
-// that merges a block's tables into the global states once.
+// register or its cell of the block's shared table, ThreadPrivate), into the block's shared
+// table with a shared atomic (Block), or straight into the global state with an atomic; and,
+// for thread and block tables, their declaration and the flush that merges a block's tables
+// into the global states once.
 #pragma once
 
 #include <string>
@@ -22,6 +23,10 @@ class StateMerges {
   // Whether this pass keeps per-thread tables, and whether they live in shared memory.
   bool thread_tables() const { return thread_tables_; }
   bool in_shared() const { return in_shared_; }
+  // Whether this pass merges into a block's shared table (the Block strategy).
+  bool block_table() const { return block_table_; }
+  // Whether rows merge on chip and reach the global states only in the flush.
+  bool merges_on_chip() const { return thread_tables_ || block_table_; }
 
   // Before the walk: the thread tables (their identities) and the DISTINCT set.
   std::string declarations();
@@ -50,6 +55,9 @@ class StateMerges {
   std::string shared_table_declarations();
   std::string flush_shared_tables();
   std::string flush_registers();
+  std::string block_table_declarations();
+  std::string flush_block_table();
+  bool in_block_table(size_t f) const;
   std::string flush_value(size_t f, uint64_t slot, uint32_t part, const std::string& type) const;
   std::string block_sum_type(size_t f) const;
   std::string block_fold(size_t f, uint64_t slot, const std::string& type) const;
@@ -58,6 +66,7 @@ class StateMerges {
   const bool m2_pass_;
   const bool thread_tables_;
   const bool in_shared_;
+  const bool block_table_;
   std::vector<std::string> hints_;        // per aggregate: what its temporaries are called
   std::vector<std::string> squares_;      // per aggregate: this row's square, or ""
   std::vector<std::string> deviations_;   // per aggregate: this row's deviation (M2 pass)

@@ -27,6 +27,8 @@ enum class GpuStrategy {
                   // and flushed once per warp (tome-2018, karnagel-2015 §5.1)
   Direct,         // perfect hash: slot = mixed-radix key, global atomics (tome-2018 §3.3)
   Hash,           // global open-addressing table, CAS insert (karnagel-2015 §2)
+  Block,          // Direct's slots as a table in each block's shared memory, shared atomics,
+                  // flushed to the global states once per block (karnagel-2015 §5.1)
 };
 const char* strategy_name(GpuStrategy s);
 GpuStrategy strategy_from_name(const std::string& name);  // throws Error(Unsupported)
@@ -76,8 +78,8 @@ struct GpuPlan {
   uint64_t distinct_capacity = 0;
   uint32_t block = 256;
   uint32_t grid = 0;  // blocks of the Scan launch
-  // Shared thread tables: Scan blocks resident per SM, the grid's one wave (the
-  // generated Scan asks ptxas to fit that many in registers too).
+  // Shared thread tables and block tables: Scan blocks resident per SM, the grid's one wave
+  // (the generated Scan asks ptxas to fit that many in registers too).
   uint32_t blocks_per_sm = 0;
   uint64_t rows = 0;   // input rows the plan was made for
   std::string reason;  // why this strategy, for --explain
@@ -87,8 +89,14 @@ struct GpuPlan {
   // accumulators, and the kernels to launch.
   StateLayout layout;
   ThreadTables thread_tables;
+  BlockTable block_table;  // Block: the shared table's cells (dynamic shared memory)
   std::vector<Launch> launches;
 };
+
+// Dynamic shared memory of the Scan launch: the Block strategy's table.
+inline uint64_t scan_shared_bytes(const GpuPlan& plan) {
+  return plan.strategy == GpuStrategy::Block ? plan.block_table.shared_bytes : 0;
+}
 
 // The Scan writes the states' identities itself (templates/tally_init_in_scan.cuh).
 inline bool scan_sets_states(const GpuPlan& plan) {

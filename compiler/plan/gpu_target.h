@@ -26,6 +26,7 @@ inline constexpr ComputeCapability kMinComputeCapability{9, 0};
 struct DeviceLimits {
   int sm_count = 132;
   uint64_t shared_per_sm = 228 * 1024;
+  uint64_t shared_per_block_optin = 227 * 1024;  // a block's most, after opting in
   int max_threads_per_sm = 2048;
   int registers_per_sm = 65536;
   uint64_t l2_bytes = 50ull << 20;

@@ -20,6 +20,10 @@ constexpr uint64_t kThreadPrivateCells = 160;
 constexpr uint64_t kMaxDirectSlots = 1ull << 26;
 constexpr uint64_t kSharedThreadTableMinSlots = 3;
 constexpr uint64_t kMinHashCapacity = 1024;
+// Block tables: each block clears and flushes its whole table, so a block should read many
+// rows per slot for that to stay small beside the scan.
+constexpr uint64_t kMaxBlockSlots = 1ull << 16;
+constexpr uint64_t kBlockRowsPerSlot = 8;
 
 [[noreturn]] void unsupported(const std::string& what) {
   throw Error(ErrorKind::Unsupported, what + " is not supported on the GPU yet");
@@ -219,17 +223,19 @@ const char* strategy_name(GpuStrategy s) {
       return "direct";
     case GpuStrategy::Hash:
       return "hash";
+    case GpuStrategy::Block:
+      return "block";
   }
   return "?";
 }
 
 GpuStrategy strategy_from_name(const std::string& name) {
-  for (GpuStrategy s :
-       {GpuStrategy::Auto, GpuStrategy::ThreadPrivate, GpuStrategy::Direct, GpuStrategy::Hash}) {
+  for (GpuStrategy s : {GpuStrategy::Auto, GpuStrategy::ThreadPrivate, GpuStrategy::Direct,
+                        GpuStrategy::Hash, GpuStrategy::Block}) {
     if (name == strategy_name(s)) return s;
   }
   throw Error(ErrorKind::Unsupported,
-              fmt::format("unknown strategy \"{}\" (auto, thread, direct or hash)", name));
+              fmt::format("unknown strategy \"{}\" (auto, thread, block, direct or hash)", name));
 }
 
 GpuPlan with_distinct_capacity(GpuPlan plan, uint64_t capacity) {
@@ -284,12 +290,39 @@ void place_thread_tables_in_shared(GpuPlan& plan, const BoundSelect& query,
   }
 }
 
+// A block table's launch: threads per SM bounded by registers (kChunkedScanRegisters each, as
+// the chunked scan needs), split into as many blocks (up to 4) as their tables fit beside
+// each other in an SM's shared memory; fewer blocks of more threads share a larger table.
+// False when even one block's table does not fit.
+bool place_block_table(GpuPlan& plan, const BoundSelect& query,
+                       const std::vector<ColumnStats>& stats, const DeviceLimits& limits) {
+  const int threads =
+      std::min(limits.max_threads_per_sm, limits.registers_per_sm / kChunkedScanRegisters);
+  for (uint32_t blocks : {4u, 2u, 1u}) {
+    const auto block = static_cast<uint32_t>(std::min(threads / static_cast<int>(blocks), 1024));
+    if (block < 128) continue;
+    const uint32_t grid = static_cast<uint32_t>(limits.sm_count) * blocks;
+    BlockTable t = plan_block_table(plan.layout, query, stats, plan.rows, grid, block, plan.slots);
+    if (!t.fits) return false;
+    const uint64_t room = std::min(limits.shared_per_block_optin, limits.shared_per_sm / blocks) -
+                          kSharedReservedPerBlock;
+    if (t.shared_bytes > room) continue;
+    plan.block = block;
+    plan.grid = grid;
+    plan.blocks_per_sm = blocks;
+    plan.block_table = std::move(t);
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity) {
   plan.strategy = GpuStrategy::Hash;
   plan.shared_thread_tables = false;
   plan.thread_tables = {};
+  plan.block_table = {};
   plan.launches = aggregation_launches(false, plan.layout.second_pass());
   plan.slots = std::max<uint64_t>(capacity, 1);
   // + the side slot of the EMPTY key (never claimed with 128-bit keys) + the NULL slot
@@ -315,12 +348,19 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   uint64_t cells = product * plan.layout.fields.size();
   bool fits_registers = !raw && product <= kThreadPrivateSlots && cells <= kThreadPrivateCells;
   bool fits_direct = !raw && product <= kMaxDirectSlots;
+  GpuPlan in_blocks = plan;
+  in_blocks.slots = product;
+  const bool fits_block = fits_direct && product <= kMaxBlockSlots &&
+                          place_block_table(in_blocks, query, stats, limits);
   GpuStrategy chosen = forced;
   if (chosen == GpuStrategy::Auto) {
     if (fits_registers) {
       chosen = GpuStrategy::ThreadPrivate;
       plan.reason = fmt::format("{} slots x {} state fields fit in registers", product,
                                 plan.layout.fields.size());
+    } else if (fits_block && product * kBlockRowsPerSlot <= rows / in_blocks.grid) {
+      chosen = GpuStrategy::Block;
+      plan.reason = fmt::format("key domain of {} slots fits each block's shared memory", product);
     } else if (fits_direct && product <= std::max<uint64_t>(1ull << 16, 2 * rows)) {
       chosen = GpuStrategy::Direct;
       plan.reason = fmt::format("key domain of {} slots is known and small", product);
@@ -344,6 +384,12 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     if (chosen == GpuStrategy::Direct && !fits_direct) {
       unsupported("--strategy direct with an unbounded or very large key domain");
     }
+    if (chosen == GpuStrategy::Block && !fits_block) {
+      unsupported(fits_direct ? fmt::format("--strategy block with {} slots whose states do not "
+                                            "fit a block's shared memory (or need 128-bit cells)",
+                                            product)
+                              : "--strategy block with an unbounded or very large key domain");
+    }
   }
   plan.strategy = chosen;
   plan.distinct_capacity = distinct_capacity(query, stats, rows, raw ? rows : product);
@@ -353,6 +399,14 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   }
   plan.slots = product;
   plan.state_slots = product;
+  if (chosen == GpuStrategy::Block) {
+    plan.block = in_blocks.block;
+    plan.grid = in_blocks.grid;
+    plan.blocks_per_sm = in_blocks.blocks_per_sm;
+    plan.block_table = in_blocks.block_table;
+    plan.reason += fmt::format("; {} bytes a block, {} blocks of {} threads an SM",
+                               plan.block_table.shared_bytes, plan.blocks_per_sm, plan.block);
+  }
   if (chosen == GpuStrategy::ThreadPrivate && product >= kSharedThreadTableMinSlots) {
     // Register tables of this many slots hold occupancy down, and the scan waits on loads;
     // tables in shared memory, indexed by slot, need no branch per slot. Blocks of 128 keep
@@ -363,8 +417,11 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     plan.thread_tables = plan_thread_tables(plan.layout, query, stats, rows, plan.grid, plan.block,
                                             plan.slots, plan.shared_thread_tables);
   }
+  // Thread and block tables merge into the global states only at the end of the Scan: its
+  // first block can set their identities while the others read rows.
   plan.launches =
-      aggregation_launches(chosen == GpuStrategy::ThreadPrivate, plan.layout.second_pass());
+      aggregation_launches(chosen == GpuStrategy::ThreadPrivate || chosen == GpuStrategy::Block,
+                           plan.layout.second_pass());
   return plan;
 }
 
@@ -407,6 +464,16 @@ std::string describe_plan(const GpuPlan& plan) {
     } else {
       out += fmt::format("  key{}: {}\n", i, raw_key_text(plan.hash_keys, k));
     }
+  }
+  if (plan.strategy == GpuStrategy::Block) {
+    std::string cells;
+    for (size_t f = 0; f < plan.block_table.cells.size(); ++f) {
+      if (field_info(plan.layout.fields[f].kind).second_pass) continue;
+      cells +=
+          fmt::format("{}{}", cells.empty() ? "" : ", ", cell_type_name(plan.block_table.cells[f]));
+    }
+    out += fmt::format("  block table: {} slots x ({}) = {} bytes of shared memory a block\n",
+                       plan.slots, cells, plan.block_table.shared_bytes);
   }
   if (plan.strategy == GpuStrategy::Hash && plan.hash_keys != HashKeyLayout::Word64) {
     out += fmt::format("  hash keys: {}\n", hash_key_layout_name(plan.hash_keys));

@@ -33,4 +33,18 @@ ThreadTables plan_thread_tables(const StateLayout& layout, const BoundSelect& qu
                                 const std::vector<ColumnStats>& stats, uint64_t rows, uint32_t grid,
                                 uint32_t block, uint64_t slots, bool in_shared);
 
+// The Block strategy's table: one accumulator per (group slot, state field) in the block's
+// shared memory, merged with shared atomics and flushed to the global states once per block,
+// each as narrow as the rows one block sums allow. Second-pass fields have no cell. `fits`
+// is false where a field needs a 128-bit accumulator: no shared atomic is that wide.
+struct BlockTable {
+  std::vector<CellType> cells;  // per state field
+  uint64_t shared_bytes = 0;    // the block's table, all fields
+  bool fits = false;
+};
+
+BlockTable plan_block_table(const StateLayout& layout, const BoundSelect& query,
+                            const std::vector<ColumnStats>& stats, uint64_t rows, uint32_t grid,
+                            uint32_t block, uint64_t slots);
+
 }  // namespace tally

@@ -124,15 +124,25 @@ class Analysis {
   }
 
   // Integer division truncates toward zero: |a / b| <= |a| / min |b|, signs as the operands'.
+  // A divisor of unknown sign or size still leaves |a / b| <= |a| (0 raises an error).
   static ValueBounds int_divide(ValueBounds a, ValueBounds b) {
-    if (!a.known || !b.known || (b.lo <= 0 && b.hi >= 0)) return kUnknown;
+    if (!a.known) return kUnknown;
+    if (!b.known || (b.lo <= 0 && b.hi >= 0)) {
+      const long double m = std::max(std::fabs(a.lo), std::fabs(a.hi));
+      return range(-m, m);
+    }
     const long double p[] = {a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi};
     return range(std::trunc(*std::min_element(p, p + 4)), std::trunc(*std::max_element(p, p + 4)));
   }
 
-  // a % b takes the sign of a and stays below |b| in magnitude, and below |a|.
+  // a % b takes the sign of a and stays below |b| in magnitude, and below |a|; whatever the
+  // divisor (0 raises an error), it lies between 0 and a.
   static ValueBounds int_modulo(ValueBounds a, ValueBounds b) {
-    if (!b.known || (b.lo <= 0 && b.hi >= 0)) return kUnknown;
+    const bool divisor_known = b.known && !(b.lo <= 0 && b.hi >= 0);
+    if (!divisor_known) {
+      return a.known ? range(std::min<long double>(a.lo, 0), std::max<long double>(a.hi, 0))
+                     : kUnknown;
+    }
     const long double m = std::max(std::fabs(b.lo), std::fabs(b.hi)) - 1;
     if (!a.known) return range(-m, m);
     const long double hi = a.hi > 0 ? std::min(a.hi, m) : 0;

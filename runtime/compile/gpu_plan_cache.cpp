@@ -8,9 +8,9 @@ namespace tally {
 // to reach generate_cuda): a plan that differs only in it would otherwise load the other
 // plan's program. These sizes (x86-64) make such an addition fail to compile here, unless
 // it fits in padding as GpuPlan::hash_keys did (it is in the fingerprint). GpuPlan's layout,
-// thread_tables and launches need not be listed: the planner derives them from the listed
-// fields, the statistics and the (fixed) statement.
-static_assert(sizeof(GpuPlan) == 304, "GpuPlan changed: update plan_fingerprint");
+// thread_tables, block_table and launches need not be listed: the planner derives them from
+// the listed fields, the statistics and the (fixed) statement.
+static_assert(sizeof(GpuPlan) == 344, "GpuPlan changed: update plan_fingerprint");
 static_assert(sizeof(ColumnStats) == 64, "ColumnStats changed: update plan_fingerprint");
 static_assert(sizeof(KeyEncoding) == 32, "KeyEncoding changed: update plan_fingerprint");
 

@@ -64,6 +64,7 @@ GpuTarget DeviceProfile::target() const {
   target.capability = capability();
   target.limits.sm_count = sm_count;
   target.limits.shared_per_sm = shared_per_sm;
+  target.limits.shared_per_block_optin = shared_per_block_optin;
   target.limits.max_threads_per_sm = max_threads_per_sm;
   target.limits.registers_per_sm = registers_per_sm;
   target.limits.l2_bytes = l2_bytes;

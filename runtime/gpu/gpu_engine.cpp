@@ -58,11 +58,13 @@ Value decode_cell(const GpuRunInputs& in, int128 cell, bool null, const Type& ty
 }
 
 void launch_with_args(const cuda::Kernel& kernel, uint32_t grid, uint32_t block,
-                      std::vector<uint64_t>& args, bool dependent = false) {
+                      std::vector<uint64_t>& args, bool dependent = false,
+                      uint64_t shared_bytes = 0) {
   cuda::LaunchConfig config;
   config.grid = grid;
   config.block = block;
   config.dependent = dependent;
+  config.shared_bytes = static_cast<uint32_t>(shared_bytes);
   // The kernel's one parameter is the whole argument block (KernelArgs<N>), copied by
   // the driver at launch.
   void* params[] = {args.data(), nullptr};
@@ -221,7 +223,8 @@ class GpuExecution {
       // A dependent shares its predecessor's timer: an event recorded between them would
       // hold its launch back until the predecessor ends.
       if (!l.dependent) start_timer(report_ms(l.kernel));
-      launch_with_args(kernels[i], grid, c_.plan.block, arg_words_, l.dependent);
+      const uint64_t shared = l.kernel == KernelId::Scan ? scan_shared_bytes(c_.plan) : 0;
+      launch_with_args(kernels[i], grid, c_.plan.block, arg_words_, l.dependent, shared);
       const bool last_of_timer = i + 1 == kernels.size() || !c_.plan.launches[i + 1].dependent;
       if (last_of_timer) launches_.back().timer.stop();
     }

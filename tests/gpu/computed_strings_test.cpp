@@ -60,7 +60,7 @@ void check_everywhere(const std::string& sql, const std::vector<std::string>& pa
                       bool ordered = false) {
   INFO(sql);
   Result cpu = run(sql, DeviceChoice::Cpu, "auto", params);
-  for (std::string strategy : {"auto", "thread", "direct", "hash"}) {
+  for (std::string strategy : {"auto", "thread", "block", "direct", "hash"}) {
     INFO("strategy " << strategy);
     try {
       Result gpu = run(sql, DeviceChoice::Gpu, strategy, params);

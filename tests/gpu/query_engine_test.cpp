@@ -122,7 +122,7 @@ TEST_CASE("gpu queries: every query in queries/ matches the CPU engine under eve
     std::string sql = test::query_file(qc.name);
     Result cpu = run(sql, qc.params, DeviceChoice::Cpu);
     int ran = 0;
-    for (std::string strategy : {"auto", "thread", "direct", "hash"}) {
+    for (std::string strategy : {"auto", "thread", "block", "direct", "hash"}) {
       try {
         Result gpu = run(sql, qc.params, DeviceChoice::Gpu, strategy);
         compare(cpu, gpu, qc.name + " --strategy " + strategy);
@@ -168,7 +168,7 @@ TEST_CASE("gpu queries: NULL keys and NULL inputs of every type") {
       "MAX(c_double), STDDEV_SAMP(c_integer), VAR_SAMP(c_decimal), SUM(c_double) "
       "FROM nulls WHERE c_smallint IS NULL OR c_smallint > 2 GROUP BY c_varchar, c_boolean";
   Result cpu = run(sql, {}, DeviceChoice::Cpu);
-  for (std::string strategy : {"auto", "direct", "hash"}) {
+  for (std::string strategy : {"auto", "block", "direct", "hash"}) {
     compare(cpu, run(sql, {}, DeviceChoice::Gpu, strategy), std::string("nulls ") + strategy);
   }
   const char* computed_key =
@@ -203,7 +203,7 @@ TEST_CASE("gpu queries: DOUBLE variances with a large mean keep their precision"
       "STDDEV_SAMP(CAST(l_linenumber AS DOUBLE) + 1e12), VAR_SAMP(l_linenumber) FROM lineitem "
       "GROUP BY l_returnflag";
   Result cpu = run(sql, {}, DeviceChoice::Cpu);
-  for (std::string strategy : {"auto", "direct", "hash"}) {
+  for (std::string strategy : {"auto", "block", "direct", "hash"}) {
     Result gpu = run(sql, {}, DeviceChoice::Gpu, strategy);
     REQUIRE(gpu.rows.size() == cpu.rows.size());
     // The GPU's second pass takes the mean from a plain double sum of values near 1e12,
@@ -229,7 +229,7 @@ TEST_CASE("gpu queries: BOOL_AND and BOOL_OR match the CPU engine, NULLs include
       "SELECT c_varchar, BOOL_AND(c_boolean), BOOL_OR(c_boolean), EVERY(c_integer > 0), "
       "BOOL_OR(c_smallint IS NULL), COUNT(*) FROM nulls GROUP BY c_varchar";
   Result cpu = run(sql, {}, DeviceChoice::Cpu);
-  for (std::string strategy : {"auto", "direct", "hash"}) {
+  for (std::string strategy : {"auto", "block", "direct", "hash"}) {
     compare(cpu, run(sql, {}, DeviceChoice::Gpu, strategy), std::string("bool ") + strategy);
   }
   const char* global = "SELECT BOOL_AND(c_boolean), BOOL_OR(c_boolean) FROM nulls";

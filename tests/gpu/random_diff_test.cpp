@@ -3,9 +3,9 @@
 // must match. Each query shape runs with 4 sets of `?` parameter values, which share one
 // compiled kernel (tally caches NVRTC output by source); the kernels are compiled up front on
 // every CPU core into that same in-process cache, so ~1,000 queries take a few minutes at
-// most. Strategies rotate by shape: every query runs with "auto", and three
-// shapes in four also with a forced one: "thread", "direct", "hash", or "hash" from a 64-slot
-// table (which fills, grows and reruns).
+// most. Strategies rotate by shape: every query runs with "auto", and seven shapes in eight
+// also with a forced one: "thread", "block", "direct", "hash", or "hash" from a 64-slot table
+// (which fills, grows and reruns).
 //
 // TALLY_FUZZ_SEED picks other queries (the seed is printed first; a failure prints the seed,
 // the query index, its SQL and parameters, and both results); TALLY_FUZZ_SHAPES changes the
@@ -46,7 +46,7 @@ struct Variant {
   }
 };
 
-// "auto" for every shape; by shape, one forced strategy more for three in four of them.
+// "auto" for every shape; by shape, one forced strategy more for seven in eight of them.
 std::vector<Variant> variants_of(size_t shape) {
   std::vector<Variant> v{{"auto", 0}};
   switch (shape % 8) {
@@ -63,6 +63,9 @@ std::vector<Variant> variants_of(size_t shape) {
       break;
     case 7:
       v.push_back({"hash", 0});
+      break;
+    case 4:
+      v.push_back({"block", 0});
       break;
     default:
       break;

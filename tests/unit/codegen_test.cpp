@@ -82,7 +82,7 @@ TEST_CASE("codegen: every GPU-supported query in queries/ compiles with NVRTC fo
     CHECK((compile(sql, "auto", c.params) == 1) == c.gpu_supported);
     if (!c.gpu_supported) continue;
     int strategies = 0;
-    for (const char* s : {"thread", "direct", "hash"}) strategies += compile(sql, s, c.params);
+    for (const char* s : {"thread", "block", "direct", "hash"}) strategies += compile(sql, s, c.params);
     CHECK(strategies >= 1);
   }
 }

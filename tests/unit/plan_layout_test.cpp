@@ -100,3 +100,52 @@ TEST_CASE("plan launches: what each strategy runs, and the source has one kernel
 }
 
 }  // namespace tally
+
+namespace tally {
+
+TEST_CASE("plan layout: block tables hold a bounded domain in each block's shared memory") {
+  BoundSelect q = test::bind_first(
+      layout_db(), "SELECT l_partkey % 1000, COUNT(*), SUM(l_quantity) FROM lineitem GROUP BY 1");
+  TablePtr table = layout_db().table(q.table);
+  const std::vector<ColumnStats> stats = scan_stats(q, *table);
+  DeviceLimits h100;
+  // Over many rows, auto keeps the 1,000 groups in shared memory: narrow cells (a block's
+  // count fits 32 bits), the Scan setting the states, and the launch sized to the tables.
+  GpuPlan p = plan_gpu(q, stats, uint64_t{1} << 27, h100, GpuStrategy::Auto);
+  CHECK(p.strategy == GpuStrategy::Block);
+  REQUIRE(p.block_table.cells.size() == p.layout.fields.size());
+  CHECK(p.block_table.cells[0] == CellType::U32);
+  CHECK(p.block_table.shared_bytes == 1000 * (4 + 8));
+  CHECK(scan_shared_bytes(p) == p.block_table.shared_bytes);
+  CHECK(p.grid == static_cast<uint32_t>(h100.sm_count) * p.blocks_per_sm);
+  CHECK(p.block * p.blocks_per_sm <= 1024);
+  CHECK_FALSE(has_launch(p.launches, KernelId::Init));
+  CHECK(describe_plan(p).find("block table: 1000 slots") != std::string::npos);
+  // Over few rows each block would clear and flush more slots than it reads rows: direct.
+  CHECK(plan_gpu(q, stats, table->rows(), h100, GpuStrategy::Auto).strategy == GpuStrategy::Direct);
+  // Forced, it plans whatever the row count, and its source declares the shared table.
+  GpuPlan forced = plan_gpu(q, stats, table->rows(), h100, GpuStrategy::Block);
+  CHECK(forced.strategy == GpuStrategy::Block);
+  const std::string source = generate_cuda(q, forced, stats).source;
+  CHECK(source.find("extern __shared__") != std::string::npos);
+  CHECK(source.find("atomic_add(&group_rows_cells[(u32)slot], (u32)1)") != std::string::npos);
+}
+
+TEST_CASE("plan layout: block tables refuse what shared memory cannot hold") {
+  DeviceLimits h100;
+  // 2^20 slots do not fit 227 KB; a DECIMAL MIN needs 128-bit cells, which have no shared
+  // atomic.
+  BoundSelect wide =
+      test::bind_first(layout_db(), "SELECT l_orderkey, COUNT(*) FROM lineitem GROUP BY 1");
+  TablePtr table = layout_db().table(wide.table);
+  CHECK_THROWS_WITH_AS(
+      plan_gpu(wide, scan_stats(wide, *table), table->rows(), h100, GpuStrategy::Block),
+      doctest::Contains("--strategy block"), Error);
+  BoundSelect minimum = test::bind_first(
+      layout_db(), "SELECT l_returnflag, MIN(l_quantity) FROM lineitem GROUP BY 1");
+  CHECK_THROWS_WITH_AS(
+      plan_gpu(minimum, scan_stats(minimum, *table), table->rows(), h100, GpuStrategy::Block),
+      doctest::Contains("128-bit"), Error);
+}
+
+}  // namespace tally

@@ -218,7 +218,7 @@ TEST_CASE("random queries: every query the GPU path takes compiles with NVRTC fo
   auto start = std::chrono::steady_clock::now();
   for (int q = 0; q < 40; ++q) {
     QueryShape shape = generator.next();
-    for (const char* strategy : {"auto", "thread", "direct", "hash"}) {
+    for (const char* strategy : {"auto", "thread", "block", "direct", "hash"}) {
       ExecOptions options;
       options.compile_only = true;
       options.strategy = strategy;

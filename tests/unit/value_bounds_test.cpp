@@ -59,10 +59,14 @@ TEST_CASE("value bounds: signs, scales and what stays unknown") {
   REQUIRE(up.known);
   CHECK(up.lo == -500);
   CHECK(up.hi == 700);
-  // No statistics, a division, or a DOUBLE: unknown.
+  // A divisor that may be 0 or of either sign: |a / b| <= |a|.
+  ValueBounds div =
+      value_bounds(*arith(kDiv, i, make_column_ref(0, i), make_column_ref(0, i)), stats);
+  REQUIRE(div.known);
+  CHECK(div.lo == -7);
+  CHECK(div.hi == 7);
+  // No statistics, or a DOUBLE: unknown.
   CHECK_FALSE(value_bounds(*make_column_ref(1, i), stats).known);
-  CHECK_FALSE(
-      value_bounds(*arith(kDiv, i, make_column_ref(0, i), make_column_ref(0, i)), stats).known);
   CHECK_FALSE(value_bounds(*make_column_ref(0, Type::double_()), stats).known);
 }
 
@@ -98,14 +102,21 @@ TEST_CASE("value bounds: MOD and division by constants and by known parameters")
   ValueBounds q = value_bounds(*arith(kDiv, Type::bigint(), x, integer(7)), stats);
   REQUIRE(q.known);
   CHECK(q.hi == 142857);
-  // MOD by zero, or by an unknown parameter, stays unknown; by a known one it is bounded.
-  CHECK_FALSE(value_bounds(*arith(kMod, Type::bigint(), x, integer(0)), stats).known);
+  // MOD by zero (an error), or by an unknown parameter, lies between 0 and the dividend; by a
+  // known parameter it is bounded by the divisor too.
+  ValueBounds by_zero = value_bounds(*arith(kMod, Type::bigint(), y, integer(0)), stats);
+  REQUIRE(by_zero.known);
+  CHECK(by_zero.lo == -50);
+  CHECK(by_zero.hi == 70);
   auto p = std::make_shared<Expr>();
   p->kind = ExprKind::Parameter;
   p->type = Type::bigint();
   p->index = 0;
   ExprPtr by_param = arith(kMod, Type::bigint(), x, p);
-  CHECK_FALSE(value_bounds(*by_param, stats).known);
+  ValueBounds unknown_divisor = value_bounds(*by_param, stats);
+  REQUIRE(unknown_divisor.known);
+  CHECK(unknown_divisor.lo == 0);
+  CHECK(unknown_divisor.hi == 1000000);
   const std::vector<Value> values = {Value::from_int(64)};
   ValueBounds pb = value_bounds(*by_param, stats, &values);
   REQUIRE(pb.known);
