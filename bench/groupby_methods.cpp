@@ -9,6 +9,9 @@
 #include "bench/bench_util.h"
 #include "compiler/common/error.h"
 #include "runtime/cpu/cpu_engine.h"
+#ifdef TALLY_HAVE_PEERS
+#include "bench/groupby_peers.h"
+#endif
 
 namespace tally::bench {
 
@@ -107,11 +110,59 @@ Measured run_tally(GpuEngine& engine, const BoundSelect& query, const Point& poi
   return m;
 }
 
-// No peers built yet.
+#ifdef TALLY_HAVE_PEERS
+
+std::vector<std::string> peer_names() {
+  std::vector<std::string> names;
+  for (int peer = 0; peer < GROUPBY_PEER_COUNT; ++peer) names.push_back(groupby_peer_name(peer));
+  return names;
+}
+
+void peers_set_values(const std::vector<int32_t>& values) {
+  if (groupby_peers_set_values(values.data(), values.size()) != 0) {
+    throw std::runtime_error(groupby_peers_error());
+  }
+}
+
+std::vector<Measured> run_peers(const Point& point, Timing timing, const Reference& ref) {
+  std::vector<Measured> out;
+  const bool keys_set = groupby_peers_set_keys(point.keys.data(), point.keys.size()) == 0;
+  const auto k = static_cast<uint32_t>(point.k);
+  for (int peer = 0; peer < GROUPBY_PEER_COUNT; ++peer) {
+    Measured m{groupby_peer_name(peer)};
+    m.peer = true;
+    m.bytes = point.keys.size() * 8;  // an int32 key and an int32 value a row
+    auto take = [&](const GroupbyPeerResult& r) {
+      m.status = r.status == kPeerRan             ? Status::Ran
+                 : r.status == kPeerNotApplicable ? Status::NotApplicable
+                                                  : Status::Failed;
+      m.note = r.message;
+      m.ms = r.ms;
+    };
+    if (!keys_set) {
+      m.status = Status::Failed;
+      m.note = groupby_peers_error();
+      out.push_back(m);
+      continue;
+    }
+    GroupTotals got{std::vector<uint64_t>(point.k), std::vector<int64_t>(point.k)};
+    take(groupby_peer_check(peer, k, got.counts.data(), got.sums.data()));
+    if (m.status == Status::Ran) check_against(m, ref, got);
+    if (m.status == Status::Ran) take(groupby_peer_time(peer, k, timing.warmup, timing.reps));
+    out.push_back(m);
+  }
+  return out;
+}
+
+void peers_release() { groupby_peers_release(); }
+
+#else  // built without nvcc: no peers
 
 std::vector<std::string> peer_names() { return {}; }
 void peers_set_values(const std::vector<int32_t>&) {}
 std::vector<Measured> run_peers(const Point&, Timing, const Reference&) { return {}; }
 void peers_release() {}
+
+#endif
 
 }  // namespace tally::bench

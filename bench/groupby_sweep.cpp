@@ -2,7 +2,7 @@
 // SELECT <key> AS g, COUNT(*), SUM(col2) FROM atable GROUP BY <key>, for K = 1 .. 2^24,
 // four key kinds and four key distributions (groupby_workload.h), with each of tally's GPU
 // strategies forced and with auto, next to hand-written peers over the same data
-// (none built yet) and to the read-bandwidth floor of the columns tally reads, measured in
+// (groupby_peers.h) and to the read-bandwidth floor of the columns tally reads, measured in
 // the same run. Each method's result is checked against the CPU engine's before it is
 // timed (groupby_methods.h); the output is a table per kind and distribution and a CSV
 // (groupby_report.h) that bench/plot_groupby_sweep.py draws. The command line is
