@@ -6,7 +6,7 @@
 // the same run. Each method's result is checked against the CPU engine's before it is
 // timed (groupby_methods.h); the output is a table per kind and distribution and a CSV
 // (groupby_report.h) that bench/plot_groupby_sweep.py draws. The command line is
-// groupby_options.h's.
+// groupby_options.h's; bench/run_groupby_sweep.sh runs the quick sweep and its plot.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
