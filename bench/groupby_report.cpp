@@ -84,6 +84,16 @@ void SweepReport::point(const PointResult& p) {
   std::fflush(stdout);
 }
 
+void SweepReport::point_failed(const std::string& kind, const std::string& dist, uint64_t k,
+                               const std::string& why) {
+  ++failed_;
+  fmt::print("  {:>9} the point failed: {}\n", k, why);
+  std::fflush(stdout);
+  if (!csv_.is_open()) return;
+  csv_ << fmt::format("{},{},{},point,failed,,,,,,,{}\n", kind, dist, k, csv_quote(why));
+  csv_.flush();
+}
+
 void SweepReport::csv_row(const PointResult& p, const Measured& m, double best_peer) {
   if (!csv_.is_open()) return;
   std::string ms, per_row, x_floor, x_peer;

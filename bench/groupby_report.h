@@ -32,6 +32,9 @@ class SweepReport {
   // `gpu`: the GPU methods ran (else --cpu: no floor, no peers).
   void block_header(const std::string& kind, const std::string& dist, size_t rows, bool gpu);
   void point(const PointResult& point);
+  // A point that could not be measured at all (its data or its query failed): a failure.
+  void point_failed(const std::string& kind, const std::string& dist, uint64_t k,
+                    const std::string& why);
 
   int wrong() const { return wrong_; }
   int failed() const { return failed_; }

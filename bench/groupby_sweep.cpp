@@ -127,7 +127,11 @@ int run(const SweepOptions& o) {
       report.block_header(kind_name, dist_name, data.rows(), !o.cpu);
       for (uint64_t k : ks) {
         if (out_of_time()) break;
-        sweep.point(kind, dist, k);
+        try {
+          sweep.point(kind, dist, k);
+        } catch (const std::exception& e) {  // the rest of the sweep still runs
+          report.point_failed(kind_name, dist_name, k, e.what());
+        }
         ++measured;
       }
       fmt::print("  ({} keys, {}: {:.1f} s, of which {:.1f} s generating data)\n", kind_name,
