@@ -70,7 +70,7 @@ void SweepReport::point(const PointResult& p) {
     std::string note = m->note;
     if (m->method == "auto" && m->status == Status::Ran) note += auto_against_forced(p, *m);
     if (m->status == Status::Ran) {
-      fmt::print("  {:>9} {:<8} {:>10.4f} {:>8.4f} {:>8} {:>8}  {}\n", k, m->method, m->ms,
+      fmt::print("  {:>9} {:<8} {:>10.4f} {:>8.4g} {:>8} {:>8}  {}\n", k, m->method, m->ms,
                  m->ms * 1e6 / static_cast<double>(p.rows), ratio(m->ms, p.floor.ms),
                  ratio(m->ms, best_peer), note);
     } else {

@@ -17,7 +17,8 @@ namespace tally::bench {
 //   mod     MOD(col1, K) over one col1 drawn over [0, M), M = the power of two >= max(K, 2^24)
 //   two     two INTEGER columns ka = key % K1 and kb = key / K1, GROUP BY both, where key
 //           is mod's col1 % K, K1 the largest divisor of K not above sqrt(K) and K2 = K / K1:
-//           K1 x K2 = K groups, the same as mod's, spread over two key columns
+//           K1 x K2 = K groups, mod's own, so that the two kinds differ only in how many
+//           key columns spell the group
 //   string  a VARCHAR skey holding "k" and col1 % K in fixed-width decimal (so dictionary
 //           order is numeric order), over the same col1: a dictionary of up to K strings
 enum class KeyKind { Column, Mod, Two, String };
