@@ -12,6 +12,7 @@
 #include <functional>
 #include <sstream>
 
+#include "bench/bench_util.h"
 #include "bench/q1_kernels.h"
 #include "compiler/bind/binder.h"
 #include "compiler/common/date.h"
@@ -29,13 +30,11 @@
 #include "tools/data/tpch_lineitem.h"
 
 using namespace tally;
+using bench::measure_read_bandwidth;
+using bench::median;
+using bench::median_kernel_ms;
 
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 std::string source_dir() {
   const char* env = std::getenv("TALLY_SOURCE_DIR");
@@ -47,43 +46,6 @@ std::string read_file(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-// Median device time of `launch` over `reps` runs after two warm-up runs; `reset` runs
-// before each, outside the timed region.
-double median_kernel_ms(int reps, const std::function<void()>& reset,
-                        const std::function<void()>& launch) {
-  std::vector<double> ms;
-  for (int i = 0; i < reps + 2; ++i) {
-    reset();
-    cuda::EventTimer timer;
-    timer.start();
-    launch();
-    timer.stop();
-    if (i >= 2) ms.push_back(timer.elapsed_ms());
-  }
-  return median(ms);
-}
-
-// Read bandwidth in GB/s over a buffer much larger than L2.
-double measure_read_bandwidth(int reps, int sm_count) {
-  const size_t bytes = size_t{4} << 30;
-  cuda::DeviceBuffer data(bytes, "the bandwidth probe");
-  data.fill_bytes(1);
-  cuda::DeviceBuffer sink(8, "the bandwidth probe's sink");
-  auto compiled = cuda::compile_cuda(bench::kReadBandwidthKernel, "read_bandwidth.cu");
-  cuda::Module module(compiled.image);
-  cuda::Kernel kernel = module.kernel("read_bandwidth");
-  cuda::LaunchConfig config;
-  config.grid = static_cast<uint32_t>(sm_count) * 16;
-  config.block = 256;
-  double ms = median_kernel_ms(
-      reps, [] {},
-      [&] {
-        cuda::launch(kernel, config, data.ptr(), static_cast<unsigned long long>(bytes / 16),
-                     sink.ptr());
-      });
-  return static_cast<double>(bytes) / (ms * 1e-3) / 1e9;
 }
 
 struct HandResult {

@@ -1,27 +1,13 @@
-// Device code of the Q1 benchmark's peers, compiled with NVRTC at run time: a read-only
-// bandwidth probe (the floor's denominator), and a hand-written TPC-H Q1 kernel over the
-// same encoded columns in the same device layout as tally's, written the way an expert
-// would without a query compiler: per-thread accumulators for the 6 (returnflag,
-// linestatus) slots in registers or in shared memory (32-bit where one thread's rows cannot
-// overflow them at TPC-H's value ranges, else 64-bit), a chunk of each lane's words loaded
-// before any of its rows is decoded, unsigned 32 x 32 -> 64-bit products, warp reductions,
-// one atomic per warp and slot.
+// Device code of the Q1 benchmark's peer, compiled with NVRTC at run time: a hand-written
+// TPC-H Q1 kernel over the same encoded columns in the same device layout as tally's,
+// written the way an expert would without a query compiler: per-thread accumulators for the
+// 6 (returnflag, linestatus) slots in registers or in shared memory (32-bit where one
+// thread's rows cannot overflow them at TPC-H's value ranges, else 64-bit), a chunk of each
+// lane's words loaded before any of its rows is decoded, unsigned 32 x 32 -> 64-bit
+// products, warp reductions, one atomic per warp and slot.
 #pragma once
 
 namespace tally::bench {
-
-inline const char* kReadBandwidthKernel = R"(
-extern "C" __global__ void read_bandwidth(const uint4* __restrict__ data, unsigned long long n,
-                                          unsigned long long* sink) {
-  unsigned int acc = 0;
-  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
-       i += (unsigned long long)gridDim.x * blockDim.x) {
-    uint4 v = __ldg(data + i);
-    acc ^= v.x ^ v.y ^ v.z ^ v.w;
-  }
-  if (acc == 0x12345678u) atomicAdd(sink, 1ull);  // keeps the loads alive
-}
-)";
 
 // Columns: quantity, extendedprice, discount, tax (DECIMAL(15,2) bit-packed), returnflag,
 // linestatus (dictionary codes, bit-packed), shipdate (bit-packed days), all lane-transposed

@@ -42,6 +42,16 @@ TablePtr generate_orders_table(size_t rows, uint32_t zip_count, uint64_t seed) {
   return build_table_parallel(std::move(schema), rows, fill);
 }
 
+uint64_t atable_col1(uint64_t seed, size_t row, uint64_t key_range, const ZipfSampler* zipf) {
+  if (zipf == nullptr) return uniform_below(random_bits(seed, row, 1), key_range);
+  uint64_t attempt = 16;  // rejection draws use fields 16, 17, ...
+  return zipf->sample([&] { return uniform_unit(random_bits(seed, row, attempt++)); }) - 1;
+}
+
+int64_t atable_col2(uint64_t seed, size_t row) {
+  return static_cast<int64_t>(uniform_below(random_bits(seed, row, 2), 1000000));
+}
+
 TablePtr generate_atable(size_t rows, uint64_t key_range, double zipf_exponent, uint64_t seed) {
   if (key_range == 0) throw Error(ErrorKind::Unsupported, "atable: key_range must be > 0");
   if (zipf_exponent < 0) throw Error(ErrorKind::Unsupported, "atable: negative Zipf exponent");
@@ -51,18 +61,12 @@ TablePtr generate_atable(size_t rows, uint64_t key_range, double zipf_exponent, 
                       {"col3", Type::double_(), true},
                       {"col4", Type::decimal(12, 2), true}}};
   ZipfSampler zipf(key_range, zipf_exponent > 0 ? zipf_exponent : 1);
+  const ZipfSampler* sampler = zipf_exponent > 0 ? &zipf : nullptr;
   auto fill = [&](std::vector<ColumnBuilder>& columns, size_t begin, size_t end) {
     for (size_t row = begin; row < end; ++row) {
       auto bits = [&](uint64_t field) { return random_bits(seed, row, field); };
-      uint64_t key;
-      if (zipf_exponent > 0) {
-        uint64_t attempt = 16;  // rejection draws use fields 16, 17, ...
-        key = zipf.sample([&] { return uniform_unit(bits(attempt++)); }) - 1;
-      } else {
-        key = uniform_below(bits(1), key_range);
-      }
-      columns[0].append_int(static_cast<int64_t>(key));
-      columns[1].append_int(static_cast<int64_t>(uniform_below(bits(2), 1000000)));
+      columns[0].append_int(static_cast<int64_t>(atable_col1(seed, row, key_range, sampler)));
+      columns[1].append_int(atable_col2(seed, row));
       columns[2].append_double(uniform_unit(bits(3)) * 1000);
       columns[3].append_int(uniform_between(bits(4), 0, 1000000));
     }

@@ -1,0 +1,396 @@
+// The hand-written GROUP BY peers of bench/groupby_sweep (see groupby_peers.h): what a
+// CUDA programmer writes for COUNT(*), SUM(value) GROUP BY key without a query compiler.
+// Keys are int32 in [0, K), values int32 >= 0 (col2 of the seed paper's atable); every peer
+// loads four rows at a time (int4) and walks the rows with a grid-stride loop.
+#include <cuda_runtime.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <string>
+#include <vector>
+
+#include "bench/groupby_peers.h"
+
+namespace {
+
+std::string g_error;
+
+// Device memory that only grows (allocation stays out of the timed runs).
+struct Buffer {
+  void* ptr = nullptr;
+  size_t bytes = 0;
+  cudaError_t reserve(size_t n) {
+    if (n <= bytes) return cudaSuccess;
+    release();
+    cudaError_t e = cudaMalloc(&ptr, n);
+    if (e == cudaSuccess) bytes = n;
+    return e;
+  }
+  void release() {
+    if (ptr) cudaFree(ptr);
+    ptr = nullptr;
+    bytes = 0;
+  }
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(ptr);
+  }
+};
+
+// No destructor: the runtime may be gone when static objects are destroyed.
+struct Peers {
+  uint64_t rows = 0;
+  Buffer values, keys;  // the input
+  Buffer counts, sums;  // atomics, shared: K counts (u32) and sums (u64)
+  Buffer sorted_keys, sorted_values, unique, aggregates, runs, temp;  // cub
+} g;
+
+struct CountSum {
+  unsigned long long count;
+  long long sum;
+};
+struct ToCountSum {
+  __host__ __device__ CountSum operator()(int32_t v) const { return {1ull, v}; }
+};
+struct AddCountSum {
+  __host__ __device__ CountSum operator()(const CountSum& a, const CountSum& b) const {
+    return {a.count + b.count, a.sum + b.sum};
+  }
+};
+
+constexpr int kAtomicsBlock = 256;
+constexpr int kSharedBlock = 512;
+
+// Calls row(key, value) for this thread's rows of a grid-stride walk, four at a time.
+template <class Row>
+__device__ __forceinline__ void for_each_row(const uint32_t* __restrict__ keys,
+                                             const int32_t* __restrict__ values, uint64_t rows,
+                                             Row row) {
+  const uint64_t quads = rows / 4;
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  const uint64_t first = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const uint4* k4 = reinterpret_cast<const uint4*>(keys);
+  const int4* v4 = reinterpret_cast<const int4*>(values);
+  for (uint64_t i = first; i < quads; i += stride) {
+    uint4 k = __ldg(k4 + i);
+    int4 v = __ldg(v4 + i);
+    row(k.x, v.x);
+    row(k.y, v.y);
+    row(k.z, v.z);
+    row(k.w, v.w);
+  }
+  for (uint64_t i = quads * 4 + first; i < rows; i += stride) row(keys[i], values[i]);
+}
+
+__global__ void __launch_bounds__(kAtomicsBlock)
+    global_atomics(const uint32_t* __restrict__ keys, const int32_t* __restrict__ values,
+                   uint64_t rows, unsigned* counts, unsigned long long* sums) {
+  for_each_row(keys, values, rows, [&](uint32_t key, int32_t v) {
+    atomicAdd(counts + key, 1u);
+    atomicAdd(sums + key, static_cast<unsigned long long>(v));
+  });
+}
+
+// Per block: K counts, K low and K high words of the sums, all 32-bit (64-bit shared
+// atomics are a CAS loop on sm_90). A low word's atomicAdd returns the old value, so the
+// thread whose add wrapped it around carries one into the high word.
+__global__ void __launch_bounds__(kSharedBlock)
+    shared_tables(const uint32_t* __restrict__ keys, const int32_t* __restrict__ values,
+                  uint64_t rows, uint32_t k, unsigned* counts, unsigned long long* sums) {
+  extern __shared__ unsigned table[];
+  unsigned* n = table;
+  unsigned* lo = table + k;
+  unsigned* hi = table + 2 * k;
+  for (uint32_t s = threadIdx.x; s < 3 * k; s += blockDim.x) table[s] = 0;
+  __syncthreads();
+  for_each_row(keys, values, rows, [&](uint32_t key, int32_t v) {
+    const unsigned add = static_cast<unsigned>(v);
+    atomicAdd(n + key, 1u);
+    const unsigned old = atomicAdd(lo + key, add);
+    if (old + add < old) atomicAdd(hi + key, 1u);
+  });
+  __syncthreads();
+  for (uint32_t s = threadIdx.x; s < k; s += blockDim.x) {
+    if (n[s] == 0) continue;
+    atomicAdd(counts + s, n[s]);
+    atomicAdd(sums + s, (static_cast<unsigned long long>(hi[s]) << 32) | lo[s]);
+  }
+}
+
+GroupbyPeerResult failed(const char* what, cudaError_t e) {
+  GroupbyPeerResult r{};
+  r.status = kPeerFailed;
+  std::snprintf(r.message, sizeof r.message, "%s: %s", what, cudaGetErrorString(e));
+  cudaGetLastError();  // clears a sticky launch error where it can be cleared
+  return r;
+}
+
+GroupbyPeerResult not_applicable(const std::string& why) {
+  GroupbyPeerResult r{};
+  r.status = kPeerNotApplicable;
+  std::snprintf(r.message, sizeof r.message, "%s", why.c_str());
+  return r;
+}
+
+#define PEER_CHECK(call)                             \
+  do {                                               \
+    cudaError_t e_ = (call);                         \
+    if (e_ != cudaSuccess) return failed(#call, e_); \
+  } while (0)
+
+// One peer at one K, ready to launch: `reset` runs before each run, outside the timing.
+struct Launch {
+  cudaError_t (*reset)(uint32_t k) = nullptr;
+  cudaError_t (*run)(uint32_t k) = nullptr;
+};
+
+cudaError_t reset_tables(uint32_t k) {
+  cudaError_t e = cudaMemsetAsync(g.counts.ptr, 0, size_t{k} * sizeof(unsigned));
+  if (e != cudaSuccess) return e;
+  return cudaMemsetAsync(g.sums.ptr, 0, size_t{k} * sizeof(unsigned long long));
+}
+
+cudaError_t no_reset(uint32_t) { return cudaSuccess; }
+
+int g_grid_atomics = 0, g_grid_shared = 0;
+
+cudaError_t run_atomics(uint32_t) {
+  global_atomics<<<g_grid_atomics, kAtomicsBlock>>>(g.keys.as<uint32_t>(), g.values.as<int32_t>(),
+                                                    g.rows, g.counts.as<unsigned>(),
+                                                    g.sums.as<unsigned long long>());
+  return cudaGetLastError();
+}
+
+cudaError_t run_shared(uint32_t k) {
+  shared_tables<<<g_grid_shared, kSharedBlock, size_t{3} * k * sizeof(unsigned)>>>(
+      g.keys.as<uint32_t>(), g.values.as<int32_t>(), g.rows, k, g.counts.as<unsigned>(),
+      g.sums.as<unsigned long long>());
+  return cudaGetLastError();
+}
+
+// Bits the radix sort must look at for keys in [0, k).
+int key_bits(uint32_t k) {
+  int bits = 1;
+  while (bits < 32 && (uint64_t{1} << bits) < k) ++bits;
+  return bits;
+}
+
+using CountSumIterator = thrust::transform_iterator<ToCountSum, const int32_t*>;
+
+cudaError_t cub_sort_reduce(void* temp, size_t& temp_bytes, uint32_t k) {
+  size_t sort_bytes = 0, reduce_bytes = 0;
+  const int n = static_cast<int>(g.rows);
+  cudaError_t e = cub::DeviceRadixSort::SortPairs(
+      nullptr, sort_bytes, g.keys.as<const uint32_t>(), g.sorted_keys.as<uint32_t>(),
+      g.values.as<const int32_t>(), g.sorted_values.as<int32_t>(), n, 0, key_bits(k));
+  if (e != cudaSuccess) return e;
+  CountSumIterator values(g.sorted_values.as<const int32_t>(), ToCountSum{});
+  e = cub::DeviceReduce::ReduceByKey(nullptr, reduce_bytes, g.sorted_keys.as<const uint32_t>(),
+                                     g.unique.as<uint32_t>(), values, g.aggregates.as<CountSum>(),
+                                     g.runs.as<int>(), AddCountSum{}, n);
+  if (e != cudaSuccess) return e;
+  if (temp == nullptr) {
+    temp_bytes = std::max(sort_bytes, reduce_bytes);
+    return cudaSuccess;
+  }
+  e = cub::DeviceRadixSort::SortPairs(temp, sort_bytes, g.keys.as<const uint32_t>(),
+                                      g.sorted_keys.as<uint32_t>(), g.values.as<const int32_t>(),
+                                      g.sorted_values.as<int32_t>(), n, 0, key_bits(k));
+  if (e != cudaSuccess) return e;
+  return cub::DeviceReduce::ReduceByKey(
+      temp, reduce_bytes, g.sorted_keys.as<const uint32_t>(), g.unique.as<uint32_t>(), values,
+      g.aggregates.as<CountSum>(), g.runs.as<int>(), AddCountSum{}, n);
+}
+
+cudaError_t run_cub(uint32_t k) {
+  size_t bytes = g.temp.bytes;
+  return cub_sort_reduce(g.temp.ptr, bytes, k);
+}
+
+// Allocates what `peer` needs at K (outside the timing) and says how to launch it.
+GroupbyPeerResult prepare(int peer, uint32_t k, Launch& launch) {
+  int device = 0, sms = 0;
+  PEER_CHECK(cudaGetDevice(&device));
+  PEER_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  if (peer == kPeerAtomics || peer == kPeerShared) {
+    PEER_CHECK(g.counts.reserve(size_t{k} * sizeof(unsigned)));
+    PEER_CHECK(g.sums.reserve(size_t{k} * sizeof(unsigned long long)));
+    launch.reset = reset_tables;
+  } else {
+    launch.reset = no_reset;
+  }
+  int per_sm = 0;
+  if (peer == kPeerAtomics) {
+    PEER_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, global_atomics, kAtomicsBlock, 0));
+    g_grid_atomics = std::max(1, per_sm) * sms;
+    launch.run = run_atomics;
+  } else if (peer == kPeerShared) {
+    int optin = 0;
+    PEER_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    const size_t bytes = size_t{3} * k * sizeof(unsigned);
+    if (bytes > static_cast<size_t>(optin)) {
+      return not_applicable(std::to_string(k) + " slots take " + std::to_string(bytes) +
+                            " bytes of shared memory, more than the " + std::to_string(optin) +
+                            " a block may have");
+    }
+    PEER_CHECK(cudaFuncSetAttribute(shared_tables, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(bytes)));
+    PEER_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, shared_tables, kSharedBlock, bytes));
+    if (per_sm == 0) return not_applicable("no block fits an SM with its table");
+    g_grid_shared = per_sm * sms;
+    launch.run = run_shared;
+  } else {
+    PEER_CHECK(g.sorted_keys.reserve(g.rows * sizeof(uint32_t)));
+    PEER_CHECK(g.sorted_values.reserve(g.rows * sizeof(int32_t)));
+    PEER_CHECK(g.unique.reserve(size_t{k} * sizeof(uint32_t)));
+    PEER_CHECK(g.aggregates.reserve(size_t{k} * sizeof(CountSum)));
+    PEER_CHECK(g.runs.reserve(sizeof(int)));
+    size_t temp_bytes = 0;
+    PEER_CHECK(cub_sort_reduce(nullptr, temp_bytes, k));
+    PEER_CHECK(g.temp.reserve(temp_bytes));
+    launch.run = run_cub;
+  }
+  GroupbyPeerResult ok{};
+  ok.status = kPeerRan;
+  return ok;
+}
+
+// prepare() after checking that the peer exists and its input is set.
+GroupbyPeerResult ready(int peer, uint32_t k, Launch& launch) {
+  if (peer < 0 || peer >= GROUPBY_PEER_COUNT) return not_applicable("no such peer");
+  if (k == 0 || g.rows == 0 || g.keys.bytes < g.rows * 4) {
+    return not_applicable("no keys or values set");
+  }
+  return prepare(peer, k, launch);
+}
+
+// Copies the result of the last run to the host: counts[k], sums[k].
+GroupbyPeerResult download(int peer, uint32_t k, uint64_t* counts, int64_t* sums) {
+  if (peer == kPeerCub) {
+    int runs = 0;
+    PEER_CHECK(cudaMemcpy(&runs, g.runs.ptr, sizeof runs, cudaMemcpyDeviceToHost));
+    if (runs < 0 || static_cast<uint32_t>(runs) > k) {
+      return failed("ReduceByKey's run count", cudaErrorInvalidValue);
+    }
+    std::vector<uint32_t> unique(static_cast<size_t>(runs));
+    std::vector<CountSum> aggregates(static_cast<size_t>(runs));
+    PEER_CHECK(cudaMemcpy(unique.data(), g.unique.ptr, unique.size() * sizeof(uint32_t),
+                          cudaMemcpyDeviceToHost));
+    PEER_CHECK(cudaMemcpy(aggregates.data(), g.aggregates.ptr, aggregates.size() * sizeof(CountSum),
+                          cudaMemcpyDeviceToHost));
+    std::fill(counts, counts + k, 0);
+    std::fill(sums, sums + k, 0);
+    for (size_t i = 0; i < unique.size(); ++i) {
+      if (unique[i] >= k) return failed("a key out of range", cudaErrorInvalidValue);
+      counts[unique[i]] = aggregates[i].count;
+      sums[unique[i]] = aggregates[i].sum;
+    }
+  } else {
+    std::vector<unsigned> n(k);
+    PEER_CHECK(
+        cudaMemcpy(n.data(), g.counts.ptr, n.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    PEER_CHECK(cudaMemcpy(sums, g.sums.ptr, size_t{k} * sizeof(int64_t), cudaMemcpyDeviceToHost));
+    std::copy(n.begin(), n.end(), counts);
+  }
+  GroupbyPeerResult ok{};
+  ok.status = kPeerRan;
+  return ok;
+}
+
+int upload(Buffer& buffer, const void* host, uint64_t rows) {
+  if (rows >= (uint64_t{1} << 31)) {
+    g_error = "the peers take fewer than 2^31 rows";
+    return -1;
+  }
+  cudaError_t e = buffer.reserve(rows * 4);
+  if (e == cudaSuccess) e = cudaMemcpy(buffer.ptr, host, rows * 4, cudaMemcpyHostToDevice);
+  if (e != cudaSuccess) {
+    g_error = std::string("uploading the peers' input: ") + cudaGetErrorString(e);
+    return -1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* groupby_peer_name(int peer) {
+  switch (peer) {
+    case kPeerAtomics:
+      return "atomics";
+    case kPeerShared:
+      return "shared";
+    case kPeerCub:
+      return "cub";
+  }
+  return "?";
+}
+
+int groupby_peers_set_values(const int32_t* values, uint64_t rows) {
+  if (upload(g.values, values, rows) != 0) return -1;
+  g.rows = rows;
+  return 0;
+}
+
+int groupby_peers_set_keys(const int32_t* keys, uint64_t rows) {
+  if (rows != g.rows) {
+    g_error = "the peers' keys and values differ in length";
+    return -1;
+  }
+  return upload(g.keys, keys, rows);
+}
+
+const char* groupby_peers_error(void) { return g_error.c_str(); }
+
+GroupbyPeerResult groupby_peer_check(int peer, uint32_t k, uint64_t* counts, int64_t* sums) {
+  Launch launch;
+  GroupbyPeerResult r = ready(peer, k, launch);
+  if (r.status != kPeerRan) return r;
+  PEER_CHECK(launch.reset(k));
+  PEER_CHECK(launch.run(k));
+  PEER_CHECK(cudaDeviceSynchronize());
+  return download(peer, k, counts, sums);
+}
+
+GroupbyPeerResult groupby_peer_time(int peer, uint32_t k, int warmup, int reps) {
+  Launch launch;
+  GroupbyPeerResult r = ready(peer, k, launch);
+  if (r.status != kPeerRan) return r;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  PEER_CHECK(cudaEventCreate(&start));
+  PEER_CHECK(cudaEventCreate(&stop));
+  std::vector<float> ms;
+  cudaError_t e = cudaSuccess;
+  for (int i = 0; i < warmup + reps && e == cudaSuccess; ++i) {
+    e = launch.reset(k);
+    if (e == cudaSuccess) e = cudaEventRecord(start);
+    if (e == cudaSuccess) e = launch.run(k);
+    if (e == cudaSuccess) e = cudaEventRecord(stop);
+    if (e == cudaSuccess) e = cudaEventSynchronize(stop);
+    float t = 0;
+    if (e == cudaSuccess) e = cudaEventElapsedTime(&t, start, stop);
+    if (e == cudaSuccess && i >= warmup) ms.push_back(t);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  if (e != cudaSuccess) return failed(groupby_peer_name(peer), e);
+  std::sort(ms.begin(), ms.end());
+  r.ms = ms.empty() ? 0 : ms[ms.size() / 2];
+  return r;
+}
+
+void groupby_peers_release(void) {
+  for (Buffer* b : {&g.values, &g.keys, &g.counts, &g.sums, &g.sorted_keys, &g.sorted_values,
+                    &g.unique, &g.aggregates, &g.runs, &g.temp}) {
+    b->release();
+  }
+  g.rows = 0;
+}
+
+}  // extern "C"

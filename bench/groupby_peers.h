@@ -1,0 +1,55 @@
+// Hand-written GROUP BY peers of the sweep (bench/groupby_sweep.cpp), compiled by nvcc (CUB does
+// not compile under NVRTC) into their own small library, with a C API so that the benchmark's C++
+// never sees CUDA runtime headers. The input is what every peer reads: int32 keys already reduced
+// to [0, K) and int32 values; the output per group is COUNT(*) and a 64-bit SUM(value). The CUDA
+// runtime shares the device's primary context with tally's driver API.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum GroupbyPeer {
+  kPeerAtomics = 0,  // one global atomicAdd per row into a K-array of counts and one of sums
+  kPeerShared = 1,   // a block-private table in shared memory, 32-bit atomics, one flush
+  kPeerCub = 2,      // CUB radix sort by key, then DeviceReduce::ReduceByKey
+};
+#define GROUPBY_PEER_COUNT 3
+
+enum GroupbyPeerStatus {
+  kPeerRan = 0,
+  kPeerNotApplicable = 1,  // e.g. K slots do not fit in shared memory: `message` says why
+  kPeerFailed = 2,         // a CUDA error: `message` says which
+};
+
+typedef struct {
+  int status;  // GroupbyPeerStatus
+  double ms;   // median over the timed runs, device events
+  char message[256];
+} GroupbyPeerResult;
+
+const char* groupby_peer_name(int peer);  // "atomics", "shared", "cub"
+
+// Copies `rows` values (the same for every K) to device 0; rows < 2^31. Returns 0, or -1
+// with groupby_peers_error() saying why.
+int groupby_peers_set_values(const int32_t* values, uint64_t rows);
+// Copies the keys (each in [0, k) for the k of the runs that follow), as many as the values.
+int groupby_peers_set_keys(const int32_t* keys, uint64_t rows);
+const char* groupby_peers_error(void);
+
+// Runs `peer` once over the keys and values set last and copies its result to `counts`
+// and `sums` (k entries each, groups without rows as 0), so that it is checked before it
+// is timed. Allocates what the peer needs at k; the status says whether it ran.
+GroupbyPeerResult groupby_peer_check(int peer, uint32_t k, uint64_t* counts, int64_t* sums);
+// Times `peer` at k: `warmup` untimed runs, then the median of `reps` timed ones.
+GroupbyPeerResult groupby_peer_time(int peer, uint32_t k, int warmup, int reps);
+
+// Frees every device buffer the peers hold.
+void groupby_peers_release(void);
+
+#ifdef __cplusplus
+}
+#endif
