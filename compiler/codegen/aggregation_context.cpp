@@ -11,7 +11,7 @@ constexpr const char* kKernelNames[] = {
     "index",        "row",         "in_block",  "slot",          "group",      "key",
     "key_value",    "encoded",     "bits",      "digit",         "null",       "sync",
     "distinct",     "mr",          "out_keys",  "out_key_nulls", "out_values", "out_value_nulls",
-    "thread_cells", "block_sum",
+    "thread_cells", "block_cells", "block_sum",
 };
 
 SymbolTable kernel_symbols() {

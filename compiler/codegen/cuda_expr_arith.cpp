@@ -42,9 +42,26 @@ std::string CudaExprEmitter::scaled_add(const Expr& e, long double magnitude, co
 
 namespace {
 
+// The largest magnitude of SQL integer type `t` (its overflow error past it).
+long double type_limit(const Type& t) {
+  switch (t.id) {
+    case TypeId::SmallInt:
+      return 32767;
+    case TypeId::Integer:
+    case TypeId::Date:
+      return 0x1p31L - 1;
+    default:
+      return 0x1p62L;
+  }
+}
+
 // The narrowest machine integer ("i32", "i64") that holds both operands and the result of
-// integer arithmetic `e` by the statistics, or null when they do not bound it below 2^62.
+// integer arithmetic `e` by the statistics, or null when they do not bound the result inside
+// its SQL type (whose overflow is an error to raise) and below 2^62.
 const char* machine_int_of(const Expr& e, const std::vector<ColumnStats>& stats) {
+  const ValueBounds result = value_bounds(e, stats);
+  const long double limit = type_limit(e.type);
+  if (!result.known || result.lo < -limit || result.hi > limit) return nullptr;
   const char* widest = "i32";
   for (const Expr* x : {&e, e.children[0].get(), e.children[1].get()}) {
     const ValueBounds b = value_bounds(*x, stats);

@@ -400,6 +400,8 @@ std::string StateMerges::block_table_declarations() {
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return cell_bytes(table.cells[a]) > cell_bytes(table.cells[b]);
   });
+  SymbolTable::Scope loop(ctx_.symbols);
+  const std::string s = ctx_.symbols.fresh("table_slot");
   std::string d = "extern __shared__ __align__(16) u8 block_cells[];\n";
   std::string identities;
   uint64_t offset = 0;
@@ -407,11 +409,11 @@ std::string StateMerges::block_table_declarations() {
     const char* type = cell_type_name(table.cells[f]);
     d +=
         fmt::format("{0}* const {1} = ({0}*)(block_cells + {2});\n", type, cell_arrays_[f], offset);
-    identities += fmt::format("{}[s] = ({}){};\n", cell_arrays_[f], type,
+    identities += fmt::format("{}[{}] = ({}){};\n", cell_arrays_[f], s, type,
                               field_info(ctx_.state_fields()[f].kind).identity);
     offset += static_cast<uint64_t>(cell_bytes(table.cells[f])) * ctx_.plan.slots;
   }
-  d += fmt::format("for (u32 s = threadIdx.x; s < {}u; s += blockDim.x) {{\n{}}}\n",
+  d += fmt::format("for (u32 {0} = threadIdx.x; {0} < {1}u; {0} += blockDim.x) {{\n{2}}}\n", s,
                    ctx_.plan.slots, identities);
   return d + "__syncthreads();\n";
 }
@@ -419,17 +421,19 @@ std::string StateMerges::block_table_declarations() {
 // Each occupied slot of the block's table (its row count is not 0) merges into the global
 // states once: one atomic per field per group per block, not per row.
 std::string StateMerges::flush_block_table() {
+  SymbolTable::Scope loop(ctx_.symbols);
+  const std::string s = ctx_.symbols.fresh("table_slot");
   std::string merges;
   for (size_t f = 0; f < ctx_.fields.size(); ++f) {
     if (!in_block_table(f)) continue;
-    merges += atomic_merge(f, fmt::format("{}[s]", ctx_.fields[f]),
-                           fmt::format("{}[s]", cell_arrays_[f]));
+    merges += atomic_merge(f, fmt::format("{}[{}]", ctx_.fields[f], s),
+                           fmt::format("{}[{}]", cell_arrays_[f], s));
   }
   return fmt::format(
       "__syncthreads();\n"
-      "for (u32 s = threadIdx.x; s < {}u; s += blockDim.x) {{\n"
-      "if ({}[s] == 0) continue;\n{}}}\n",
-      ctx_.plan.slots, cell_arrays_[0], merges);
+      "for (u32 {0} = threadIdx.x; {0} < {1}u; {0} += blockDim.x) {{\n"
+      "if ({2}[{0}] == 0) continue;\n{3}}}\n",
+      s, ctx_.plan.slots, cell_arrays_[0], merges);
 }
 
 }  // namespace tally

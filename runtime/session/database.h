@@ -28,7 +28,7 @@ enum class DeviceChoice { Auto, Cpu, Gpu };
 
 struct ExecOptions {
   DeviceChoice device = DeviceChoice::Auto;
-  std::string strategy = "auto";  // GPU grouping strategy: auto, thread, direct, hash
+  std::string strategy = "auto";  // GPU grouping strategy: auto, thread, block, direct, hash
   uint64_t hash_capacity = 0;     // > 0: first GPU hash table size (to exercise growth)
   bool compile_only = false;      // SELECT: generate and NVRTC-compile, do not run
   bool emit_cuda = false;         // SELECT: also return the generated CUDA source

@@ -169,8 +169,20 @@ TEST_CASE("gpu queries: NULL keys and NULL inputs of every type") {
       "FROM nulls WHERE c_smallint IS NULL OR c_smallint > 2 GROUP BY c_varchar, c_boolean";
   Result cpu = run(sql, {}, DeviceChoice::Cpu);
   for (std::string strategy : {"auto", "block", "direct", "hash"}) {
+    // Block tables have no shared atomic for this query's 128-bit states.
+    if (strategy == "block") {
+      CHECK_THROWS_WITH_AS(run(sql, {}, DeviceChoice::Gpu, strategy),
+                           doctest::Contains("128-bit cells"), Error);
+      continue;
+    }
     compare(cpu, run(sql, {}, DeviceChoice::Gpu, strategy), std::string("nulls ") + strategy);
   }
+  const char* narrow =
+      "SELECT c_varchar, c_boolean, COUNT(*), COUNT(c_integer), SUM(c_bigint), SUM(c_decimal), "
+      "AVG(c_smallint), MIN(c_date), MAX(c_double), SUM(c_double), VAR_SAMP(c_smallint) "
+      "FROM nulls GROUP BY c_varchar, c_boolean";
+  compare(run(narrow, {}, DeviceChoice::Cpu), run(narrow, {}, DeviceChoice::Gpu, "block"),
+          "nulls block");
   const char* computed_key =
       "SELECT c_integer % 3, COUNT(*), SUM(c_decimal) FROM nulls GROUP BY c_integer % 3";
   compare(run(computed_key, {}, DeviceChoice::Cpu), run(computed_key, {}, DeviceChoice::Gpu),

@@ -1,6 +1,7 @@
 // CI half of the GPU path: every query in queries/ (and a few edge shapes) generates CUDA
 // that NVRTC compiles for sm_90 under every strategy that applies — no GPU needed.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "compiler/common/error.h"
 #include "runtime/compile/nvrtc.h"
@@ -82,7 +83,8 @@ TEST_CASE("codegen: every GPU-supported query in queries/ compiles with NVRTC fo
     CHECK((compile(sql, "auto", c.params) == 1) == c.gpu_supported);
     if (!c.gpu_supported) continue;
     int strategies = 0;
-    for (const char* s : {"thread", "block", "direct", "hash"}) strategies += compile(sql, s, c.params);
+    for (const char* s : {"thread", "block", "direct", "hash"})
+      strategies += compile(sql, s, c.params);
     CHECK(strategies >= 1);
   }
 }
@@ -183,6 +185,18 @@ TEST_CASE(
   const size_t wait = cuda.find("wait_for_prior_grid();", finalizer);
   CHECK(wait != std::string::npos);
   CHECK(wait < cuda.find("for (u64 slot", finalizer));
+}
+
+TEST_CASE("codegen: a block table's loops take names no column or alias holds") {
+  if (!cuda::nvrtc_available()) return;
+  // The SUM's state is named after its alias: the table's slot loop must not shadow it.
+  for (const char* alias : {"s", "table_slot", "block_cells"}) {
+    INFO(alias);
+    CHECK(compile(fmt::format("SELECT l_partkey % 1000 AS g, COUNT(*) AS n, SUM(l_quantity) AS {} "
+                              "FROM lineitem GROUP BY 1",
+                              alias),
+                  "block") == 1);
+  }
 }
 
 }  // namespace tally

@@ -141,6 +141,15 @@ TEST_CASE("plan layout: block tables refuse what shared memory cannot hold") {
   CHECK_THROWS_WITH_AS(
       plan_gpu(wide, scan_stats(wide, *table), table->rows(), h100, GpuStrategy::Block),
       doctest::Contains("--strategy block"), Error);
+  // Narrow enough: counts, 64-bit sums, a DATE minimum, a DOUBLE maximum, nullable keys.
+  BoundSelect narrow = test::bind_first(
+      layout_db(),
+      "SELECT c_varchar, c_boolean, COUNT(*), COUNT(c_integer), SUM(c_bigint), SUM(c_decimal), "
+      "AVG(c_smallint), MIN(c_date), MAX(c_double), SUM(c_double), VAR_SAMP(c_smallint) "
+      "FROM nulls GROUP BY c_varchar, c_boolean");
+  TablePtr nulls = layout_db().table(narrow.table);
+  CHECK(plan_gpu(narrow, scan_stats(narrow, *nulls), nulls->rows(), h100, GpuStrategy::Block)
+            .strategy == GpuStrategy::Block);
   BoundSelect minimum = test::bind_first(
       layout_db(), "SELECT l_returnflag, MIN(l_quantity) FROM lineitem GROUP BY 1");
   CHECK_THROWS_WITH_AS(
