@@ -4,7 +4,8 @@ distribution (columns), one line per method.
 
     /usr/bin/python3 bench/plot_groupby_sweep.py sweep.csv [-o sweep.png] [--metric M]
 
---metric ns_per_row (the default) draws the kernel time per input row, with the floor (the
+--metric g_rows_per_s draws throughput (input rows over kernel time), the inverse of
+ns_per_row; --metric ns_per_row (the default) draws the kernel time per input row, with the floor (the
 columns tally reads at the read bandwidth measured in the same run) as a dashed line;
 x_floor draws each method's time over that floor (1 is the floor); x_best_peer its time
 over the fastest hand-written peer at that K. Auto's points are labelled with the strategy
@@ -24,6 +25,7 @@ METHOD_ORDER = ["thread", "direct", "block", "hash", "auto", "atomics", "shared"
 PEERS = {"atomics", "shared", "cub"}
 LABELS = {
     "ns_per_row": "ns per row",
+    "g_rows_per_s": "G rows/s",
     "x_floor": "time / floor",
     "x_best_peer": "time / best peer",
 }
@@ -39,10 +41,14 @@ def read(path, metric):
                 kinds.append(row["kind"])
             if row["dist"] not in dists:
                 dists.append(row["dist"])
-            if row["status"] != "ran" or not row[metric]:
+            column = "ns_per_row" if metric == "g_rows_per_s" else metric
+            if row["status"] != "ran" or not row[column] or float(row[column]) <= 0:
                 continue
+            value = float(row[column])
+            if metric == "g_rows_per_s":
+                value = 1 / value  # rows per ns = G rows/s
             panels[(row["kind"], row["dist"])][row["method"]].append(
-                (int(row["k"]), float(row[metric]), row["note"]))
+                (int(row["k"]), value, row["note"]))
     return panels, kinds, dists
 
 

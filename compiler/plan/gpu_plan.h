@@ -81,8 +81,9 @@ struct GpuPlan {
   // Shared thread tables and block tables: Scan blocks resident per SM, the grid's one wave
   // (the generated Scan asks ptxas to fit that many in registers too).
   uint32_t blocks_per_sm = 0;
-  uint64_t rows = 0;   // input rows the plan was made for
-  std::string reason;  // why this strategy, for --explain
+  uint64_t rows = 0;       // input rows the plan was made for
+  std::string reason;      // why this strategy, for --explain
+  std::string considered;  // for --explain: the group bound and every strategy's fit
 
   // Derived from the choices above, the query and the statistics (so a plan's fingerprint
   // need not list them): where the states live, the ThreadPrivate strategy's per-thread

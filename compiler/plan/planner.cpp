@@ -316,6 +316,37 @@ bool place_block_table(GpuPlan& plan, const BoundSelect& query,
   return false;
 }
 
+// For --explain: the group count the statistics allow, and what each strategy would do with
+// this query, so a reader sees why the chosen one won.
+std::string considered(const GpuPlan& in_blocks, uint64_t product, bool raw, uint64_t rows,
+                       size_t fields, bool fits_registers, bool fits_block) {
+  std::string out =
+      raw ? fmt::format("  groups: at most {} (a key without a bounded domain: one a row)\n", rows)
+          : fmt::format("  groups: at most {} (key domain {}, rows {})\n",
+                        std::min(product, std::max<uint64_t>(rows, 1)), product, rows);
+  if (raw)
+    return out + "  considered: hash only (thread, block and direct need a bounded domain)\n";
+  out += fmt::format(
+      "  considered: thread: {} slots x {} fields {} registers ({} slots, {} cells at most)\n",
+      product, fields, fits_registers ? "fit" : "exceed", kThreadPrivateSlots, kThreadPrivateCells);
+  if (fits_block) {
+    out += fmt::format(
+        "              block: {} bytes of shared memory a block, {} rows a block for {} slots ({} "
+        "needed)\n",
+        in_blocks.block_table.shared_bytes, rows / in_blocks.grid, product,
+        product * kBlockRowsPerSlot);
+  } else {
+    out += fmt::format(
+        "              block: does not fit ({} slots; a block holds at most {} slots, in 32- or "
+        "64-bit cells)\n",
+        product, kMaxBlockSlots);
+  }
+  out += fmt::format("              direct: {} slots in global memory, global atomics{}\n", product,
+                     product <= kMaxDirectSlots ? "" : " (beyond its limit)");
+  return out + fmt::format("              hash: {} slots, CAS insert\n",
+                           std::max(kMinHashCapacity, next_pow2(2 * std::min(product, rows))));
+}
+
 }  // namespace
 
 GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity) {
@@ -352,6 +383,8 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   in_blocks.slots = product;
   const bool fits_block = fits_direct && product <= kMaxBlockSlots &&
                           place_block_table(in_blocks, query, stats, limits);
+  plan.considered = considered(in_blocks, product, raw, rows, plan.layout.fields.size(),
+                               fits_registers, fits_block);
   GpuStrategy chosen = forced;
   if (chosen == GpuStrategy::Auto) {
     if (fits_registers) {
@@ -480,6 +513,7 @@ std::string describe_plan(const GpuPlan& plan) {
   }
   out += fmt::format("  slots: {}  state slots: {}  grid: {} x {} threads\n", plan.slots,
                      plan.state_slots, plan.grid, plan.block);
+  out += plan.considered;
   if (plan.distinct_capacity > 0) {
     out += fmt::format("  DISTINCT set: {} entries (grown and rerun if it fills)\n",
                        plan.distinct_capacity);

@@ -10,7 +10,7 @@ namespace tally {
 // it fits in padding as GpuPlan::hash_keys did (it is in the fingerprint). GpuPlan's layout,
 // thread_tables, block_table and launches need not be listed: the planner derives them from
 // the listed fields, the statistics and the (fixed) statement.
-static_assert(sizeof(GpuPlan) == 344, "GpuPlan changed: update plan_fingerprint");
+static_assert(sizeof(GpuPlan) == 376, "GpuPlan changed: update plan_fingerprint");
 static_assert(sizeof(ColumnStats) == 64, "ColumnStats changed: update plan_fingerprint");
 static_assert(sizeof(KeyEncoding) == 32, "KeyEncoding changed: update plan_fingerprint");
 

@@ -24,8 +24,8 @@ struct CachedGpuProgram {
   std::shared_ptr<const cuda::CompiledKernel> binary;
 };
 
-// Everything generate_cuda reads of `plan` and `stats` (the plan's `reason` aside), and the
-// arch: equal fingerprints generate the same source and compile to the same binary.
+// Everything generate_cuda reads of `plan` and `stats` (the plan's `reason` and `considered`
+// aside), and the arch: equal fingerprints generate the same source and compile to the same binary.
 std::string plan_fingerprint(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
                              const std::string& arch);
 

@@ -120,7 +120,12 @@ TEST_CASE("plan layout: block tables hold a bounded domain in each block's share
   CHECK(p.grid == static_cast<uint32_t>(h100.sm_count) * p.blocks_per_sm);
   CHECK(p.block * p.blocks_per_sm <= 1024);
   CHECK_FALSE(has_launch(p.launches, KernelId::Init));
-  CHECK(describe_plan(p).find("block table: 1000 slots") != std::string::npos);
+  const std::string explained = describe_plan(p);
+  CHECK(explained.find("block table: 1000 slots") != std::string::npos);
+  // --explain shows the group bound and why each other strategy lost.
+  CHECK(explained.find("groups: at most 1000") != std::string::npos);
+  CHECK(explained.find("thread: 1000 slots x 2 fields exceed registers") != std::string::npos);
+  CHECK(explained.find("direct: 1000 slots in global memory") != std::string::npos);
   // Over few rows each block would clear and flush more slots than it reads rows: direct.
   CHECK(plan_gpu(q, stats, table->rows(), h100, GpuStrategy::Auto).strategy == GpuStrategy::Direct);
   // Forced, it plans whatever the row count, and its source declares the shared table.
