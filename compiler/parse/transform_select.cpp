@@ -69,7 +69,8 @@ ast::TableRef Transformer::transform_from(P::FromClauseContext& ctx) {
     std::vector<P::IdentifierContext*> names = call->identifier();
     std::string function = lower_ascii(transform_identifier(*names[0]));
     if (function != "read_csv" && function != "read_csv_auto") {
-      throw_unsupported(call->start, fmt::format("the table function {}", function));
+      throw_unsupported(call->start,
+                        fmt::format("table functions other than read_csv ({})", function));
     }
     ref = transform_file_table(*call->STRING_LITERAL()->getSymbol(), call->fileOption());
     if (names.size() > 1) ref.alias = transform_identifier(*names[1]);
