@@ -6,18 +6,13 @@
 
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
+#include "runtime/load/field_parser.h"
 
 namespace tally {
 
 namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-std::string_view trim_spaces(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 bool is_numeric_kind(GuessKind kind) {
   return kind == GuessKind::BigInt || kind == GuessKind::Decimal || kind == GuessKind::Double;
