@@ -23,7 +23,7 @@ statement
 
 createTableStatement
   : CREATE TABLE (IF NOT EXISTS)? identifier
-    LPAREN columnDefinition (COMMA columnDefinition)* RPAREN
+    (LPAREN columnDefinition (COMMA columnDefinition)* RPAREN | AS selectStatement)
   ;
 
 columnDefinition : identifier typeName (NOT NULL_ | NULL_)? ;
@@ -72,8 +72,14 @@ fromClause : FROM tableReference joinClause* ;
 
 tableReference
   : identifier (AS? identifier)?                          # namedTable
+  | STRING_LITERAL (AS? identifier)?                      # fileTable
+  | identifier LPAREN STRING_LITERAL (COMMA fileOption)* RPAREN
+    (AS? identifier)?                                     # tableFunction
   | LPAREN selectStatement RPAREN (AS? identifier)?       # derivedTable
   ;
+
+// read_csv('f.csv', header => true, delim => '|'); `=` is accepted for `=>`.
+fileOption : identifier (ARROW | EQ) (STRING_LITERAL | booleanOptionValue) ;
 
 whereClause : WHERE expression ;
 
@@ -340,6 +346,7 @@ DOUBLE_COLON : '::' ;
 CONCAT : '||' ;
 DOUBLE_EQ : '==' ;
 EQ : '=' ;
+ARROW : '=>' ;
 NEQ : '<>' ;
 BANG_EQ : '!=' ;
 LE : '<=' ;

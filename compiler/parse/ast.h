@@ -93,9 +93,13 @@ struct OrderItem {
 };
 
 struct TableRef {
-  std::string name;
-  std::string alias;
+  std::string name;   // the table, or for a file the path as written
+  std::string alias;  // for a file without AS: the file name without folders and extension
   SourceLocation location;
+  // FROM 'file.csv' or read_csv('file.csv', ...): the runtime loads the file into a table
+  // of this name before binding. Options lower-cased ("header", "delim"), values as written.
+  bool is_file = false;
+  std::map<std::string, std::string> file_options;
 };
 
 struct SelectStmt {
@@ -120,7 +124,8 @@ struct ColumnDef {
 struct CreateTableStmt {
   std::string name;
   bool if_not_exists = false;
-  std::vector<ColumnDef> columns;
+  std::vector<ColumnDef> columns;  // empty for CREATE TABLE ... AS SELECT
+  std::optional<SelectStmt> as_select;
 };
 
 struct DropTableStmt {

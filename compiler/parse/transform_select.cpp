@@ -1,5 +1,7 @@
 // SELECT: items, FROM, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT/OFFSET. The constructs the
 // grammar recognises only to refuse (WITH, set operations, joins, derived tables) stop here.
+#include <fmt/format.h>
+
 #include "compiler/parse/transformer.h"
 
 namespace tally {
@@ -57,14 +59,75 @@ ast::TableRef Transformer::transform_from(P::FromClauseContext& ctx) {
   if (!ctx.joinClause().empty()) {
     throw_unsupported(ctx.joinClause().front()->start, "joins (and several tables in FROM)");
   }
+  ast::TableRef ref;
+  if (auto* file = dynamic_cast<P::FileTableContext*>(ctx.tableReference())) {
+    ref = transform_file_table(*file->STRING_LITERAL()->getSymbol(), {});
+    if (auto* alias = file->identifier()) ref.alias = transform_identifier(*alias);
+    return ref;
+  }
+  if (auto* call = dynamic_cast<P::TableFunctionContext*>(ctx.tableReference())) {
+    std::vector<P::IdentifierContext*> names = call->identifier();
+    std::string function = lower_ascii(transform_identifier(*names[0]));
+    if (function != "read_csv" && function != "read_csv_auto") {
+      throw_unsupported(call->start,
+                        fmt::format("table functions other than read_csv ({})", function));
+    }
+    ref = transform_file_table(*call->STRING_LITERAL()->getSymbol(), call->fileOption());
+    if (names.size() > 1) ref.alias = transform_identifier(*names[1]);
+    return ref;
+  }
   auto* table = dynamic_cast<P::NamedTableContext*>(ctx.tableReference());
   if (table == nullptr) throw_unsupported(ctx.tableReference()->start, "subqueries in FROM");
-  ast::TableRef ref;
   std::vector<P::IdentifierContext*> names = table->identifier();
   ref.name = transform_identifier(*names[0]);
   if (names.size() > 1) ref.alias = transform_identifier(*names[1]);
   ref.location = location_of(table->start);
   return ref;
+}
+
+// A file in FROM is named in the query by its file name without folders and extension,
+// as in DuckDB: FROM 'data/sales.csv' makes sales.amount usable.
+ast::TableRef Transformer::transform_file_table(antlr4::Token& path,
+                                                const std::vector<P::FileOptionContext*>& options) {
+  ast::TableRef ref;
+  ref.is_file = true;
+  ref.name = unquote_string(path);
+  ref.location = location_of(&path);
+  std::string stem = ref.name.substr(ref.name.find_last_of('/') + 1);
+  ref.alias = stem.substr(0, stem.find('.'));
+  if (ref.alias.empty()) ref.alias = stem;
+  for (P::FileOptionContext* option : options) {
+    auto [name, value] = transform_file_option(*option);
+    if (!ref.file_options.emplace(name, std::move(value)).second) {
+      throw_syntax_error(option->start, fmt::format("read_csv option '{}' is given twice", name));
+    }
+  }
+  return ref;
+}
+
+// header => true|false and delim => 'c' (delimiter and sep are accepted for delim).
+std::pair<std::string, std::string> Transformer::transform_file_option(P::FileOptionContext& ctx) {
+  std::string name = lower_ascii(transform_identifier(*ctx.identifier()));
+  if (name == "header") {
+    if (ctx.booleanOptionValue() == nullptr) {
+      throw_syntax_error(ctx.STRING_LITERAL()->getSymbol(), "header takes true or false");
+    }
+    return {name, transform_header_value(ctx.booleanOptionValue())};
+  }
+  if (name == "delim" || name == "delimiter" || name == "sep") {
+    if (ctx.STRING_LITERAL() == nullptr) {
+      throw_syntax_error(ctx.booleanOptionValue()->start, "delim takes a one-character string");
+    }
+    std::string written = unquote_string(*ctx.STRING_LITERAL()->getSymbol());
+    if (written != "\\t" && written.size() != 1) {
+      throw_syntax_error(ctx.STRING_LITERAL()->getSymbol(), "delim takes a one-character string");
+    }
+    // '\t' is DuckDB's spelling of a tab.
+    return {"delim", std::string(1, written == "\\t" ? '\t' : written[0])};
+  }
+  throw Error(ErrorKind::Unsupported,
+              fmt::format("read_csv option '{}' is not supported (header, delim)", name),
+              location_of(ctx.start));
 }
 
 ast::OrderItem Transformer::transform_order_item(P::OrderItemContext& ctx) {

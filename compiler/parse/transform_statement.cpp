@@ -32,6 +32,7 @@ ast::CreateTableStmt Transformer::transform_create_table(P::CreateTableStatement
   ast::CreateTableStmt create;
   create.name = transform_identifier(*ctx.identifier());
   create.if_not_exists = ctx.IF() != nullptr;
+  if (auto* select = ctx.selectStatement()) create.as_select = transform_select(*select);
   for (P::ColumnDefinitionContext* column : ctx.columnDefinition()) {
     create.columns.push_back(transform_column_definition(*column));
   }

@@ -43,6 +43,9 @@ class Transformer {
   ast::SelectStmt transform_select_core(P::SelectCoreContext& ctx);
   ast::SelectItem transform_select_item(P::SelectItemContext& ctx);
   ast::TableRef transform_from(P::FromClauseContext& ctx);
+  ast::TableRef transform_file_table(antlr4::Token& path,
+                                     const std::vector<P::FileOptionContext*>& options);
+  std::pair<std::string, std::string> transform_file_option(P::FileOptionContext& ctx);
   ast::OrderItem transform_order_item(P::OrderItemContext& ctx);
 
   // Operators, by precedence level (transform_expression.cpp).

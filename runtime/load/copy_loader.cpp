@@ -22,6 +22,10 @@ namespace {
 // file order at the end.
 constexpr size_t kBlockSize = 64 << 20;
 
+std::string statement_name(const CopyOptions& options, const TableSchema& schema) {
+  return options.statement.empty() ? "COPY " + schema.name : options.statement;
+}
+
 // Where a piece failed, relative to the piece.
 struct PieceError {
   size_t line = 0;  // line breaks before the failing record, within the piece
@@ -99,7 +103,8 @@ void CopyJob::parse_piece(const char* begin, const char* end, Piece& piece) cons
 }
 
 void CopyJob::throw_error(size_t line, const PieceError& error) const {
-  std::string where = "COPY " + schema_.name + ": " + path_ + " line " + std::to_string(line);
+  std::string where =
+      statement_name(options_, schema_) + ": " + path_ + " line " + std::to_string(line);
   if (error.column >= 0) {
     where += ", column " + std::to_string(error.column + 1) + " (" +
              schema_.columns[static_cast<size_t>(error.column)].name + ")";
@@ -135,7 +140,8 @@ void CopyJob::parse_block(const char* data, size_t size) {
 // Reads a file in blocks that end on record boundaries.
 class BlockReader {
  public:
-  BlockReader(const std::string& table, const std::string& path) : table_(table), path_(path) {
+  BlockReader(const std::string& statement, const std::string& path)
+      : statement_(statement), path_(path) {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) fail("cannot open");
     // Small files get a small buffer; a large one starts at one block.
@@ -181,10 +187,10 @@ class BlockReader {
   }
   [[noreturn]] void fail(const char* what) const {
     throw Error(ErrorKind::Io,
-                "COPY " + table_ + ": " + what + " " + path_ + ": " + std::strerror(errno));
+                statement_ + ": " + what + " " + path_ + ": " + std::strerror(errno));
   }
 
-  std::string table_;
+  std::string statement_;
   std::string path_;
   int fd_ = -1;
   std::vector<char> buffer_;
@@ -197,7 +203,7 @@ class BlockReader {
 
 TablePtr copy_into(const Table& table, const std::string& path, const CopyOptions& options) {
   CopyJob job(table, path, options);
-  BlockReader reader(table.schema.name, path);
+  BlockReader reader(statement_name(options, table.schema), path);
   RecordFormat format{options.delimiter, options.csv, options.backslash_escapes};
 
   std::vector<ColumnBuilder> existing = builders_for(table.schema);

@@ -14,6 +14,7 @@ struct CopyOptions {
   std::string null_text = "\\N";   // an unquoted field equal to this is NULL
   bool csv = false;                // "quoted" fields with "" for a quote inside
   bool backslash_escapes = false;  // PostgreSQL text format: \t, \n, \\, ... in fields
+  std::string statement;           // how errors name the statement; empty: "COPY <table>"
 };
 
 // Options of a COPY statement (keys as written, any case: FORMAT csv|text, DELIMITER,

@@ -59,11 +59,11 @@ CopyOptions copy_options_from(const std::map<std::string, std::string>& options,
   }
   CopyOptions result;
   if (format == "csv") {
-    result = {',', false, "", true, false};
+    result = {',', false, "", true, false, ""};
   } else if (ends_with(path, ".tbl")) {
-    result = {'|', false, "", false, false};  // TPC-H dbgen output: no escapes
+    result = {'|', false, "", false, false, ""};  // TPC-H dbgen output: no escapes
   } else {
-    result = {'\t', false, "\\N", false, true};
+    result = {'\t', false, "\\N", false, true, ""};
   }
   if (given.count("delimiter")) result.delimiter = parse_delimiter(given["delimiter"]);
   if (given.count("header")) result.header = parse_header(given["header"]);

@@ -11,12 +11,6 @@ namespace tally {
 
 namespace {
 
-std::string_view trim_spaces(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // The field as an error message shows it (long values shortened).
 std::string quoted(std::string_view text) {
   constexpr size_t kShown = 60;
@@ -119,6 +113,12 @@ bool append_string(const Type& type, std::string_view text, ColumnBuilder& build
 }
 
 }  // namespace
+
+std::string_view trim_spaces(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
 
 bool append_field(const ColumnSchema& column, std::string_view text, ColumnBuilder& builder,
                   std::string& error) {

@@ -9,6 +9,9 @@
 
 namespace tally {
 
+// `s` without the spaces and tabs around it: numbers, dates and booleans may have them.
+std::string_view trim_spaces(std::string_view s);
+
 // Parses `text` as a value of `column`'s type and appends it to `builder`. On failure
 // appends nothing, sets `error` to what is wrong (without the location: the caller adds
 // file, line and column) and returns false. Rules (PostgreSQL's): integers range-checked

@@ -90,6 +90,7 @@ StatementOutcome Database::run_create(const ast::CreateTableStmt& stmt) {
     if (stmt.if_not_exists) return tagged("CREATE TABLE");
     throw Error(ErrorKind::Catalog, fmt::format("table \"{}\" already exists", stmt.name));
   }
+  if (stmt.as_select) return run_create_as(stmt);
   TableSchema schema;
   schema.name = stmt.name;
   for (const auto& def : stmt.columns) {

@@ -91,13 +91,16 @@ class Database : public Catalog {
  private:
   StatementOutcome run_select(const ast::SelectStmt& stmt, int parameter_count,
                               const ExecOptions& options);
-  // `plans`: the prepared statement's plan cache, or null.
+  // `plans`: the prepared statement's plan cache, or null. `file_input`: the table a file
+  // in FROM was loaded into (it is not in the catalog), or null.
   StatementOutcome run_bound(const BoundSelect& query, const ExecOptions& options,
-                             StatementOutcome outcome, GpuPlanCache* plans = nullptr);
+                             StatementOutcome outcome, GpuPlanCache* plans = nullptr,
+                             TablePtr file_input = nullptr);
   StatementOutcome compile_select(const BoundSelect& query, const TablePtr& input,
                                   const ExecOptions& options, StatementOutcome outcome,
                                   GpuPlanCache* plans);
   StatementOutcome run_create(const ast::CreateTableStmt& stmt);
+  StatementOutcome run_create_as(const ast::CreateTableStmt& stmt);
   StatementOutcome run_drop(const ast::DropTableStmt& stmt);
   StatementOutcome run_copy(const ast::CopyStmt& stmt);
   StatementOutcome run_insert(const ast::InsertStmt& stmt);

@@ -30,6 +30,12 @@ const ast::SelectStmt& only_select(const std::vector<ast::Statement>& statements
 std::shared_ptr<const PreparedSelect> Database::prepare(std::string_view sql) const {
   std::vector<ast::Statement> statements = parse_script(sql);
   const ast::SelectStmt& select = only_select(statements);
+  if (select.from && select.from->is_file) {
+    throw Error(ErrorKind::Unsupported,
+                "a prepared statement cannot read a file in FROM; load it first with CREATE "
+                "TABLE t AS SELECT * FROM 'file'",
+                select.from->location);
+  }
   auto prepared = std::make_shared<PreparedSelect>();
   prepared->sql = std::string(sql);
   prepared->query = bind_select(select, *this, statements.front().parameter_count);

@@ -12,6 +12,7 @@
 #include "runtime/cuda/device.h"
 #include "runtime/gpu/gpu_engine.h"
 #include "runtime/session/database.h"
+#include "runtime/session/file_tables.h"
 
 namespace tally {
 
@@ -63,15 +64,19 @@ StatementOutcome Database::run_select(const ast::SelectStmt& stmt, int parameter
                                       const ExecOptions& options) {
   StatementOutcome outcome;
   auto start = std::chrono::steady_clock::now();
-  BoundSelect query = bind_select(stmt, *this, parameter_count);
+  TablePtr file_input = stmt.from && stmt.from->is_file ? load_file_table(*stmt.from) : nullptr;
+  BoundSelect query = bind_select(stmt, FileTableCatalog(*this, file_input), parameter_count);
   outcome.timings.bind_ms = ms_since(start);
-  return run_bound(query, options, std::move(outcome));
+  return run_bound(query, options, std::move(outcome), nullptr, std::move(file_input));
 }
 
 StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions& options,
-                                     StatementOutcome outcome, GpuPlanCache* plans) {
+                                     StatementOutcome outcome, GpuPlanCache* plans,
+                                     TablePtr file_input) {
   if (options.explain) outcome.explain = explain(query);
-  TablePtr input = query.table.empty() ? nullptr : table(query.table);
+  TablePtr input = file_input            ? std::move(file_input)
+                   : query.table.empty() ? nullptr
+                                         : table(query.table);
   if (!query.table.empty() && !input) {
     throw Error(ErrorKind::Catalog, fmt::format("table \"{}\" does not exist", query.table));
   }

@@ -1,0 +1,165 @@
+#include "runtime/load/csv_sniffer.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "compiler/common/error.h"
+#include "runtime/load/column_guess.h"
+#include "runtime/load/delimited_records.h"
+
+namespace tally {
+
+namespace {
+
+constexpr char kCandidateDelimiters[] = {',', '\t', '|', ';'};
+constexpr size_t kDelimiterSampleRecords = 50;
+
+struct Record {
+  size_t line = 0;  // 1-based line where the record starts
+  std::vector<std::string> fields;
+  std::vector<ColumnGuess> guesses;
+};
+
+RecordFormat csv_format(char delimiter) { return {delimiter, true, false}; }
+
+// Field counts of the first records; the delimiter that gives one count, above 1, in
+// every sampled record wins, the highest count first.
+char sniff_delimiter(std::string_view text) {
+  char best = ',';
+  size_t best_fields = 1;
+  for (char delimiter : kCandidateDelimiters) {
+    RecordReader reader(csv_format(delimiter), text.data(), text.data() + text.size());
+    std::string error;
+    size_t fields = 0, records = 0;
+    bool consistent = true;
+    while (records < kDelimiterSampleRecords && reader.next(error)) {
+      size_t n = reader.fields().size();
+      if (records++ == 0) fields = n;
+      consistent = consistent && error.empty() && n == fields;
+    }
+    if (consistent && fields > best_fields) best = delimiter, best_fields = fields;
+  }
+  return best;
+}
+
+[[noreturn]] void throw_data_error(const std::string& path, size_t line, const std::string& what) {
+  throw Error(ErrorKind::Data, fmt::format("read_csv: {} line {}: {}", path, line, what));
+}
+
+// Every record with its fields' guesses; throws at a malformed or ragged record.
+std::vector<Record> read_records(std::string_view text, const std::string& path,
+                                 const RecordFormat& format) {
+  std::vector<Record> records;
+  RecordReader reader(format, text.data(), text.data() + text.size());
+  std::string error, scratch;
+  while (reader.next(error)) {
+    Record record;
+    record.line = reader.record_start_lines() + 1;
+    if (!error.empty()) throw_data_error(path, record.line, error);
+    for (const RawField& field : reader.fields()) {
+      record.fields.emplace_back(field_text(field, format, scratch));
+      record.guesses.push_back(guess_field(record.fields.back(), field.quoted));
+    }
+    if (!records.empty() && record.fields.size() != records.front().fields.size()) {
+      throw_data_error(path, record.line,
+                       fmt::format("expected {} fields, found {}", records.front().fields.size(),
+                                   record.fields.size()));
+    }
+    records.push_back(std::move(record));
+  }
+  return records;
+}
+
+// A name is a value that is not a number or date; a header has at least one where its
+// column holds numbers or dates, or (all columns text) consists of distinct non-empty ones.
+bool looks_like_header(const std::vector<Record>& records, const std::vector<ColumnGuess>& rest) {
+  const Record& first = records.front();
+  bool all_text = true;
+  for (size_t c = 0; c < rest.size(); ++c) {
+    bool text_column = rest[c].kind == GuessKind::Varchar || rest[c].kind == GuessKind::Null;
+    if (!text_column && first.guesses[c].kind == GuessKind::Varchar) return true;
+    all_text = all_text && text_column;
+  }
+  if (!all_text) return false;
+  std::set<std::string> names;
+  for (size_t c = 0; c < first.fields.size(); ++c) {
+    if (first.guesses[c].kind != GuessKind::Varchar || first.fields[c].empty()) return false;
+    names.insert(first.fields[c]);
+  }
+  return names.size() == first.fields.size();
+}
+
+// Header names as written (spaces around them trimmed); empty or repeated ones get
+// the position, so that every column can be named in the query.
+std::vector<std::string> column_names(const Record* header, size_t count) {
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  for (size_t c = 0; c < count; ++c) {
+    std::string name;
+    if (header) {
+      name = header->fields[c];
+      name.erase(0, name.find_first_not_of(" \t"));
+      name.erase(name.find_last_not_of(" \t") + 1);
+    }
+    if (name.empty()) name = fmt::format("column{}", c);
+    if (!seen.insert(name).second) name = fmt::format("{}_{}", name, c);
+    seen.insert(name);
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
+}  // namespace
+
+SniffedCsv sniff_csv(std::string_view text, const std::string& path, const CsvHints& hints) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    throw Error(ErrorKind::Data, fmt::format("read_csv: {} is empty", path));
+  }
+  SniffedCsv sniffed;
+  CopyOptions& options = sniffed.options;
+  options.delimiter = hints.delimiter.value_or(sniff_delimiter(text));
+  options.csv = true;
+  options.null_text = "";
+  options.statement = "read_csv";
+  std::vector<Record> records = read_records(text, path, csv_format(options.delimiter));
+
+  size_t count = records.front().fields.size();
+  std::vector<ColumnGuess> rest(count);
+  for (size_t r = 1; r < records.size(); ++r) {
+    for (size_t c = 0; c < count; ++c) rest[c].add(records[r].guesses[c]);
+  }
+  options.header = hints.header.value_or(looks_like_header(records, rest));
+  if (!options.header) {
+    for (size_t c = 0; c < count; ++c) rest[c].add(records.front().guesses[c]);
+  }
+  std::vector<std::string> names = column_names(options.header ? &records.front() : nullptr, count);
+  for (size_t c = 0; c < count; ++c) sniffed.columns.push_back({names[c], rest[c].type(), false});
+  return sniffed;
+}
+
+TablePtr load_csv_file(const std::string& path, const CsvHints& hints,
+                       const std::string& table_name) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    throw Error(ErrorKind::Io,
+                fmt::format("read_csv: cannot open {}: {}", path, std::strerror(errno)));
+  }
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (file.bad()) {
+    throw Error(ErrorKind::Io,
+                fmt::format("read_csv: cannot read {}: {}", path, std::strerror(errno)));
+  }
+  SniffedCsv sniffed = sniff_csv(text.str(), path, hints);
+  TableSchema schema;
+  schema.name = table_name;
+  schema.columns = std::move(sniffed.columns);
+  return copy_into(*make_empty_table(std::move(schema)), path, sniffed.options);
+}
+
+}  // namespace tally
