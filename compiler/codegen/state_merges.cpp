@@ -32,6 +32,30 @@ MergeNames merge_names(MergeOp op) {
 
 const char* field_type(FieldKind k) { return field_info(k).cuda_type; }
 
+// One typed array of a block's shared buffer: `entries` cells of `width` bytes.
+struct SharedArray {
+  std::string name, type;
+  uint64_t width;
+  size_t field;       // the state field it holds (packed words: none)
+  std::string after;  // declared right after the array's pointer
+};
+
+// The arrays' pointers into `buffer` at constant offsets, widest first so each stays
+// aligned; `arrays` is left in that order.
+std::string carve_shared_arrays(const std::string& buffer, std::vector<SharedArray>& arrays,
+                                uint64_t entries) {
+  std::stable_sort(arrays.begin(), arrays.end(),
+                   [](const SharedArray& a, const SharedArray& b) { return a.width > b.width; });
+  std::string d;
+  uint64_t offset = 0;
+  for (const SharedArray& a : arrays) {
+    d += fmt::format("{0}* const {1} = ({0}*)({2} + {3});\n", a.type, a.name, buffer, offset) +
+         a.after;
+    offset += a.width * entries;
+  }
+  return d;
+}
+
 }  // namespace
 
 StateMerges::StateMerges(AggregationContext& ctx, bool m2_pass)
@@ -115,33 +139,25 @@ std::string StateMerges::declarations() {
 // stays aligned: a row then computes one cell index and every field's address is that index
 // plus an immediate, where separate arrays each needed their own base.
 std::string StateMerges::shared_table_declarations() {
-  struct SharedArray {
-    std::string array, cell, type;
-    uint64_t width;
-  };
   std::vector<SharedArray> arrays;
+  // The cell pointer is this thread's cells: a row's cell address is one multiply-add.
+  auto add = [&](const std::string& array, const std::string& cell, const std::string& type,
+                 uint64_t width, size_t field) {
+    arrays.push_back(
+        {array, type, width, field,
+         fmt::format("{0}* const {1} = {2} + threadIdx.x; (void){1};\n", type, cell, array)});
+  };
   for (size_t f = 0; f < ctx_.fields.size(); ++f) {
     if (packed(f)) continue;
-    arrays.push_back({cell_arrays_[f], cells_[f], cell_type(f),
-                      static_cast<uint64_t>(cell_bytes(ctx_.plan.thread_tables.cells[f]))});
+    add(cell_arrays_[f], cells_[f], cell_type(f),
+        static_cast<uint64_t>(cell_bytes(ctx_.plan.thread_tables.cells[f])), f);
   }
   for (uint32_t w = 0; w < packed_cells_.size(); ++w) {
-    arrays.push_back({packed_arrays_[w], packed_cells_[w], "u64", 8});
+    add(packed_arrays_[w], packed_cells_[w], "u64", 8, ctx_.fields.size());
   }
-  std::stable_sort(arrays.begin(), arrays.end(),
-                   [](const SharedArray& a, const SharedArray& b) { return a.width > b.width; });
-  std::string d = fmt::format("__shared__ __align__(16) u8 thread_cells[{}];\n",
-                              ctx_.plan.thread_tables.shared_bytes);
-  uint64_t offset = 0;
-  for (const SharedArray& a : arrays) {
-    // The cell pointer is this thread's cells: a row's cell address is one multiply-add.
-    d += fmt::format(
-        "{0}* const {1} = ({0}*)(thread_cells + {2});\n"
-        "{0}* const {3} = {1} + threadIdx.x; (void){3};\n",
-        a.type, a.array, offset, a.cell);
-    offset += a.width * ctx_.plan.slots * ctx_.plan.block;
-  }
-  return d;
+  return fmt::format("__shared__ __align__(16) u8 thread_cells[{}];\n",
+                     ctx_.plan.thread_tables.shared_bytes) +
+         carve_shared_arrays("thread_cells", arrays, ctx_.plan.slots * ctx_.plan.block);
 }
 
 // Evaluates every aggregate argument once per row; the merges then only move values. A
@@ -393,25 +409,20 @@ bool StateMerges::in_block_table(size_t f) const {
 // sizes it), widest first so each stays aligned, set to the identities before any row.
 std::string StateMerges::block_table_declarations() {
   const BlockTable& table = ctx_.plan.block_table;
-  std::vector<size_t> order;
+  std::vector<SharedArray> arrays;
   for (size_t f = 0; f < ctx_.fields.size(); ++f) {
-    if (in_block_table(f)) order.push_back(f);
+    if (!in_block_table(f)) continue;
+    arrays.push_back({cell_arrays_[f], cell_type_name(table.cells[f]),
+                      static_cast<uint64_t>(cell_bytes(table.cells[f])), f, ""});
   }
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return cell_bytes(table.cells[a]) > cell_bytes(table.cells[b]);
-  });
+  std::string d = "extern __shared__ __align__(16) u8 block_cells[];\n" +
+                  carve_shared_arrays("block_cells", arrays, ctx_.plan.slots);
   SymbolTable::Scope loop(ctx_.symbols);
   const std::string s = ctx_.symbols.fresh("table_slot");
-  std::string d = "extern __shared__ __align__(16) u8 block_cells[];\n";
   std::string identities;
-  uint64_t offset = 0;
-  for (size_t f : order) {
-    const char* type = cell_type_name(table.cells[f]);
-    d +=
-        fmt::format("{0}* const {1} = ({0}*)(block_cells + {2});\n", type, cell_arrays_[f], offset);
-    identities += fmt::format("{}[{}] = ({}){};\n", cell_arrays_[f], s, type,
-                              field_info(ctx_.state_fields()[f].kind).identity);
-    offset += static_cast<uint64_t>(cell_bytes(table.cells[f])) * ctx_.plan.slots;
+  for (const SharedArray& a : arrays) {
+    identities += fmt::format("{}[{}] = ({}){};\n", a.name, s, a.type,
+                              field_info(ctx_.state_fields()[a.field].kind).identity);
   }
   d += fmt::format("for (u32 {0} = threadIdx.x; {0} < {1}u; {0} += blockDim.x) {{\n{2}}}\n", s,
                    ctx_.plan.slots, identities);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "compiler/common/error.h"
 #include "compiler/plan/expr_facts.h"
@@ -252,6 +253,12 @@ constexpr uint64_t kSharedReservedPerBlock = 1024;
 // and the rows in flight need about 64, and fewer make ptxas spill in the scan loop.
 constexpr int kChunkedScanRegisters = 64;
 
+// Threads of a chunked scan an SM holds: its thread limit, or its registers at
+// kChunkedScanRegisters each.
+int chunked_scan_threads_per_sm(const DeviceLimits& limits) {
+  return std::min(limits.max_threads_per_sm, limits.registers_per_sm / kChunkedScanRegisters);
+}
+
 // Per-thread tables in shared memory, in blocks of 128, with the grid one wave of as many
 // blocks per SM as their tables fit (and the registers, kChunkedScanRegisters each): a second
 // wave repeats every block's table set-up and flush and idles SMs at its tail. A thread's
@@ -269,8 +276,7 @@ void place_thread_tables_in_shared(GpuPlan& plan, const BoundSelect& query,
                               plan.slots, true)
         .shared_bytes;
   };
-  const int threads =
-      std::min(limits.max_threads_per_sm, limits.registers_per_sm / kChunkedScanRegisters);
+  const int threads = chunked_scan_threads_per_sm(limits);
   auto blocks = static_cast<uint32_t>(std::max(threads, 128) / 128);
   for (;;) {
     shared.grid = static_cast<uint32_t>(limits.sm_count) * blocks;
@@ -290,36 +296,38 @@ void place_thread_tables_in_shared(GpuPlan& plan, const BoundSelect& query,
   }
 }
 
-// A block table's launch: threads per SM bounded by registers (kChunkedScanRegisters each, as
-// the chunked scan needs), split into as many blocks (up to 4) as their tables fit beside
-// each other in an SM's shared memory; fewer blocks of more threads share a larger table.
-// False when even one block's table does not fit.
-bool place_block_table(GpuPlan& plan, const BoundSelect& query,
-                       const std::vector<ColumnStats>& stats, const DeviceLimits& limits) {
-  const int threads =
-      std::min(limits.max_threads_per_sm, limits.registers_per_sm / kChunkedScanRegisters);
+// The launch of a Block plan and its table.
+struct BlockPlacement {
+  uint32_t block = 0, grid = 0, blocks_per_sm = 0;
+  BlockTable table;
+};
+
+// A block table's launch: the threads an SM holds for a chunked scan, split into as many
+// blocks (up to 4) as their tables fit beside each other in its shared memory; fewer blocks
+// of more threads share a larger table. None when even one block's table does not fit.
+std::optional<BlockPlacement> place_block_table(const StateLayout& layout, const BoundSelect& query,
+                                                const std::vector<ColumnStats>& stats,
+                                                uint64_t rows, uint64_t slots,
+                                                const DeviceLimits& limits) {
+  const int threads = chunked_scan_threads_per_sm(limits);
   for (uint32_t blocks : {4u, 2u, 1u}) {
     const auto block = static_cast<uint32_t>(std::min(threads / static_cast<int>(blocks), 1024));
     if (block < 128) continue;
     const uint32_t grid = static_cast<uint32_t>(limits.sm_count) * blocks;
-    BlockTable t = plan_block_table(plan.layout, query, stats, plan.rows, grid, block, plan.slots);
-    if (!t.fits) return false;
+    BlockTable t = plan_block_table(layout, query, stats, rows, grid, block, slots);
+    if (!t.fits) return std::nullopt;
     const uint64_t room = std::min(limits.shared_per_block_optin, limits.shared_per_sm / blocks) -
                           kSharedReservedPerBlock;
     if (t.shared_bytes > room) continue;
-    plan.block = block;
-    plan.grid = grid;
-    plan.blocks_per_sm = blocks;
-    plan.block_table = std::move(t);
-    return true;
+    return BlockPlacement{block, grid, blocks, std::move(t)};
   }
-  return false;
+  return std::nullopt;
 }
 
 // For --explain: the group count the statistics allow, and what each strategy would do with
 // this query, so a reader sees why the chosen one won.
-std::string considered(const GpuPlan& in_blocks, uint64_t product, bool raw, uint64_t rows,
-                       size_t fields, bool fits_registers, bool fits_block) {
+std::string considered(const std::optional<BlockPlacement>& in_blocks, uint64_t product, bool raw,
+                       uint64_t rows, size_t fields, bool fits_registers) {
   std::string out =
       raw ? fmt::format("  groups: at most {} (a key without a bounded domain: one a row)\n", rows)
           : fmt::format("  groups: at most {} (key domain {}, rows {})\n",
@@ -329,11 +337,11 @@ std::string considered(const GpuPlan& in_blocks, uint64_t product, bool raw, uin
   out += fmt::format(
       "  considered: thread: {} slots x {} fields {} registers ({} slots, {} cells at most)\n",
       product, fields, fits_registers ? "fit" : "exceed", kThreadPrivateSlots, kThreadPrivateCells);
-  if (fits_block) {
+  if (in_blocks) {
     out += fmt::format(
         "              block: {} bytes of shared memory a block, {} rows a block for {} slots ({} "
         "needed)\n",
-        in_blocks.block_table.shared_bytes, rows / in_blocks.grid, product,
+        in_blocks->table.shared_bytes, rows / in_blocks->grid, product,
         product * kBlockRowsPerSlot);
   } else {
     out += fmt::format(
@@ -379,19 +387,20 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   uint64_t cells = product * plan.layout.fields.size();
   bool fits_registers = !raw && product <= kThreadPrivateSlots && cells <= kThreadPrivateCells;
   bool fits_direct = !raw && product <= kMaxDirectSlots;
-  GpuPlan in_blocks = plan;
-  in_blocks.slots = product;
-  const bool fits_block = fits_direct && product <= kMaxBlockSlots &&
-                          place_block_table(in_blocks, query, stats, limits);
-  plan.considered = considered(in_blocks, product, raw, rows, plan.layout.fields.size(),
-                               fits_registers, fits_block);
+  std::optional<BlockPlacement> in_blocks;
+  if (fits_direct && product <= kMaxBlockSlots) {
+    in_blocks = place_block_table(plan.layout, query, stats, rows, product, limits);
+  }
+  const bool fits_block = in_blocks.has_value();
+  plan.considered =
+      considered(in_blocks, product, raw, rows, plan.layout.fields.size(), fits_registers);
   GpuStrategy chosen = forced;
   if (chosen == GpuStrategy::Auto) {
     if (fits_registers) {
       chosen = GpuStrategy::ThreadPrivate;
       plan.reason = fmt::format("{} slots x {} state fields fit in registers", product,
                                 plan.layout.fields.size());
-    } else if (fits_block && product * kBlockRowsPerSlot <= rows / in_blocks.grid) {
+    } else if (fits_block && product * kBlockRowsPerSlot <= rows / in_blocks->grid) {
       chosen = GpuStrategy::Block;
       plan.reason = fmt::format("key domain of {} slots fits each block's shared memory", product);
     } else if (fits_direct && product <= std::max<uint64_t>(1ull << 16, 2 * rows)) {
@@ -433,10 +442,10 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   plan.slots = product;
   plan.state_slots = product;
   if (chosen == GpuStrategy::Block) {
-    plan.block = in_blocks.block;
-    plan.grid = in_blocks.grid;
-    plan.blocks_per_sm = in_blocks.blocks_per_sm;
-    plan.block_table = in_blocks.block_table;
+    plan.block = in_blocks->block;
+    plan.grid = in_blocks->grid;
+    plan.blocks_per_sm = in_blocks->blocks_per_sm;
+    plan.block_table = std::move(in_blocks->table);
     plan.reason += fmt::format("; {} bytes a block, {} blocks of {} threads an SM",
                                plan.block_table.shared_bytes, plan.blocks_per_sm, plan.block);
   }
