@@ -43,6 +43,23 @@ TALLY_DEV void atomic_add(i128* p, i128 v) {
 // waits for.
 TALLY_DEV void atomic_add_low(i128* p, u64 v) { atomicAdd((u64*)p, v); }
 
+// ---- add into a block's shared table ----------------------------------------------------
+// Shared memory adds 32-bit words natively, but a 64-bit add there is a compare-and-swap
+// loop whose retries pile up on a hot key. A 64-bit cell is added as its two 32-bit words
+// instead, the low word's carry found from the value it replaced, as atomic_add(i128*) does.
+template <typename T>
+TALLY_DEV void shared_atomic_add(T* p, T v) {
+  atomic_add(p, v);
+}
+TALLY_DEV void shared_atomic_add(u64* p, u64 v) {
+  u32* words = (u32*)p;
+  const u32 low = (u32)v;
+  const u32 old_low = atomicAdd(&words[0], low);
+  const u32 high = (u32)(v >> 32) + (old_low + low < old_low ? 1u : 0u);
+  if (high != 0) atomicAdd(&words[1], high);
+}
+TALLY_DEV void shared_atomic_add(i64* p, i64 v) { shared_atomic_add((u64*)p, (u64)v); }
+
 // ---- min / max: hardware where it exists -----------------------------------------------
 TALLY_DEV void atomic_min(i32* p, i32 v) { atomicMin(p, v); }
 TALLY_DEV void atomic_max(i32* p, i32 v) { atomicMax(p, v); }

@@ -241,8 +241,8 @@ std::string StateMerges::merge_one(size_t f, const std::string& value,
   const MergeOp op = field_info(k).merge;
   if (block_table_) {
     const std::string type = cell_type_name(ctx_.plan.block_table.cells[f]);
-    return fmt::format("{}(&{}[{}], ({}){});\n", merge_names(op).atomic, cell_arrays_[f],
-                       slot_cells, type, value);
+    const char* atomic = op == MergeOp::Add ? "shared_atomic_add" : merge_names(op).atomic;
+    return fmt::format("{}(&{}[{}], ({}){});\n", atomic, cell_arrays_[f], slot_cells, type, value);
   }
   if (!thread_tables_) {
     const std::string target = fmt::format("{}[slot]", ctx_.fields[f]);

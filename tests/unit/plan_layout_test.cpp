@@ -133,7 +133,8 @@ TEST_CASE("plan layout: block tables hold a bounded domain in each block's share
   CHECK(forced.strategy == GpuStrategy::Block);
   const std::string source = generate_cuda(q, forced, stats).source;
   CHECK(source.find("extern __shared__") != std::string::npos);
-  CHECK(source.find("atomic_add(&group_rows_cells[(u32)slot], (u32)1)") != std::string::npos);
+  CHECK(source.find("shared_atomic_add(&group_rows_cells[(u32)slot], (u32)1)") !=
+        std::string::npos);
 }
 
 TEST_CASE("plan layout: block tables refuse what shared memory cannot hold") {
