@@ -42,6 +42,7 @@ class AggregationWriter {
                                "tally_finals", "tally_init_in_scan", "tally_dependent_launch"}) {
       w.line("#include \"{}.cuh\"", header);
     }
+    if (ctx_.plan.block_cache_slots > 0) w.line("#include \"tally_table_shared.cuh\"");
     w.line("using namespace tally;");
     w.blank();
     // After the Scan: the preamble holds the lookups and parameters the Scan declared.

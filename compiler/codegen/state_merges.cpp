@@ -64,9 +64,14 @@ StateMerges::StateMerges(AggregationContext& ctx, bool m2_pass)
       thread_tables_(ctx.plan.strategy == GpuStrategy::ThreadPrivate && !m2_pass),
       in_shared_(thread_tables_ && ctx.plan.shared_thread_tables),
       block_table_(ctx.plan.strategy == GpuStrategy::Block && !m2_pass),
+      block_cache_(ctx.plan.block_cache_slots > 0 && !m2_pass),
       hints_(aggregate_hints(ctx.query)) {
-  if (!in_shared_ && !block_table_) return;
+  if (!in_shared_ && !block_table_ && !block_cache_) return;
   bool declared = false;
+  if (block_cache_) {
+    cache_tags_ = ctx.symbols.declare("cache_tags", "cached_slots", declared);
+    cache_ = ctx.symbols.declare("block_cache", "block_cache", declared);
+  }
   for (size_t f = 0; f < ctx.fields.size(); ++f) {
     cell_arrays_.push_back(
         ctx.symbols.declare(fmt::format("cells{}", f), ctx.fields[f] + "_cells", declared));
@@ -112,7 +117,7 @@ std::string StateMerges::atomic_merge(size_t f, const std::string& target,
 
 std::string StateMerges::declarations() {
   std::string d;
-  if (block_table_) d += block_table_declarations();
+  if (block_table_ || block_cache_) d += block_table_declarations();
   if (thread_tables_) {
     if (in_shared_) d += shared_table_declarations();
     for (uint64_t s = 0; s < ctx_.plan.slots; ++s) {
@@ -224,6 +229,14 @@ std::string StateMerges::merge_row() {
   std::vector<Input> inputs = aggregate_inputs(code);
   square_inputs(inputs, code);
   if (in_shared_ || block_table_) return code + merge_fields(inputs, "(u32)slot", -1);
+  if (block_cache_) {
+    const std::string cached = ctx_.symbols.fresh("cached");
+    return code + fmt::format(
+                      "const i32 {0} = {1}.insert_or_find((u32)slot);\n"
+                      "if ({0} >= 0) {{\n{2}}} else {{\n{3}}}\n",
+                      cached, cache_, merge_fields(inputs, fmt::format("(u32){}", cached), -1),
+                      merge_fields(inputs, "", -1));
+  }
   if (!thread_tables_) return code + merge_fields(inputs, "", -1);
   // A compile-time index per slot keeps the accumulators in registers.
   for (uint64_t s = 0; s < ctx_.plan.slots; ++s) {
@@ -233,21 +246,22 @@ std::string StateMerges::merge_row() {
   return code;
 }
 
-// One field's merge of `value`: into the thread's cell of `slot_cells` (shared tables), its
-// register of `register_slot`, or the global state of this row's slot.
+// One field's merge of `value`: into the block's table (or cache) or the thread's cell at
+// `slot_cells` (shared tables), its register of `register_slot`, or else the global state
+// of this row's slot.
 std::string StateMerges::merge_one(size_t f, const std::string& value,
                                    const std::string& slot_cells, int register_slot) const {
   const FieldKind k = ctx_.state_fields()[f].kind;
   const MergeOp op = field_info(k).merge;
-  if (block_table_) {
-    const std::string type = cell_type_name(ctx_.plan.block_table.cells[f]);
-    const char* atomic = op == MergeOp::Add ? "shared_atomic_add" : merge_names(op).atomic;
-    return fmt::format("{}(&{}[{}], ({}){});\n", atomic, cell_arrays_[f], slot_cells, type, value);
-  }
-  if (!thread_tables_) {
+  if (slot_cells.empty() && register_slot < 0) {
     const std::string target = fmt::format("{}[slot]", ctx_.fields[f]);
     if (op == MergeOp::Add) return atomic_merge(f, target, value);
     return fmt::format("{}(&{}, ({}){});\n", merge_names(op).atomic, target, field_type(k), value);
+  }
+  if (block_table_ || block_cache_) {
+    const std::string type = cell_type_name(ctx_.plan.block_table.cells[f]);
+    const char* atomic = op == MergeOp::Add ? "shared_atomic_add" : merge_names(op).atomic;
+    return fmt::format("{}(&{}[{}], ({}){});\n", atomic, cell_arrays_[f], slot_cells, type, value);
   }
   const std::string t =
       in_shared_ ? thread_cell(f, slot_cells) : thread_cell(f, std::to_string(register_slot));
@@ -262,31 +276,17 @@ std::string StateMerges::merge_one(size_t f, const std::string& value,
   }
 }
 
-std::string StateMerges::merge_fields(const std::vector<Input>& inputs,
-                                      const std::string& slot_cells, int register_slot) {
-  const PackedCells& packing = ctx_.plan.thread_tables.packed;
-  // Packed fields become terms of their word's one add (below); the rest merge one by one.
-  std::vector<std::string> packed_terms(packed_cells_.size());
-  auto pack = [&](size_t f, const std::string& term) {
-    const CellPlace& at = packing.place[f];
-    std::string& sum = packed_terms[static_cast<size_t>(at.word)];
-    sum += fmt::format("{}((u64)({}) << {})", sum.empty() ? "" : " + ", term, at.shift);
-  };
+// What each field of this pass merges for the row: its value and when it is skipped.
+std::vector<StateMerges::FieldMerge> StateMerges::field_merges(
+    const std::vector<Input>& inputs) const {
   const auto& fields = ctx_.state_fields();
-  std::string m;
-  if (!m2_pass_) {
-    if (packed(0)) {
-      pack(0, "1");
-    } else {
-      m += merge_one(0, "1", slot_cells, register_slot);
-    }
-  }
+  std::vector<FieldMerge> merges;
+  if (!m2_pass_) merges.push_back({0, "1", ""});
   for (size_t f = 1; f < fields.size(); ++f) {
     const FieldInfo& info = field_info(fields[f].kind);
     if (info.second_pass != m2_pass_) continue;  // each pass merges its own fields
     const auto a = static_cast<size_t>(fields[f].aggregate);
-    const Input& v = inputs[a];
-    std::string value = v.value;
+    std::string value = inputs[a].value;
     switch (info.input) {
       case FieldInput::One:
         value = "1";
@@ -301,10 +301,31 @@ std::string StateMerges::merge_fields(const std::vector<Input>& inputs,
       case FieldInput::Value:
         break;
     }
-    if (packed(f)) {
-      pack(f, fmt::format("{} ? 0ull : (u64)({})", v.null, value));
+    merges.push_back({f, value, inputs[a].null == "false" ? "" : inputs[a].null});
+  }
+  return merges;
+}
+
+std::string StateMerges::merge_fields(const std::vector<Input>& inputs,
+                                      const std::string& slot_cells, int register_slot) {
+  const PackedCells& packing = ctx_.plan.thread_tables.packed;
+  // Packed fields become terms of their word's one add (below); the rest merge one by one.
+  std::vector<std::string> packed_terms(packed_cells_.size());
+  auto pack = [&](size_t f, const std::string& term) {
+    const CellPlace& at = packing.place[f];
+    std::string& sum = packed_terms[static_cast<size_t>(at.word)];
+    sum += fmt::format("{}((u64)({}) << {})", sum.empty() ? "" : " + ", term, at.shift);
+  };
+  std::string m;
+  for (const FieldMerge& fm : field_merges(inputs)) {
+    if (packed(fm.field)) {
+      pack(fm.field,
+           fm.null.empty() ? fm.value : fmt::format("{} ? 0ull : (u64)({})", fm.null, fm.value));
+    } else if (fm.null.empty()) {
+      m += merge_one(fm.field, fm.value, slot_cells, register_slot);
     } else {
-      m += fmt::format("if (!{}) {}", v.null, merge_one(f, value, slot_cells, register_slot));
+      m += fmt::format("if (!{}) {}", fm.null,
+                       merge_one(fm.field, fm.value, slot_cells, register_slot));
     }
   }
   for (uint32_t w = 0; w < packed_terms.size(); ++w) {
@@ -316,6 +337,10 @@ std::string StateMerges::merge_fields(const std::vector<Input>& inputs,
 
 std::string StateMerges::flush() {
   if (block_table_) return flush_block_table();
+  if (block_cache_) {
+    return flush_cells(fmt::format("{}[{{0}}] == kEmptyKey32", cache_tags_),
+                       fmt::format("{}[{{0}}]", cache_tags_));
+  }
   if (!thread_tables_) return "";
   return in_shared_ ? flush_shared_tables() : flush_registers();
 }
@@ -415,36 +440,56 @@ std::string StateMerges::block_table_declarations() {
     arrays.push_back({cell_arrays_[f], cell_type_name(table.cells[f]),
                       static_cast<uint64_t>(cell_bytes(table.cells[f])), f, ""});
   }
+  if (block_cache_) arrays.push_back({cache_tags_, "u32", 4, ctx_.fields.size(), ""});
   std::string d = "extern __shared__ __align__(16) u8 block_cells[];\n" +
-                  carve_shared_arrays("block_cells", arrays, ctx_.plan.slots);
+                  carve_shared_arrays("block_cells", arrays, table_entries());
   SymbolTable::Scope loop(ctx_.symbols);
   const std::string s = ctx_.symbols.fresh("table_slot");
   std::string identities;
   for (const SharedArray& a : arrays) {
-    identities += fmt::format("{}[{}] = ({}){};\n", a.name, s, a.type,
-                              field_info(ctx_.state_fields()[a.field].kind).identity);
+    const std::string identity = a.field < ctx_.fields.size()
+                                     ? field_info(ctx_.state_fields()[a.field].kind).identity
+                                     : "kEmptyKey32";
+    identities += fmt::format("{}[{}] = ({}){};\n", a.name, s, a.type, identity);
   }
   d += fmt::format("for (u32 {0} = threadIdx.x; {0} < {1}u; {0} += blockDim.x) {{\n{2}}}\n", s,
-                   ctx_.plan.slots, identities);
+                   table_entries(), identities);
+  if (block_cache_) {
+    // Two probes: a full cache sends a new group's rows to the global states quickly.
+    d += fmt::format("const SharedTableRef<u32> {}{{{}, {}u, 2u}};\n", cache_, cache_tags_,
+                     table_entries());
+  }
   return d + "__syncthreads();\n";
+}
+
+// Cells of the block's table (its group slots) or of its cache.
+uint64_t StateMerges::table_entries() const {
+  return block_cache_ ? ctx_.plan.block_cache_slots : ctx_.plan.slots;
 }
 
 // Each occupied slot of the block's table (its row count is not 0) merges into the global
 // states once: one atomic per field per group per block, not per row.
 std::string StateMerges::flush_block_table() {
+  return flush_cells(fmt::format("{}[{{0}}] == 0", cell_arrays_[0]), "{0}");
+}
+
+// Every cell of the block's table or cache, unless `skip`, merged into the global states of
+// `global_slot` (both formats of the cell's index, {0}).
+std::string StateMerges::flush_cells(const std::string& skip, const std::string& global_slot) {
   SymbolTable::Scope loop(ctx_.symbols);
   const std::string s = ctx_.symbols.fresh("table_slot");
+  const std::string target = fmt::format(fmt::runtime(global_slot), s);
   std::string merges;
   for (size_t f = 0; f < ctx_.fields.size(); ++f) {
     if (!in_block_table(f)) continue;
-    merges += atomic_merge(f, fmt::format("{}[{}]", ctx_.fields[f], s),
+    merges += atomic_merge(f, fmt::format("{}[{}]", ctx_.fields[f], target),
                            fmt::format("{}[{}]", cell_arrays_[f], s));
   }
   return fmt::format(
       "__syncthreads();\n"
       "for (u32 {0} = threadIdx.x; {0} < {1}u; {0} += blockDim.x) {{\n"
-      "if ({2}[{0}] == 0) continue;\n{3}}}\n",
-      s, ctx_.plan.slots, cell_arrays_[0], merges);
+      "if ({2}) continue;\n{3}}}\n",
+      s, table_entries(), fmt::format(fmt::runtime(skip), s), merges);
 }
 
 }  // namespace tally

@@ -2,9 +2,10 @@
 // (each aggregate's argument once, DISTINCT values only when new to their group, squares
 // for variances), then one merge per state field into a thread's own accumulator (a
 // register or its cell of the block's shared table, ThreadPrivate), into the block's shared
-// table with a shared atomic (Block), or straight into the global state with an atomic; and,
-// for thread and block tables, their declaration and the flush that merges a block's tables
-// into the global states once.
+// table with a shared atomic (Block), or straight into the global state with an atomic,
+// through the block's cache of hot groups where the plan has one; and, for thread and block
+// tables and the cache, their declaration and the flush that merges them into the global
+// states once a block.
 #pragma once
 
 #include <string>
@@ -25,6 +26,9 @@ class StateMerges {
   bool in_shared() const { return in_shared_; }
   // Whether this pass merges into a block's shared table (the Block strategy).
   bool block_table() const { return block_table_; }
+  // Whether this pass keeps the groups a block hits first in a shared cache (Direct and
+  // Hash with GpuPlan::block_cache_slots), the other rows merging into the global states.
+  bool block_cache() const { return block_cache_; }
   // Whether rows merge on chip and reach the global states only in the flush.
   bool merges_on_chip() const { return thread_tables_ || block_table_; }
 
@@ -42,7 +46,13 @@ class StateMerges {
   struct Input {
     std::string value, null;
   };
+  // One field's merge for a row: `value` unless `null` (empty: never skipped).
+  struct FieldMerge {
+    size_t field;
+    std::string value, null;
+  };
   std::vector<Input> aggregate_inputs(std::string& code);
+  std::vector<FieldMerge> field_merges(const std::vector<Input>& inputs) const;
   void square_inputs(const std::vector<Input>& inputs, std::string& code);
   std::string merge_fields(const std::vector<Input>& inputs, const std::string& slot_cells,
                            int register_slot);
@@ -57,6 +67,8 @@ class StateMerges {
   std::string flush_registers();
   std::string block_table_declarations();
   std::string flush_block_table();
+  std::string flush_cells(const std::string& skip, const std::string& global_slot);
+  uint64_t table_entries() const;
   bool in_block_table(size_t f) const;
   std::string flush_value(size_t f, uint64_t slot, uint32_t part, const std::string& type) const;
   std::string block_sum_type(size_t f) const;
@@ -67,6 +79,8 @@ class StateMerges {
   const bool thread_tables_;
   const bool in_shared_;
   const bool block_table_;
+  const bool block_cache_;
+  std::string cache_tags_, cache_;        // the block cache's tag array and its table
   std::vector<std::string> hints_;        // per aggregate: what its temporaries are called
   std::vector<std::string> squares_;      // per aggregate: this row's square, or ""
   std::vector<std::string> deviations_;   // per aggregate: this row's deviation (M2 pass)

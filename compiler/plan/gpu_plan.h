@@ -81,6 +81,9 @@ struct GpuPlan {
   // Shared thread tables and block tables: Scan blocks resident per SM, the grid's one wave
   // (the generated Scan asks ptxas to fit that many in registers too).
   uint32_t blocks_per_sm = 0;
+  // Direct and Hash: slots of each block's cache of hot groups in shared memory (0: none),
+  // a hash table keyed by the global slot whose cells are block_table's.
+  uint32_t block_cache_slots = 0;
   uint64_t rows = 0;       // input rows the plan was made for
   std::string reason;      // why this strategy, for --explain
   std::string considered;  // for --explain: the group bound and every strategy's fit
@@ -90,13 +93,15 @@ struct GpuPlan {
   // accumulators, and the kernels to launch.
   StateLayout layout;
   ThreadTables thread_tables;
-  BlockTable block_table;  // Block: the shared table's cells (dynamic shared memory)
+  BlockTable block_table;  // Block, block cache: the shared table's cells (dynamic shared memory)
   std::vector<Launch> launches;
 };
 
-// Dynamic shared memory of the Scan launch: the Block strategy's table.
+// Dynamic shared memory of the Scan launch: the Block strategy's table or the block cache.
 inline uint64_t scan_shared_bytes(const GpuPlan& plan) {
-  return plan.strategy == GpuStrategy::Block ? plan.block_table.shared_bytes : 0;
+  return plan.strategy == GpuStrategy::Block || plan.block_cache_slots > 0
+             ? plan.block_table.shared_bytes
+             : 0;
 }
 
 // The Scan writes the states' identities itself (templates/tally_init_in_scan.cuh).

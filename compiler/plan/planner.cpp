@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <optional>
 
@@ -324,6 +325,33 @@ std::optional<BlockPlacement> place_block_table(const StateLayout& layout, const
   return std::nullopt;
 }
 
+// A Direct or Hash plan's block cache: each block keeps the groups its rows hit first in a
+// shared hash table (keyed by global slot, a u32 tag beside each slot's cells) and merges
+// them with shared atomics, flushing once per block; rows of other groups take the global
+// atomics. Hot keys then cost shared atomics, not contended global ones (libcudf's shared
+// table in front of the global one; karnagel-2015's block placement under skew). Sized to
+// the launch's share of an SM's shared memory; none where a cell needs 128 bits, where the
+// room holds fewer than kMinCacheSlots, or for a table no larger than that.
+void place_block_cache(GpuPlan& plan, const BoundSelect& query,
+                       const std::vector<ColumnStats>& stats, const DeviceLimits& limits) {
+  constexpr uint32_t kMinCacheSlots = 512;
+  constexpr uint64_t kFreeTag = 0xFFFFFFFFull;  // kEmptyKey32: a slot must stay below it
+  if (plan.slots <= kMinCacheSlots || plan.state_slots >= kFreeTag) return;
+  BlockTable t =
+      plan_block_table(plan.layout, query, stats, plan.rows, plan.grid, plan.block, uint64_t{1});
+  if (!t.fits) return;
+  const uint64_t bytes_per_slot = t.shared_bytes + sizeof(uint32_t);
+  const uint64_t blocks = std::max<uint64_t>(plan.grid / static_cast<uint64_t>(limits.sm_count), 1);
+  const uint64_t room = std::min(limits.shared_per_block_optin, limits.shared_per_sm / blocks) -
+                        kSharedReservedPerBlock;
+  const uint64_t slots =
+      std::min(std::bit_floor(room / bytes_per_slot), std::bit_floor(plan.slots));
+  if (slots < kMinCacheSlots) return;
+  plan.block_cache_slots = static_cast<uint32_t>(slots);
+  t.shared_bytes = bytes_per_slot * slots;
+  plan.block_table = std::move(t);
+}
+
 // For --explain: the group count the statistics allow, and what each strategy would do with
 // this query, so a reader sees why the chosen one won.
 std::string considered(const std::optional<BlockPlacement>& in_blocks, uint64_t product, bool raw,
@@ -361,7 +389,7 @@ GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity) {
   plan.strategy = GpuStrategy::Hash;
   plan.shared_thread_tables = false;
   plan.thread_tables = {};
-  plan.block_table = {};
+  if (plan.block_cache_slots == 0) plan.block_table = {};  // a grown table keeps its cache
   plan.launches = aggregation_launches(false, plan.layout.second_pass());
   plan.slots = std::max<uint64_t>(capacity, 1);
   // + the side slot of the EMPTY key (never claimed with 128-bit keys) + the NULL slot
@@ -437,10 +465,13 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   plan.distinct_capacity = distinct_capacity(query, stats, rows, raw ? rows : product);
   if (chosen == GpuStrategy::Hash) {
     uint64_t estimate = raw ? rows : std::min(product, rows);
-    return with_hash_capacity(plan, std::max(kMinHashCapacity, next_pow2(2 * estimate)));
+    plan = with_hash_capacity(plan, std::max(kMinHashCapacity, next_pow2(2 * estimate)));
+    place_block_cache(plan, query, stats, limits);
+    return plan;
   }
   plan.slots = product;
   plan.state_slots = product;
+  if (chosen == GpuStrategy::Direct) place_block_cache(plan, query, stats, limits);
   if (chosen == GpuStrategy::Block) {
     plan.block = in_blocks->block;
     plan.grid = in_blocks->grid;
@@ -481,6 +512,17 @@ const char* hash_key_layout_name(HashKeyLayout layout) {
 
 namespace {
 
+// The block table's (or cache's) cell types, first-pass fields only.
+std::string block_cell_names(const GpuPlan& plan) {
+  std::string cells;
+  for (size_t f = 0; f < plan.block_table.cells.size(); ++f) {
+    if (field_info(plan.layout.fields[f].kind).second_pass) continue;
+    cells +=
+        fmt::format("{}{}", cells.empty() ? "" : ", ", cell_type_name(plan.block_table.cells[f]));
+  }
+  return cells;
+}
+
 std::string raw_key_text(HashKeyLayout layout, const KeyEncoding& k) {
   switch (layout) {
     case HashKeyLayout::RawAndDigits128:
@@ -508,14 +550,14 @@ std::string describe_plan(const GpuPlan& plan) {
     }
   }
   if (plan.strategy == GpuStrategy::Block) {
-    std::string cells;
-    for (size_t f = 0; f < plan.block_table.cells.size(); ++f) {
-      if (field_info(plan.layout.fields[f].kind).second_pass) continue;
-      cells +=
-          fmt::format("{}{}", cells.empty() ? "" : ", ", cell_type_name(plan.block_table.cells[f]));
-    }
     out += fmt::format("  block table: {} slots x ({}) = {} bytes of shared memory a block\n",
-                       plan.slots, cells, plan.block_table.shared_bytes);
+                       plan.slots, block_cell_names(plan), plan.block_table.shared_bytes);
+  }
+  if (plan.block_cache_slots > 0) {
+    out += fmt::format(
+        "  block cache: {} slots x ({}, u32 tag) = {} bytes of shared memory a block, in front "
+        "of the global states\n",
+        plan.block_cache_slots, block_cell_names(plan), plan.block_table.shared_bytes);
   }
   if (plan.strategy == GpuStrategy::Hash && plan.hash_keys != HashKeyLayout::Word64) {
     out += fmt::format("  hash keys: {}\n", hash_key_layout_name(plan.hash_keys));

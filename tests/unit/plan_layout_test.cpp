@@ -1,6 +1,9 @@
 // The plan owns the physical layout: shared state fields, the launch list, and the generated
 // source holding one kernel per launch (compiler/plan/state_layout.h, launches.h).
 #include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <bit>
 
 #include "compiler/codegen/gpu_program.h"
 #include "tests/unit/support/planner_fixture.h"
@@ -161,6 +164,52 @@ TEST_CASE("plan layout: block tables refuse what shared memory cannot hold") {
   CHECK_THROWS_WITH_AS(
       plan_gpu(minimum, scan_stats(minimum, *table), table->rows(), h100, GpuStrategy::Block),
       doctest::Contains("128-bit"), Error);
+}
+
+TEST_CASE("plan layout: direct and hash tables keep a block cache of hot groups") {
+  DeviceLimits h100;
+  BoundSelect q = test::bind_first(
+      layout_db(), "SELECT l_orderkey, COUNT(*), SUM(l_quantity) FROM lineitem GROUP BY 1");
+  TablePtr table = layout_db().table(q.table);
+  const std::vector<ColumnStats> stats = scan_stats(q, *table);
+  for (GpuStrategy s : {GpuStrategy::Direct, GpuStrategy::Hash}) {
+    GpuPlan p = plan_gpu(q, stats, uint64_t{1} << 27, h100, s);
+    CHECK(p.strategy == s);
+    // 8 blocks an SM share its 228 KB: a u32 count, a sum as narrow as a block's rows of
+    // l_quantity allow (32 bits) and a u32 tag a slot.
+    const uint64_t room = h100.shared_per_sm / (p.grid / h100.sm_count) - 1024;
+    REQUIRE(p.block_table.cells.size() == 2);
+    CHECK(p.block_table.cells[0] == CellType::U32);
+    CHECK(p.block_table.cells[1] == CellType::I32);
+    CHECK(p.block_cache_slots == std::bit_floor(room / 12));
+    CHECK(scan_shared_bytes(p) == uint64_t{12} * p.block_cache_slots);
+    // Rows that miss the cache merge into the global states during the Scan: they are set
+    // before it.
+    CHECK(has_launch(p.launches, KernelId::Init));
+    CHECK(describe_plan(p).find(fmt::format("block cache: {} slots x (u32, i32, u32 tag)",
+                                            p.block_cache_slots)) != std::string::npos);
+    const std::string source = generate_cuda(q, p, stats).source;
+    CHECK(source.find("#include \"tally_table_shared.cuh\"") != std::string::npos);
+    CHECK(source.find("block_cache.insert_or_find((u32)slot)") != std::string::npos);
+    CHECK(source.find("shared_atomic_add(&group_rows_cells[(u32)cached], (u32)1)") !=
+          std::string::npos);
+    CHECK(source.find("atomic_add(&group_rows[cached_slots[table_slot]]") != std::string::npos);
+    // A hash table grown for a rerun keeps its cache.
+    if (s == GpuStrategy::Hash) {
+      CHECK(with_hash_capacity(p, p.slots * 2).block_cache_slots == p.block_cache_slots);
+    }
+  }
+  // No cache for a table of few slots, nor where a cell needs 128 bits (no shared atomic).
+  BoundSelect few =
+      test::bind_first(layout_db(), "SELECT l_returnflag, COUNT(*) FROM lineitem GROUP BY 1");
+  CHECK(plan_gpu(few, scan_stats(few, *table), table->rows(), h100, GpuStrategy::Direct)
+            .block_cache_slots == 0);
+  BoundSelect minimum =
+      test::bind_first(layout_db(), "SELECT l_orderkey, MIN(l_quantity) FROM lineitem GROUP BY 1");
+  GpuPlan wide =
+      plan_gpu(minimum, scan_stats(minimum, *table), table->rows(), h100, GpuStrategy::Direct);
+  CHECK(wide.block_cache_slots == 0);
+  CHECK(scan_shared_bytes(wide) == 0);
 }
 
 }  // namespace tally
