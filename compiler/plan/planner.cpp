@@ -330,13 +330,14 @@ std::optional<BlockPlacement> place_block_table(const StateLayout& layout, const
 // them with shared atomics, flushing once per block; rows of other groups take the global
 // atomics. Hot keys then cost shared atomics, not contended global ones (libcudf's shared
 // table in front of the global one; karnagel-2015's block placement under skew). Sized to
-// the launch's share of an SM's shared memory; none where a cell needs 128 bits, where the
-// room holds fewer than kMinCacheSlots, or for a table no larger than that.
+// the launch's share of an SM's shared memory and to at most twice the table's slots (a
+// small table's groups then rarely collide in it: there contention is worst); none where a
+// cell needs 128 bits or the room holds fewer than kMinCacheSlots.
 void place_block_cache(GpuPlan& plan, const BoundSelect& query,
                        const std::vector<ColumnStats>& stats, const DeviceLimits& limits) {
-  constexpr uint32_t kMinCacheSlots = 512;
+  constexpr uint64_t kMinCacheSlots = 64;
   constexpr uint64_t kFreeTag = 0xFFFFFFFFull;  // kEmptyKey32: a slot must stay below it
-  if (plan.slots <= kMinCacheSlots || plan.state_slots >= kFreeTag) return;
+  if (plan.state_slots >= kFreeTag) return;
   BlockTable t =
       plan_block_table(plan.layout, query, stats, plan.rows, plan.grid, plan.block, uint64_t{1});
   if (!t.fits) return;
@@ -344,9 +345,9 @@ void place_block_cache(GpuPlan& plan, const BoundSelect& query,
   const uint64_t blocks = std::max<uint64_t>(plan.grid / static_cast<uint64_t>(limits.sm_count), 1);
   const uint64_t room = std::min(limits.shared_per_block_optin, limits.shared_per_sm / blocks) -
                         kSharedReservedPerBlock;
-  const uint64_t slots =
-      std::min(std::bit_floor(room / bytes_per_slot), std::bit_floor(plan.slots));
-  if (slots < kMinCacheSlots) return;
+  const uint64_t room_slots = std::bit_floor(room / bytes_per_slot);
+  if (room_slots < kMinCacheSlots) return;
+  const uint64_t slots = std::min(room_slots, std::bit_ceil(2 * plan.state_slots));
   plan.block_cache_slots = static_cast<uint32_t>(slots);
   t.shared_bytes = bytes_per_slot * slots;
   plan.block_table = std::move(t);
