@@ -117,10 +117,14 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
                  const DeviceLimits& limits, GpuStrategy forced,
                  const std::vector<Value>* parameters = nullptr);
 
-// A hash plan with `capacity` probed slots (the runtime grows the table and replans).
 // The plan with a DISTINCT set of `capacity` entries (after the set filled up).
 GpuPlan with_distinct_capacity(GpuPlan plan, uint64_t capacity);
+// A hash plan with `capacity` probed slots (the runtime grows the table and replans).
 GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity);
+// A hash plan sized for about `groups` groups where that is smaller than its row-based
+// capacity; `evidence` (where the number came from) goes into its reason for --explain.
+// Other plans unchanged.
+GpuPlan with_estimated_groups(GpuPlan plan, uint64_t groups, const std::string& evidence);
 
 // The plan of a query without GROUP BY or aggregates (compiler/plan/projection_planner.cpp);
 // plan_gpu calls it for such queries.

@@ -398,6 +398,15 @@ GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity) {
   return plan;
 }
 
+GpuPlan with_estimated_groups(GpuPlan plan, uint64_t groups, const std::string& evidence) {
+  const uint64_t capacity =
+      std::max(kMinHashCapacity, next_pow2(2 * std::max<uint64_t>(groups, 1)));
+  if (plan.strategy != GpuStrategy::Hash || capacity >= plan.slots) return plan;
+  plan = with_hash_capacity(plan, capacity);
+  plan.reason += fmt::format("; sized for about {} groups ({})", groups, evidence);
+  return plan;
+}
+
 GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows,
                  const DeviceLimits& limits, GpuStrategy forced,
                  const std::vector<Value>* parameters) {

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "compiler/common/elapsed.h"
+#include "runtime/compile/group_estimate.h"
 #include "runtime/compile/kernel_cache.h"
 
 namespace tally {
@@ -41,8 +42,20 @@ std::vector<ColumnStats> scan_stats(const BoundSelect& query, const Table& table
 GpuPlan plan_for(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows,
                  const GpuCompileOptions& options) {
   GpuPlan plan = plan_gpu(query, stats, rows, options.limits, options.strategy, options.parameters);
-  if (options.hash_capacity > 0 && plan.strategy == GpuStrategy::Hash) {
-    plan = with_hash_capacity(plan, options.hash_capacity);
+  if (plan.strategy != GpuStrategy::Hash) return plan;
+  if (options.hash_capacity > 0) return with_hash_capacity(plan, options.hash_capacity);
+  // A sample costs about a millisecond of evaluation: worth it only where the row-based
+  // table is large enough to cost more to clear and finalize.
+  constexpr uint64_t kSampleAbove = uint64_t{1} << 18, kSampleRows = 8192;
+  const bool values_known = query.parameter_types.empty() || options.parameters;
+  if (options.table && plan.slots > kSampleAbove && values_known) {
+    static const std::vector<Value> kNone;
+    const GroupEstimate e = estimate_groups(
+        query, *options.table, options.parameters ? *options.parameters : kNone, kSampleRows);
+    if (e.passed > 0) {
+      plan = with_estimated_groups(
+          plan, e.groups, fmt::format("{} distinct keys in {} sampled rows", e.distinct, e.passed));
+    }
   }
   return plan;
 }

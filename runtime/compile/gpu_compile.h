@@ -25,6 +25,9 @@ struct GpuCompileOptions {
   // The values of `?` for the execution being planned, where known: keys over them (MOD(x, ?))
   // get bounded domains. Null: plan for any value.
   const std::vector<Value>* parameters = nullptr;
+  // The table itself, where in hand: a large hash table is then sized from a sample of its
+  // rows (runtime/compile/group_estimate.h) rather than from its row count.
+  const Table* table = nullptr;
 };
 
 // Where a compiled binary came from: a prepared statement's plan cache (no code generation

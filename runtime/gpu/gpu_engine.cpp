@@ -409,6 +409,7 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   compile.limits = limits();
   compile.arch = arch();
   compile.parameters = &parameters;
+  compile.table = &table;
   GpuPlan plan = plan_for(query, stats, table.rows(), compile);
   // Rows of every output (hidden ones too) to ORDER BY, OFFSET and LIMIT as the CPU does.
   auto finish = [&](std::vector<std::vector<Value>> rows, const GpuCompilation& c) {

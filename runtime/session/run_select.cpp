@@ -143,6 +143,7 @@ StatementOutcome Database::compile_select(const BoundSelect& query, const TableP
     parameters = convert_parameters(query, options.parameters, strings);
     compile.parameters = &parameters;
   }
+  compile.table = input.get();
   GpuPlan plan = plan_for(query, stats, input->rows(), compile);
   GpuCompilation c = compile_plan(query, stats, plan, options.arch, plans);
   if (options.explain) outcome.explain += describe_plan(plan);

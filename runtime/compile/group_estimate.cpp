@@ -1,0 +1,92 @@
+#include "runtime/compile/group_estimate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+
+#include "compiler/common/error.h"
+#include "compiler/common/string_heap.h"
+#include "compiler/eval/evaluator.h"
+
+namespace tally {
+
+namespace {
+
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// Row `row`'s scan columns as the evaluator reads them (strings interned into `strings`).
+void read_row(const BoundSelect& query, const Table& table, size_t row, StringHeap& strings,
+              std::vector<Value>& values) {
+  values.resize(query.scan.size());
+  for (size_t c = 0; c < query.scan.size(); ++c) {
+    const Column& column = *table.columns[query.scan[c].table_column];
+    Value v = column.is_valid(row) ? column.get_value(row) : Value();
+    if (!v.null && query.scan[c].type.is_string()) {
+      v.i = strings.intern(column.dictionary()[static_cast<size_t>(v.i)]);
+    }
+    values[c] = v;
+  }
+}
+
+// The keys as bytes: a NULL flag and the value's 16 payload bytes each.
+std::string key_bytes(const std::vector<Value>& keys) {
+  std::string bytes(keys.size() * 17, '\0');
+  for (size_t k = 0; k < keys.size(); ++k) {
+    bytes[k * 17] = keys[k].null ? 1 : 0;
+    if (!keys[k].null) std::memcpy(bytes.data() + k * 17 + 1, &keys[k].d, 16);
+  }
+  return bytes;
+}
+
+}  // namespace
+
+GroupEstimate estimate_groups(const BoundSelect& query, const Table& table,
+                              const std::vector<Value>& parameters, uint64_t sample_rows) {
+  GroupEstimate e;
+  const uint64_t rows = table.rows();
+  if (rows == 0 || sample_rows == 0) return e;
+  StringHeap strings;
+  EvalContext ctx;
+  ctx.parameters = parameters.data();
+  ctx.parameter_count = parameters.size();
+  ctx.strings = &strings;
+  std::vector<Value> values, keys(query.group_keys.size());
+  std::unordered_map<std::string, uint32_t> seen;
+  e.sampled = std::min(rows, sample_rows);
+  for (uint64_t i = 0; i < e.sampled; ++i) {
+    read_row(query, table, splitmix64(i) % rows, strings, values);
+    ctx.columns = values.data();
+    try {
+      if (query.filter && !is_true(evaluate(*query.filter, ctx))) continue;
+      for (size_t k = 0; k < keys.size(); ++k) keys[k] = evaluate(*query.group_keys[k], ctx);
+    } catch (const Error&) {
+      continue;
+    }
+    ++e.passed;
+    ++seen[key_bytes(keys)];
+  }
+  if (e.passed == 0) return e;
+  e.distinct = seen.size();
+  uint64_t once = 0, twice = 0;
+  for (const auto& [key, count] : seen) {
+    once += count == 1;
+    twice += count == 2;
+  }
+  const double passing =
+      static_cast<double>(rows) * static_cast<double>(e.passed) / static_cast<double>(e.sampled);
+  const auto d = static_cast<double>(e.distinct), f1 = static_cast<double>(once),
+             f2 = static_cast<double>(twice);
+  const double gee = std::sqrt(passing / static_cast<double>(e.passed)) * f1 + (d - f1);
+  const double chao1 = d + f1 * (f1 - 1) / (2 * (f2 + 1));
+  e.groups = static_cast<uint64_t>(std::clamp(std::max(gee, chao1), d, passing));
+  return e;
+}
+
+}  // namespace tally

@@ -1,0 +1,77 @@
+// runtime/compile/group_estimate.h: a GROUP BY's group count from a sample of rows, checked
+// against the CPU engine's exact COUNT(DISTINCT ...) of the same keys, and the hash plan it
+// sizes.
+#include "runtime/compile/group_estimate.h"
+
+#include <doctest/doctest.h>
+
+#include "runtime/compile/gpu_compile.h"
+#include "tests/unit/support/planner_fixture.h"
+#include "tests/unit/support/result_check.h"
+#include "tools/data/paper_tables.h"
+
+namespace tally {
+namespace {
+
+Database& estimate_db() {
+  static Database* db = [] {
+    auto* d = new Database();
+    d->put_table(generate_atable(400000, 1u << 20, 0, 5));
+    return d;
+  }();
+  return *db;
+}
+
+GroupEstimate estimate(const std::string& key, const std::string& where = "") {
+  BoundSelect q = test::bind_first(
+      estimate_db(), "SELECT " + key + ", COUNT(*) FROM atable " + where + " GROUP BY 1");
+  return estimate_groups(q, *estimate_db().table("atable"), {}, 8192);
+}
+
+int64_t exact(const std::string& key) {
+  Result r = test::run_sql(estimate_db(), "SELECT COUNT(DISTINCT " + key + ") FROM atable");
+  return r.rows[0][0].i;
+}
+
+}  // namespace
+
+TEST_CASE("group estimate: few groups are counted, many are estimated within 25%") {
+  // 1,000 keys: every one is in the sample several times over.
+  const GroupEstimate few = estimate("col1 % 1000 * 1000003");
+  CHECK(few.sampled == 8192);
+  CHECK(few.passed == 8192);
+  CHECK(few.distinct == static_cast<uint64_t>(exact("col1 % 1000 * 1000003")));
+  CHECK(few.groups <= few.distinct * 11 / 10);
+  // About 320,000 keys over 400,000 rows: mostly seen once in the sample.
+  for (const char* key : {"col1 * 7", "col1 % 100000 * 3"}) {
+    const auto truth = static_cast<double>(exact(key));
+    const auto groups = static_cast<double>(estimate(key).groups);
+    INFO(key << ": estimate " << groups << ", exact " << truth);
+    CHECK(groups >= 0.75 * truth);
+    CHECK(groups <= 1.25 * truth);
+  }
+  // A filter no row passes leaves nothing to estimate from.
+  CHECK(estimate("col1 * 7", "WHERE col2 < 0").passed == 0);
+}
+
+TEST_CASE("group estimate: a large hash table is sized for the sampled groups") {
+  BoundSelect q = test::bind_first(estimate_db(),
+                                   "SELECT col1 % 1000 * 1000003, COUNT(*) FROM atable GROUP BY 1");
+  const Table& table = *estimate_db().table("atable");
+  const std::vector<ColumnStats> stats = scan_stats(q, table);
+  GpuCompileOptions options;
+  // Without the table, the capacity follows the row count.
+  GpuPlan by_rows = plan_for(q, stats, table.rows(), options);
+  CHECK(by_rows.strategy == GpuStrategy::Hash);
+  CHECK(by_rows.slots == 1u << 20);
+  options.table = &table;
+  GpuPlan sampled = plan_for(q, stats, table.rows(), options);
+  CHECK(sampled.slots == 2048);  // 2 x the 1,000 groups (all in the sample), rounded up
+  CHECK(sampled.reason.find("sized for about") != std::string::npos);
+  CHECK(describe_plan(sampled).find("distinct keys in 8192 sampled rows") != std::string::npos);
+  // A capacity given by the caller (tests of growth) wins.
+  options.hash_capacity = 64;
+  CHECK(plan_for(q, stats, table.rows(), options).slots == 64);
+}
+
+}  // namespace tally
