@@ -15,6 +15,7 @@ Runner add_compile_command(CLI::App& app);
 Runner add_cache_command(CLI::App& app);
 Runner add_prepare_command(CLI::App& app);  // tally prepare
 Runner add_exec_command(CLI::App& app);     // tally exec
+Runner add_shell_command(CLI::App& app);    // tally shell
 
 // Prints an error (with the offending source line and a caret when it has a location)
 // and returns the exit code for it.

@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ antlr4 libantlr4-runtime-dev libfmt-dev doctest-dev libcli11-dev)
+packages=(cmake ninja-build g++ antlr4 libantlr4-runtime-dev libfmt-dev doctest-dev libcli11-dev
+          libedit-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

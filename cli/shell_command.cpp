@@ -1,0 +1,192 @@
+// tally shell (and a bare `tally` on a terminal): an interactive session over one in-memory
+// database, with line editing and history, statements over several lines, and dot commands.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "cli/line_editor.h"
+#include "cli/result_format.h"
+#include "cli/shared_options.h"
+#include "cli/statement_end.h"
+#include "compiler/common/error.h"
+#include "runtime/session/database.h"
+
+namespace tally::cli {
+
+namespace {
+
+struct ShellArgs {
+  GeneratedData data;
+  OutputArgs output;
+  std::string history = default_history_file();
+};
+
+constexpr const char* kHelp =
+    ".help                     this list\n"
+    ".quit, .exit              leave (so does Ctrl-D)\n"
+    ".timer on|off             print each statement's times\n"
+    ".mode table|csv|json      how results print\n"
+    ".device auto|cpu|gpu      where SELECTs run\n"
+    ".explain on|off           print each SELECT's plan\n"
+    ".tables                   the tables' names\n"
+    ".schema [TABLE]           their CREATE TABLE statements\n"
+    ".read FILE                run a SQL script\n"
+    ".rows N                   longest table printed whole (0: no limit)\n"
+    "Statements end with ';' and may span lines.\n";
+
+// Splits a dot command into words (no quoting: names and paths without spaces).
+std::vector<std::string> words(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+class Shell {
+ public:
+  explicit Shell(const ShellArgs& args) : output_(args.output), editor_(args.history) {
+    generate_tables(args.data, db_, args.output.timing);
+    options_.device = parse_device(output_.device);
+  }
+
+  int run() {
+    std::string pending;
+    if (isatty(STDIN_FILENO)) {
+      std::cerr << "tally shell: statements end with ';', .help lists the dot commands\n";
+    }
+    for (;;) {
+      const auto line = editor_.read(pending.empty() ? "tally> " : "   ...> ");
+      if (!line) break;
+      if (pending.empty() && line->starts_with('.')) {
+        editor_.remember(*line);
+        if (!dot_command(words(*line))) break;
+        continue;
+      }
+      if (pending.empty() && line->find_first_not_of(" \t\r") == std::string::npos) continue;
+      pending += *line + "\n";
+      if (!ends_statement(pending)) continue;
+      editor_.remember(pending.substr(0, pending.size() - 1));
+      execute(pending);
+      pending.clear();
+    }
+    if (!editor_.save()) std::cerr << "note: could not write the history file\n";
+    return 0;
+  }
+
+ private:
+  // Runs `sql`; an error is printed and the session goes on.
+  void execute(const std::string& sql) {
+    try {
+      db_.execute_script(sql, options_, [&](const StatementOutcome& o) { print(o); });
+    } catch (const std::exception& e) {
+      report_error(e, sql);
+    }
+  }
+
+  // In table mode a result longer than max_rows_ prints its first max_rows_ rows.
+  void print(const StatementOutcome& outcome) {
+    if (!outcome.result || output_.format != "table" || max_rows_ == 0 ||
+        outcome.result->rows.size() <= max_rows_) {
+      print_outcome(outcome, output_);
+      return;
+    }
+    StatementOutcome shown = outcome;
+    shown.result->rows.resize(max_rows_);
+    std::string text = format_result(*shown.result, OutputFormat::Table);
+    text.erase(text.rfind('(', text.size() - 2));  // the "(N rows)" footer of the cut copy
+    std::cout << text
+              << fmt::format("({} rows, {} shown)\n", outcome.result->rows.size(), max_rows_);
+    shown.result.reset();
+    shown.tag.clear();
+    OutputArgs rest = output_;
+    rest.format = "csv";  // no tag line: the rows were printed above
+    print_outcome(shown, rest);
+  }
+
+  // Runs one dot command; false to leave the shell.
+  bool dot_command(const std::vector<std::string>& w) {
+    const std::string& name = w[0];
+    const std::string arg = w.size() > 1 ? w[1] : "";
+    if (name == ".quit" || name == ".exit") return false;
+    if (name == ".help") {
+      std::cout << kHelp;
+    } else if (name == ".timer" && (arg == "on" || arg == "off")) {
+      output_.timing = arg == "on";
+    } else if (name == ".explain" && (arg == "on" || arg == "off")) {
+      options_.explain = arg == "on";
+    } else if (name == ".mode" && (arg == "table" || arg == "csv" || arg == "json")) {
+      output_.format = arg;
+    } else if (name == ".device" && (arg == "auto" || arg == "cpu" || arg == "gpu")) {
+      output_.device = arg;
+      options_.device = parse_device(arg);
+    } else if (name == ".rows" && !arg.empty() &&
+               arg.find_first_not_of("0123456789") == std::string::npos) {
+      max_rows_ = std::stoull(arg);
+    } else if (name == ".tables") {
+      for (const std::string& t : db_.table_names()) std::cout << t << "\n";
+    } else if (name == ".schema") {
+      print_schemas(arg);
+    } else if (name == ".read" && !arg.empty()) {
+      try {
+        execute(read_sql_file(arg));
+      } catch (const std::exception& e) {
+        report_error(e, "");
+      }
+    } else if (name == ".open") {
+      std::cerr << "error: .open: database files are not supported yet (tables live in memory)\n";
+    } else {
+      std::cerr << fmt::format("error: unknown or incomplete command {}; .help lists them\n",
+                               fmt::join(w, " "));
+    }
+    std::cout.flush();
+    return true;
+  }
+
+  void print_schemas(const std::string& only) {
+    bool found = false;
+    for (const std::string& name : db_.table_names()) {
+      if (!only.empty() && name != only) continue;
+      found = true;
+      const TableSchema& s = db_.table(name)->schema;
+      std::vector<std::string> columns;
+      for (const ColumnSchema& c : s.columns) {
+        columns.push_back(
+            fmt::format("{} {}{}", c.name, c.type.to_string(), c.not_null ? " NOT NULL" : ""));
+      }
+      std::cout << fmt::format("CREATE TABLE {} ({});\n", name, fmt::join(columns, ", "));
+    }
+    if (!found && !only.empty()) std::cerr << fmt::format("error: no table {}\n", only);
+  }
+
+  Database db_;
+  ExecOptions options_;
+  OutputArgs output_;
+  LineEditor editor_;
+  size_t max_rows_ = 40;
+};
+
+}  // namespace
+
+Runner add_shell_command(CLI::App& app) {
+  auto args = std::make_shared<ShellArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "shell",
+      "Interactive SQL (also a bare `tally` on a terminal): line editing, history, "
+      "dot commands (.help)");
+  add_data_options(cmd, args->data);
+  add_output_options(cmd, args->output);
+  cmd->add_option("--history", args->history,
+                  "History file (default: $TALLY_HISTORY, else ~/.tally_history; '' for none)");
+  return [args] {
+    try {
+      return Shell(*args).run();
+    } catch (const std::exception& e) {
+      return report_error(e, "");
+    }
+  };
+}
+
+}  // namespace tally::cli
