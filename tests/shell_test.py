@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The interactive shell under a pseudo-terminal, as a person would use it: a statement over
-several lines, dot commands, an error that keeps the session, and the history file written.
+several lines, dot commands, an error and a Ctrl-C that keep the session, and the history
+file written.
 Usage: shell_test.py TALLY_BINARY"""
 import os
 import pty
@@ -8,6 +9,8 @@ import select
 import sys
 import tempfile
 import time
+
+CTRL_C = "\x03"
 
 SESSION = [
     "CREATE TABLE t (a INTEGER, b VARCHAR);",
@@ -27,6 +30,9 @@ SESSION = [
     ".mode table",
     ".rows 2",
     "SELECT a FROM t ORDER BY a;",
+    "SELECT 'dropped'",
+    CTRL_C,  # at the prompt: the unfinished statement is dropped
+    "SELECT 42 AS answer;",
     ".quit",
 ]
 
@@ -39,7 +45,7 @@ def run_session(binary, history):
     out = b""
     for line in SESSION:
         time.sleep(0.05)
-        os.write(fd, (line + "\n").encode())
+        os.write(fd, (line if line == CTRL_C else line + "\n").encode())
     deadline = time.time() + 60
     while time.time() < deadline:
         ready, _, _ = select.select([fd], [], [], 1.0)
@@ -71,6 +77,8 @@ def main():
             "a SQL error kept the session": 'column "nosuch" does not exist' in text
             and "(3 rows, 2 shown)" in text,
             "an unknown dot command said so": "unknown or incomplete command .bogus" in text,
+            "Ctrl-C dropped the unfinished statement": "^C" in text
+            and "answer\n" in text.replace(" ", "") and "dropped" not in text.split("^C")[1],
             "the history file was written": os.path.exists(history),
         }
         history_text = open(history).read() if os.path.exists(history) else ""
