@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 
 #ifdef TALLY_HAVE_EDITLINE
@@ -50,13 +51,22 @@ LineEditor::~LineEditor() = default;
 std::optional<std::string> LineEditor::read(const std::string& prompt) {
   std::cerr << prompt << std::flush;  // stdout carries results only
   std::string line;
-  if (!std::getline(std::cin, line)) return std::nullopt;
+  if (!std::getline(std::cin, line)) {
+    if (!std::cin.eof()) std::cin.clear();  // a Ctrl-C interrupted the read: go on reading
+    return std::nullopt;
+  }
   return line;
 }
 
-void LineEditor::remember(const std::string&) {}
+// Without libedit the history is only written: this session's entries appended as text.
+void LineEditor::remember(const std::string& entry) { entries_.push_back(entry); }
 
-bool LineEditor::save() { return true; }
+bool LineEditor::save() {
+  if (history_file_.empty() || entries_.empty()) return true;
+  std::ofstream out(history_file_, std::ios::app);
+  for (const std::string& e : entries_) out << e << "\n";
+  return static_cast<bool>(out.flush());
+}
 
 bool LineEditor::editing() { return false; }
 

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tally::cli {
 
@@ -28,6 +29,7 @@ class LineEditor {
 
  private:
   std::string history_file_;
+  std::vector<std::string> entries_;  // without libedit: this session's, for save()
 };
 
 // The history file: $TALLY_HISTORY, else ~/.tally_history, else none.

@@ -6,17 +6,29 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ antlr4 libantlr4-runtime-dev libfmt-dev doctest-dev libcli11-dev
-          libedit-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+packages=(cmake ninja-build g++ antlr4 libantlr4-runtime-dev libfmt-dev doctest-dev libcli11-dev)
+optional=(libedit-dev)  # the shell's line editing; without it the shell reads plain lines
+missing() {
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
+  done
+}
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+mapfile -t need < <(missing "${packages[@]}" "${optional[@]}")
+if [ ${#need[@]} -gt 0 ]; then
+  $sudo apt-get update -qq || true
+  # One at a time: an optional package that cannot be had must not stop the others.
+  for p in "${need[@]}"; do
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$p" >/dev/null || true
+  done
+  mapfile -t still < <(missing "${packages[@]}")
+  if [ ${#still[@]} -gt 0 ]; then
+    echo "setup: could not install ${still[*]}" >&2
+    exit 1
+  fi
+  mapfile -t skipped < <(missing "${optional[@]}")
+  [ ${#skipped[@]} -eq 0 ] || echo "setup: ${skipped[*]} not installed: the shell will not edit lines" >&2
 fi
 if [ ! -f /usr/local/cuda/include/cuda.h ]; then
   echo "setup: the CUDA Toolkit 13 headers are expected at /usr/local/cuda" >&2
