@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -94,8 +95,9 @@ bool looks_like_header(const std::vector<Record>& records, const std::vector<Col
   return names.size() == first.fields.size();
 }
 
-// Header names as written (spaces around them trimmed); empty or repeated ones get
-// the position, so that every column can be named in the query.
+// Header names in lower case, as unquoted names are (so `Region` is queried as region),
+// spaces around them trimmed; empty or repeated ones get the position, so that every
+// column can be named in the query.
 std::vector<std::string> column_names(const Record* header, size_t count) {
   std::vector<std::string> names;
   std::set<std::string> seen;
@@ -105,6 +107,7 @@ std::vector<std::string> column_names(const Record* header, size_t count) {
       name = header->fields[c];
       name.erase(0, name.find_first_not_of(" \t"));
       name.erase(name.find_last_not_of(" \t") + 1);
+      for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     }
     if (name.empty()) name = fmt::format("column{}", c);
     if (!seen.insert(name).second) name = fmt::format("{}_{}", name, c);

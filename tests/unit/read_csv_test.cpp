@@ -97,6 +97,11 @@ TEST_CASE("read_csv sniffing: each type from the fields, the header from the fir
                                            Type::date(), Type::varchar(), Type::varchar()});
 }
 
+TEST_CASE("read_csv sniffing: header names are lower case, as unquoted names are") {
+  CHECK(names_of(sniff("Region, Sales Amount,ID\nnorth,1,2\n")) ==
+        std::vector<std::string>{"region", "sales amount", "id"});
+}
+
 TEST_CASE("read_csv sniffing: a later row widens BIGINT -> DECIMAL -> DOUBLE -> VARCHAR") {
   CHECK(types_of(sniff("1\n2.5\n")) == std::vector<Type>{Type::decimal(2, 1)});
   CHECK(types_of(sniff("1\n2.5\n3e2\n")) == std::vector<Type>{Type::double_()});
