@@ -78,6 +78,32 @@ void encode_key(const std::vector<Value>& keys, const BoundSelect& query, uint8_
   }
 }
 
+// Morsels are claimed in order; once those finished from the first on hold the rows a
+// LIMIT needs (in input order), the others need not run.
+class InOrderPrefix {
+ public:
+  InOrderPrefix(size_t morsels, std::optional<size_t> needed)
+      : needed_(needed), rows_(needed ? morsels : 0, kPending) {}
+
+  // Morsel m produced `rows` rows; true once the finished prefix holds enough.
+  bool done(size_t m, size_t rows) {
+    if (!needed_) return false;
+    std::lock_guard lock(mutex_);
+    rows_[m] = rows;
+    while (finished_ < rows_.size() && rows_[finished_] != kPending) {
+      prefix_rows_ += rows_[finished_++];
+    }
+    return prefix_rows_ >= *needed_;
+  }
+
+ private:
+  static constexpr size_t kPending = SIZE_MAX;
+  const std::optional<size_t> needed_;
+  std::vector<size_t> rows_;
+  size_t finished_ = 0, prefix_rows_ = 0;
+  std::mutex mutex_;
+};
+
 class CpuQuery {
  public:
   CpuQuery(const BoundSelect& query, const Table* table, const std::vector<Value>& parameters,
@@ -118,6 +144,7 @@ class CpuQuery {
     std::atomic<size_t> next{0};
     std::exception_ptr failure;
     std::mutex failure_mutex;
+    InOrderPrefix prefix(morsels, rows_needed_in_order(query_, parameters_));
     auto work = [&](unsigned t) {
       try {
         std::vector<Value> buffer;
@@ -126,6 +153,7 @@ class CpuQuery {
           size_t end = std::min(rows, begin + options_.morsel_rows);
           if (decoder) decoder->decode(begin, end, buffer);
           process_morsel(t, m, end - begin, buffer);
+          if (prefix.done(m, projected_[m].size())) next = morsels;  // LIMIT has its rows
         }
       } catch (...) {
         std::lock_guard lock(failure_mutex);

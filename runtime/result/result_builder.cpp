@@ -84,6 +84,18 @@ void sort_rows(const BoundSelect& query, std::vector<std::vector<Value>>& rows,
 
 }  // namespace
 
+std::optional<size_t> rows_needed_in_order(const BoundSelect& query,
+                                           const std::vector<Value>& parameters) {
+  if (query.aggregated || !query.order_by.empty() || query.distinct_outputs) return std::nullopt;
+  if (!query.limit && query.limit_parameter < 0) return std::nullopt;
+  const int64_t offset =
+      resolve_count(query.offset, query.offset_parameter, parameters, 0, "OFFSET");
+  const int64_t limit =
+      resolve_count(query.limit, query.limit_parameter, parameters, INT64_MAX, "LIMIT");
+  if (limit > INT64_MAX - offset) return std::nullopt;
+  return static_cast<size_t>(offset + limit);
+}
+
 Result finish_result(const BoundSelect& query, std::vector<std::vector<Value>> rows,
                      const std::vector<Value>& parameters, std::shared_ptr<StringHeap> strings) {
   if (query.distinct_outputs) remove_duplicate_rows(query, rows);

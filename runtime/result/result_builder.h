@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "compiler/ir/query.h"
@@ -26,5 +27,11 @@ std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query,
 // then drops hidden outputs. `rows` hold every output.
 Result finish_result(const BoundSelect& query, std::vector<std::vector<Value>> rows,
                      const std::vector<Value>& parameters, std::shared_ptr<StringHeap> strings);
+
+// For a query whose rows come out in input order (no aggregation, ORDER BY or DISTINCT)
+// with a LIMIT: how many input-order rows the result needs (OFFSET + LIMIT), so that a scan
+// may stop once it has them. Else nullopt.
+std::optional<size_t> rows_needed_in_order(const BoundSelect& query,
+                                           const std::vector<Value>& parameters);
 
 }  // namespace tally
