@@ -171,7 +171,33 @@ class CpuQuery {
     if (failure) std::rethrow_exception(failure);
   }
 
+  // COUNT(*)s alone over every row: the morsel's row count is the answer, no row is read.
+  bool counts_rows_only() const {
+    if (!query_.aggregated || query_.filter || !query_.group_keys.empty()) return false;
+    for (const AggSpec& spec : specs_) {
+      if (spec.kind != AggKind::CountStar || spec.distinct) return false;
+    }
+    return true;
+  }
+
+  void count_morsel(unsigned t, size_t count) {
+    LocalAggregation& local = locals_[t];
+    if (local.states.empty()) {
+      local.keys.emplace_back();
+      local.states.emplace_back(specs_.size());
+    }
+    for (size_t a = 0; a < specs_.size(); ++a) {
+      AggState morsel;
+      morsel.plain.count = static_cast<int64_t>(count);
+      agg_combine(local.states[0][a], morsel, specs_[a]);
+    }
+  }
+
   void process_morsel(unsigned t, size_t morsel, size_t count, const std::vector<Value>& rows) {
+    if (counts_rows_only()) {
+      count_morsel(t, count);
+      return;
+    }
     EvalContext ctx;
     ctx.parameters = parameters_.data();
     ctx.parameter_count = parameters_.size();

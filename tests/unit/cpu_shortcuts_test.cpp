@@ -1,6 +1,7 @@
-// The CPU engine stops scanning once a LIMIT has its rows (runtime/cpu/cpu_engine.cpp),
-// and still returns exactly the rows of input order: checked against slices of the whole
-// result, across morsel boundaries (16,384 rows a morsel), with filters and parameters.
+// The CPU engine's shortcuts (runtime/cpu/cpu_engine.cpp) give what the full scan gives: a
+// LIMIT that stops the scan returns exactly the rows of input order (checked against
+// slices of the whole result, across morsel boundaries of 16,384 rows, with filters and
+// parameters), and COUNT(*) alone counts rows without reading them.
 #include <doctest/doctest.h>
 
 #include "tests/unit/support/result_check.h"
@@ -54,6 +55,19 @@ TEST_CASE("cpu limit: an early stop returns the rows of input order") {
         slice(odd, 8190, 20));
   CHECK(column(test::run_sql(limit_db(), "SELECT col1 FROM atable LIMIT ? OFFSET ?",
                              {"4", "16383"})) == slice(all, 16383, 4));
+}
+
+TEST_CASE("cpu count: COUNT(*) alone is the row count, as the full scan counts it") {
+  const Result counted =
+      test::run_sql(limit_db(), "SELECT COUNT(*), COUNT(*) AS again FROM atable");
+  // A filter that every row passes takes the row-by-row path.
+  const Result scanned = test::run_sql(limit_db(), "SELECT COUNT(*) FROM atable WHERE col1 >= 0");
+  CHECK(counted.rows[0][0].i == 100000);
+  CHECK(counted.rows[0][1].i == 100000);
+  CHECK(scanned.rows[0][0].i == 100000);
+  Database empty;
+  test::run_script(empty, "CREATE TABLE e (a INTEGER)");
+  CHECK(test::run_sql(empty, "SELECT COUNT(*) FROM e").rows[0][0].i == 0);
 }
 
 }  // namespace tally
