@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/shared_options.h"
 #include "compiler/common/error.h"
+#include "runtime/cuda/device.h"
 #include "runtime/session/database.h"
 
 namespace tally::cli {
@@ -23,10 +24,28 @@ struct RunArgs {
   std::string arch = default_gpu_target().arch;
 };
 
+// --device gpu without a usable GPU fails before the data is generated (minutes at a
+// large scale factor), with the error the first query would give.
+void require_gpu() {
+  int devices = 0;
+  try {
+    devices = cuda::device_count();
+  } catch (const Error& e) {
+    throw Error(ErrorKind::Device, fmt::format("--device gpu needs a GPU: {}", e.what()));
+  }
+  if (devices == 0) {
+    throw Error(ErrorKind::Device,
+                "--device gpu needs a GPU: the CUDA driver sees none; run with --device cpu");
+  }
+}
+
 int run(const RunArgs& args) {
   std::string sql;
   try {
     sql = args.sql.empty() ? read_sql_file(args.file) : args.sql;
+    if (parse_device(args.output.device) == DeviceChoice::Gpu && !args.output.compile_only) {
+      require_gpu();
+    }
     Database db;
     generate_tables(args.data, db, args.output.timing);
     ExecOptions options;
@@ -53,7 +72,8 @@ void add_common_options(CLI::App* cmd, RunArgs& args) {
       cmd->add_option("file", args.file, "SQL script ('-' or none: standard input)");
   cmd->add_option("-e,--execute", args.sql, "SQL text instead of a file")->excludes(file);
   add_data_options(cmd, args.data);
-  cmd->add_option("--strategy", args.strategy, "GPU grouping strategy: auto, thread, block, direct, hash")
+  cmd->add_option("--strategy", args.strategy,
+                  "GPU grouping strategy: auto, thread, block, direct, hash")
       ->check(CLI::IsMember({"auto", "thread", "block", "direct", "hash"}));
   cmd->add_option("--hash-capacity", args.hash_capacity,
                   "First GPU hash-table capacity (small values exercise grow-and-rerun)");

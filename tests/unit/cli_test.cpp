@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/compile/nvrtc.h"
+#include "runtime/cuda/device.h"
 #include "tests/unit/support/json_check.h"
 #include "tests/unit/support/result_check.h"
 #include "tools/data/paper_tables.h"
@@ -248,6 +249,15 @@ TEST_CASE("cli: --device gpu fails cleanly with a message about the GPU") {
   Outcome o = tally({"run", "--device", "gpu", "-e", "SELECT 1 AS one"});
   expect_clean_failure(o);
   CHECK((contains(o.err, "GPU") || contains(o.err, "gpu")));
+}
+
+TEST_CASE("cli: --device gpu without a GPU fails before generating any data") {
+  if (cuda::gpu_available()) return;  // the check is about machines without one
+  Outcome o = tally({"run", "--device", "gpu", "--timing", "--tpch", "0.01", "-e",
+                     "SELECT COUNT(*) FROM lineitem"});
+  expect_clean_failure(o);
+  CHECK(contains(o.err, "run with --device cpu"));
+  CHECK_FALSE(contains(o.err, "Data generation"));  // --timing's line after generating
 }
 
 TEST_CASE("cli: a failing statement stops the script; earlier statements took effect") {
