@@ -53,7 +53,8 @@ void add_common_options(CLI::App* cmd, RunArgs& args) {
       cmd->add_option("file", args.file, "SQL script ('-' or none: standard input)");
   cmd->add_option("-e,--execute", args.sql, "SQL text instead of a file")->excludes(file);
   add_data_options(cmd, args.data);
-  cmd->add_option("--strategy", args.strategy, "GPU grouping strategy: auto, thread, block, direct, hash")
+  cmd->add_option("--strategy", args.strategy,
+                  "GPU grouping strategy: auto, thread, block, direct, hash")
       ->check(CLI::IsMember({"auto", "thread", "block", "direct", "hash"}));
   cmd->add_option("--hash-capacity", args.hash_capacity,
                   "First GPU hash-table capacity (small values exercise grow-and-rerun)");
