@@ -46,7 +46,7 @@ void check_nesting_error(const std::string& sql, int line, int column) {
   CHECK(error.location()->column == column);
 }
 
-TEST_CASE("limits: 1,000 levels of parentheses parse; one more is an error inside its '('") {
+TEST_CASE("limits: 1000 levels of parentheses parse and one more is an error inside its paren") {
   CHECK(parse_script(parenthesised(kMaxNestingDepth)).size() == 2);
   // "SELECT " is 7 columns; the 1,001st '(' is column 8 + 1000, its expression 1009.
   check_nesting_error(parenthesised(kMaxNestingDepth + 1), 2, 1009);
@@ -55,7 +55,7 @@ TEST_CASE("limits: 1,000 levels of parentheses parse; one more is an error insid
   check_nesting_error(parenthesised(100000), 2, 1009);
 }
 
-TEST_CASE("limits: deep CASE, CAST, unary minus and NOT chains are errors, not crashes") {
+TEST_CASE("limits: deep CASE / CAST / unary minus / NOT chains are errors and not crashes") {
   check_nesting_error("SELECT " + repeat("CASE WHEN TRUE THEN ", 5000) + "1" + repeat(" END", 5000),
                       1, 8 + 1000 * 20 + 10);  // the WHEN condition of CASE 1,001
   check_nesting_error("SELECT " + repeat("CAST(", 5000) + "1" + repeat(" AS INTEGER)", 5000), 1,
@@ -67,7 +67,7 @@ TEST_CASE("limits: deep CASE, CAST, unary minus and NOT chains are errors, not c
   CHECK(std::string(casts.what()).find("more than 4000 operators deep") != std::string::npos);
 }
 
-TEST_CASE("limits: a syntax error at the deepest allowed level is reported, not a crash") {
+TEST_CASE("limits: a syntax error at the deepest allowed level is reported and not a crash") {
   std::string sql =
       "SELECT " + repeat("(", kMaxNestingDepth) + "1 +" + repeat(")", kMaxNestingDepth);
   Error error = parse_error(sql);
@@ -82,7 +82,8 @@ std::string sum_of(const std::string& term, int terms) {
   return sql;
 }
 
-TEST_CASE("limits: a 20,000-term sum is an error at its start; 3,990 terms run on every thread") {
+TEST_CASE(
+    "limits: a 20000-term sum is an error at its start while 3990 terms run on every thread") {
   // Column 12 of line 1: the sum inside SUM( starts there.
   Error error = parse_error("SELECT SUM(" + sum_of("a", 20000) + ") FROM t");
   CHECK(std::string(error.what())
