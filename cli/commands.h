@@ -21,4 +21,8 @@ Runner add_shell_command(CLI::App& app);    // tally shell
 // and returns the exit code for it.
 int report_error(const std::exception& error, const std::string& source);
 
+// Flushes stdout and throws Error(Io) "writing results failed: <reason>" when any write of
+// results to it failed (a full disk, a closed pipe), so lost output never exits 0.
+void flush_results();
+
 }  // namespace tally::cli

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/commands.h"
 #include "cli/result_format.h"
 #include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
@@ -73,7 +74,7 @@ std::string read_sql_file(const std::string& file) {
 void print_outcome(const StatementOutcome& outcome, const OutputArgs& output) {
   // stdout carries results only; the plan, notes and times go to stderr.
   if (!outcome.explain.empty()) {
-    std::cout.flush();
+    flush_results();
     std::cerr << outcome.explain << "\n";
   }
   if (!outcome.cuda.empty()) std::cout << outcome.cuda << "\n";
@@ -95,7 +96,7 @@ void print_outcome(const StatementOutcome& outcome, const OutputArgs& output) {
                              outcome.result ? outcome.result->device : outcome.tag);
     if (!outcome.timings.gpu.empty()) std::cerr << "GPU: " << outcome.timings.gpu << "\n";
   }
-  std::cout.flush();
+  flush_results();
 }
 
 }  // namespace tally::cli

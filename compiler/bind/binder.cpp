@@ -92,7 +92,7 @@ void SelectBinder::bind_select_list() {
     }
     const ast::Expr& e = *item.expr;
     std::string name = item.alias;
-    if (name.empty()) name = e.kind == ast::ExprKind::ColumnRef ? e.name : e.source_text;
+    if (name.empty()) name = e.kind == ast::ExprKind::ColumnRef ? e.name : e.source_text.str();
     outputs_.push_back({name, binder.bind_root(e), &e, e.location});
   }
   visible_ = outputs_.size();

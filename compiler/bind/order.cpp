@@ -37,7 +37,7 @@ int SelectBinder::order_item(const ast::Expr& item) {
                 "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
                 item.location);
   }
-  outputs_.push_back({item.source_text, e, &item, item.location});
+  outputs_.push_back({item.source_text.str(), e, &item, item.location});
   return static_cast<int>(outputs_.size() - 1);
 }
 

@@ -108,21 +108,21 @@ const char* compare_op_symbol(int op) {
   return op >= kEq && op <= kGe ? kSymbols[op] : "?";
 }
 
-ExprPtr make_column_ref(int index, Type type, std::string text) {
+ExprPtr make_column_ref(int index, Type type, SqlText text) {
   auto e = new_node(ExprKind::ColumnRef, type);
   e->index = index;
   e->text = std::move(text);
   return e;
 }
 
-ExprPtr make_constant(Value value, Type type, std::string text) {
+ExprPtr make_constant(Value value, Type type, SqlText text) {
   auto e = new_node(ExprKind::Constant, type);
   e->value = value;
   e->text = std::move(text);
   return e;
 }
 
-ExprPtr make_string_constant(std::string s, std::string text) {
+ExprPtr make_string_constant(std::string s, SqlText text) {
   auto e = new_node(ExprKind::Constant, Type::varchar());
   e->value = Value::from_int(0);  // not NULL; the text is in str
   e->str = std::move(s);

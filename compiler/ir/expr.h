@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compiler/common/error.h"
+#include "compiler/common/sql_text.h"
 #include "compiler/common/types.h"
 #include "compiler/common/value.h"
 
@@ -62,14 +63,14 @@ struct Expr {
   int64_t days = 0;
   int digits = 0;
   bool negated = false;
-  std::string text;         // source text, for error messages and default column names
+  SqlText text;             // source text, for error messages and default column names
   SourceLocation location;  // where the text starts (line 0: unknown); not compared
 };
 
 // Builders used by the binder, folding and tests.
-ExprPtr make_column_ref(int index, Type type, std::string text = {});
-ExprPtr make_constant(Value value, Type type, std::string text = {});
-ExprPtr make_string_constant(std::string s, std::string text = {});
+ExprPtr make_column_ref(int index, Type type, SqlText text = {});
+ExprPtr make_constant(Value value, Type type, SqlText text = {});
+ExprPtr make_string_constant(std::string s, SqlText text = {});
 ExprPtr make_null_constant(Type type);
 ExprPtr make_cast(ExprPtr child, Type to);
 ExprPtr make_node(ExprKind kind, Type type, std::vector<ExprPtr> children, int op = 0);

@@ -29,7 +29,7 @@ struct AggregateCall {
   bool distinct = false;
   ExprPtr arg;  // null for COUNT(*)
   Type type;    // result type
-  std::string text;
+  SqlText text;
 };
 
 struct OutputColumn {

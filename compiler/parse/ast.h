@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compiler/common/error.h"
+#include "compiler/common/sql_text.h"
 
 namespace tally::ast {
 
@@ -76,7 +77,15 @@ struct Expr {
   IntervalUnit interval_unit = IntervalUnit::Day;
   // The exact source text of this expression (used to name unaliased SELECT items the
   // way PostgreSQL/DuckDB users recognise, and in error messages).
-  std::string source_text;
+  SqlText source_text;
+  // The deepest path below and including this node; 0 until measured (measure_depth).
+  int depth = 0;
+
+  Expr() = default;
+  Expr(const Expr&) = delete;
+  Expr& operator=(const Expr&) = delete;
+  // Frees a deep tree (a long `a + b + ...` chain) without one stack frame per level.
+  ~Expr();
 };
 
 struct SelectItem {

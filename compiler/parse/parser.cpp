@@ -9,6 +9,7 @@
 #include "TallySQLLexer.h"
 #include "TallySQLParser.h"
 #include "compiler/parse/error_listener.h"
+#include "compiler/parse/nesting_guard.h"
 #include "compiler/parse/transformer.h"
 
 namespace tally {
@@ -19,9 +20,11 @@ using tally_grammar::TallySQLParser;
 
 // SLL prediction is much faster and accepts almost every valid script; when it fails the
 // script is parsed again with full LL, which alone reports errors (and exactly where).
-TallySQLParser::ScriptContext* parse_tree(TallySQLParser& parser, SyntaxErrorListener& listener) {
+TallySQLParser::ScriptContext* parse_tree(TallySQLParser& parser, SyntaxErrorListener& listener,
+                                          NestingGuard& guard) {
   auto* simulator = parser.getInterpreter<antlr4::atn::ParserATNSimulator>();
   parser.removeErrorListeners();
+  parser.addParseListener(&guard);
   simulator->setPredictionMode(antlr4::atn::PredictionMode::SLL);
   parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
   try {
@@ -29,6 +32,7 @@ TallySQLParser::ScriptContext* parse_tree(TallySQLParser& parser, SyntaxErrorLis
   } catch (const antlr4::ParseCancellationException&) {
   }
   parser.reset();
+  guard.reset();
   parser.addErrorListener(&listener);
   simulator->setPredictionMode(antlr4::atn::PredictionMode::LL);
   parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
@@ -53,8 +57,9 @@ std::vector<ast::Statement> parse_script(std::string_view sql) {
   lexer.addErrorListener(&listener);
   antlr4::CommonTokenStream tokens(&lexer);
   TallySQLParser parser(&tokens);
-  TallySQLParser::ScriptContext* tree = parse_tree(parser, listener);
-  Transformer transformer(sql, *input, tokens);
+  NestingGuard guard(sql);
+  TallySQLParser::ScriptContext* tree = parse_tree(parser, listener, guard);
+  Transformer transformer(sql, tokens);
   return transformer.transform_script(*tree);
 }
 

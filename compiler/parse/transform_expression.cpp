@@ -1,5 +1,8 @@
 // Operators, one method per precedence level (lowest first). Chains of a level such as
 // `a - b - c` become left-deep trees: ((a - b) - c).
+#include <fmt/format.h>
+
+#include "compiler/parse/depth_limits.h"
 #include "compiler/parse/transformer.h"
 
 namespace tally {
@@ -18,8 +21,16 @@ ast::ExprPtr Transformer::fold_left(antlr4::Token* start, const std::vector<Oper
   return result;
 }
 
+// Every expression is measured as it is built (nested ones first, each node once), so a
+// too-deep tree is refused before any recursive pass sees it.
 ast::ExprPtr Transformer::transform_expression(P::ExpressionContext& ctx) {
-  return transform_or(*ctx.orExpression());
+  ast::ExprPtr expr = transform_or(*ctx.orExpression());
+  if (measure_depth(*expr) > kMaxExpressionDepth) {
+    throw_syntax_error(ctx.start, fmt::format("expression nested too deeply (more than {} "
+                                              "operators deep)",
+                                              kMaxExpressionDepth));
+  }
+  return expr;
 }
 
 ast::ExprPtr Transformer::transform_or(P::OrExpressionContext& ctx) {
@@ -94,19 +105,22 @@ ast::ExprPtr Transformer::transform_concat(P::ConcatExpressionContext& ctx) {
       [this](P::AdditiveExpressionContext& operand) { return transform_additive(operand); });
 }
 
+// The operator lists are fetched once: ANTLR finds the i-th one by walking every child,
+// which over a long chain would cost the square of its length.
 ast::ExprPtr Transformer::transform_additive(P::AdditiveExpressionContext& ctx) {
+  std::vector<P::AdditiveOperatorContext*> operators = ctx.additiveOperator();
   return fold_left(
       ctx.start, ctx.multiplicativeExpression(),
-      [&ctx](size_t i) { return ctx.additiveOperator(i)->getText(); },
+      [&operators](size_t i) { return operators[i]->getText(); },
       [this](P::MultiplicativeExpressionContext& operand) {
         return transform_multiplicative(operand);
       });
 }
 
 ast::ExprPtr Transformer::transform_multiplicative(P::MultiplicativeExpressionContext& ctx) {
+  std::vector<P::MultiplicativeOperatorContext*> operators = ctx.multiplicativeOperator();
   return fold_left(
-      ctx.start, ctx.unaryExpression(),
-      [&ctx](size_t i) { return ctx.multiplicativeOperator(i)->getText(); },
+      ctx.start, ctx.unaryExpression(), [&operators](size_t i) { return operators[i]->getText(); },
       [this](P::UnaryExpressionContext& operand) { return transform_unary(operand); });
 }
 

@@ -12,7 +12,7 @@ ast::Statement Transformer::transform_statement(P::StatementContext& ctx) {
   }
   ast::Statement statement;
   statement.location = location_of(ctx.start);
-  statement.text = source_text(ctx.start, ctx.stop);
+  statement.text = source_text(ctx.start, ctx.stop).str();
   statement.parameter_count = static_cast<int>(parameter_tokens_.size());
   if (auto* create = ctx.createTableStatement()) {
     statement.body = transform_create_table(*create);

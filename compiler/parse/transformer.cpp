@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "compiler/parse/syntax_error.h"
 
 namespace tally {
@@ -50,8 +52,24 @@ ast::ExprPtr Transformer::make_binary(std::string op, ast::ExprPtr left, ast::Ex
   return expr;
 }
 
-std::string Transformer::source_text(antlr4::Token* start, antlr4::Token* stop) {
-  return chars_.getText(antlr4::misc::Interval(start->getStartIndex(), stop->getStopIndex()));
+Transformer::Transformer(std::string_view source, antlr4::TokenStream& tokens)
+    : source_(source),
+      shared_source_(std::make_shared<const std::string>(source)),
+      tokens_(tokens) {
+  // ANTLR indexes code points (after a UTF-8 byte order mark, which it drops); a code point
+  // starts at every byte that is not a UTF-8 continuation byte.
+  size_t begin = source.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  byte_offsets_.reserve(source.size() - begin + 1);
+  for (size_t i = begin; i < source.size(); ++i) {
+    if ((static_cast<unsigned char>(source[i]) & 0xC0) != 0x80) byte_offsets_.push_back(i);
+  }
+  byte_offsets_.push_back(source.size());
+}
+
+SqlText Transformer::source_text(antlr4::Token* start, antlr4::Token* stop) {
+  size_t begin = byte_offsets_.at(start->getStartIndex());
+  size_t end = std::max(begin, byte_offsets_.at(stop->getStopIndex() + 1));
+  return SqlText(shared_source_, std::string_view(*shared_source_).substr(begin, end - begin));
 }
 
 void Transformer::throw_syntax_error(antlr4::Token* at, std::string_view problem) {

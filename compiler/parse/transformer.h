@@ -6,6 +6,7 @@
 #include <antlr4-runtime.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,10 +20,9 @@ class Transformer {
  public:
   using P = tally_grammar::TallySQLParser;
 
-  // `source` is the script's text, `chars` and `tokens` the streams the tree was parsed
-  // from: expressions and statements keep their exact source text.
-  Transformer(std::string_view source, antlr4::CharStream& chars, antlr4::TokenStream& tokens)
-      : source_(source), chars_(chars), tokens_(tokens) {}
+  // `source` is the script's text, `tokens` the stream the tree was parsed from:
+  // expressions and statements keep their exact source text.
+  Transformer(std::string_view source, antlr4::TokenStream& tokens);
 
   std::vector<ast::Statement> transform_script(P::ScriptContext& ctx);
 
@@ -89,12 +89,15 @@ class Transformer {
   ast::ExprPtr make_expr(ast::ExprKind kind, antlr4::Token* start, antlr4::Token* stop);
   ast::ExprPtr make_binary(std::string op, ast::ExprPtr left, ast::ExprPtr right,
                            antlr4::Token* start, antlr4::Token* stop);
-  std::string source_text(antlr4::Token* start, antlr4::Token* stop);
+  // Shares the script's characters, so it costs the same for any length of text.
+  SqlText source_text(antlr4::Token* start, antlr4::Token* stop);
   [[noreturn]] void throw_syntax_error(antlr4::Token* at, std::string_view problem);
   [[noreturn]] void throw_unsupported(antlr4::Token* at, std::string_view what);
 
   std::string_view source_;
-  antlr4::CharStream& chars_;
+  std::shared_ptr<const std::string> shared_source_;  // what every SqlText points into
+  // Byte offset in source_ of each code point ANTLR counts, and one past the last.
+  std::vector<size_t> byte_offsets_;
   antlr4::TokenStream& tokens_;
   // Token indexes of the current statement's '?' markers, in text order.
   std::vector<size_t> parameter_tokens_;
