@@ -28,7 +28,7 @@ TEST_CASE("aggregate table: names resolve to their functions") {
   CHECK(std::find(names.begin(), names.end(), "stddev_samp") != names.end());
 }
 
-TEST_CASE("aggregate table: every entry sits at its kind, every state starts with a count") {
+TEST_CASE("aggregate table: every entry sits at its kind - every state starts with a count") {
   for (int k = 0; k <= static_cast<int>(AggKind::BoolOr); ++k) {
     const AggregateFunction& f = aggregate_function(static_cast<AggKind>(k));
     CHECK(static_cast<int>(f.kind) == k);

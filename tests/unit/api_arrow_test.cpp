@@ -122,7 +122,7 @@ TEST_CASE("api arrow: the struct array's own offset applies to every column") {
   check_same_as_sql(engine, "t");
 }
 
-TEST_CASE("api arrow: garbage under NULLs is copied out, not borrowed, and reads the same") {
+TEST_CASE("api arrow: garbage under NULLs is copied out - not borrowed - and reads the same") {
   Engine engine(EngineOptions{Device::Cpu});
   register_batch(engine, "t", all_type_columns(1, false), 1, true);
   check_same_as_sql(engine, "t");
@@ -131,7 +131,7 @@ TEST_CASE("api arrow: garbage under NULLs is copied out, not borrowed, and reads
   CHECK(t->columns[0]->borrows_memory());        // id has no NULLs
 }
 
-TEST_CASE("api arrow: fixed-width columns are borrowed in place, the others converted") {
+TEST_CASE("api arrow: fixed-width columns are borrowed in place - the others converted") {
   Engine engine(EngineOptions{Device::Cpu});
   size_t lead = 2;
   auto columns = all_type_columns(lead);
@@ -187,7 +187,7 @@ TEST_CASE("api arrow: an array without borrowed columns is released during the i
   CHECK(r.get_int64(0, 1) == 2);
 }
 
-TEST_CASE("api arrow: an unsupported format names itself and the column, and releases") {
+TEST_CASE("api arrow: an unsupported format names itself and the column - and releases") {
   Engine engine(EngineOptions{Device::Cpu});
   for (const char* format : {"C", "L", "tdm", "d:40,2", "d:10,2,256", "+l"}) {
     CAPTURE(format);

@@ -80,7 +80,7 @@ TEST_CASE("api engine: internal errors surface as tally::Error with their kind")
   CHECK(engine.execute("SELECT COUNT(*) AS n FROM sales").get_int64(0, 0) == 5);
 }
 
-TEST_CASE("api result: typed getters by row and by column, with NULL and type checks") {
+TEST_CASE("api result: typed getters by row and by column - with NULL and type checks") {
   Engine engine = sales_engine();
   ResultSet r =
       engine.execute("SELECT id, region, amount, day, rush, score, qty FROM sales ORDER BY id");
@@ -148,7 +148,7 @@ TEST_CASE("api result: an empty ResultSet has no cells") {
 
 // ---- prepared statements ----
 
-TEST_CASE("api prepared: one statement, many parameter values") {
+TEST_CASE("api prepared: one statement - many parameter values") {
   Engine engine = sales_engine();
   PreparedStatement q = engine.prepare(
       "SELECT COUNT(*) AS n, SUM(amount) AS total FROM sales WHERE day <= ? AND amount > ?");
@@ -169,7 +169,7 @@ TEST_CASE("api prepared: one statement, many parameter values") {
   CHECK(none.is_null(0, 1));
 }
 
-TEST_CASE("api prepared: binds of the wrong kind, bad text and bad indexes are refused") {
+TEST_CASE("api prepared: binds of the wrong kind - bad text and bad indexes are refused") {
   Engine engine = sales_engine();
   PreparedStatement q = engine.prepare(
       "SELECT COUNT(*) AS n FROM sales WHERE day <= ? AND qty < ? AND region = ? AND rush = ? "

@@ -144,7 +144,7 @@ std::string tpch_q1() {
 
 // ---------------------------------------------------------------- literals
 
-TEST_CASE("binder: integer literals are INTEGER, BIGINT, then DECIMAL(n,0)") {
+TEST_CASE("binder: integer literals are INTEGER - BIGINT - then DECIMAL(n-0)") {
   CHECK(type_of("2147483647") == Type::integer());
   CHECK(bound("2147483647")->value.i == 2147483647);
   CHECK(type_of("2147483648") == Type::bigint());
@@ -168,7 +168,7 @@ TEST_CASE("binder: decimal literals take their digits as precision and scale") {
   CHECK(type_of("1.00") == Type::decimal(3, 2));
 }
 
-TEST_CASE("binder: float, string, boolean, date and NULL literals") {
+TEST_CASE("binder: float - string - boolean - date and NULL literals") {
   ExprPtr f = bound("1.5e3");
   CHECK(f->type == Type::double_());
   CHECK(f->value.f == 1500.0);
@@ -212,7 +212,7 @@ TEST_CASE("binder: integer arithmetic widens to the wider integer type") {
   CHECK(type_of("MOD(col1, s)") == Type::integer());
 }
 
-TEST_CASE("binder: integer with DECIMAL casts the integer to DECIMAL(digits,0)") {
+TEST_CASE("binder: integer with DECIMAL casts the integer to DECIMAL(digits-0)") {
   // i -> DECIMAL(10,0); + DECIMAL(15,2): scale 2, max(10, 13) + 2 + 1 = 16 digits.
   CHECK(ir_of("i + n") == "(CAST(#0:i AS DECIMAL(10,0)) + #1:n)");
   CHECK(type_of("i + n") == Type::decimal(16, 2));
@@ -220,7 +220,7 @@ TEST_CASE("binder: integer with DECIMAL casts the integer to DECIMAL(digits,0)")
   CHECK(type_of("g - n") == Type::decimal(22, 2));  // max(19, 13) + 2 + 1
 }
 
-TEST_CASE("binder: DECIMAL + and - keep the larger scale, one more integer digit") {
+TEST_CASE("binder: DECIMAL + and - keep the larger scale - one more integer digit") {
   CHECK(type_of("n + n") == Type::decimal(16, 2));
   CHECK(type_of("n - w") == Type::decimal(38, 10));  // max(13, 28) + 10 + 1 capped at 38
   // DECIMAL operands of different scales are not cast: consumers align them.
@@ -236,7 +236,7 @@ TEST_CASE("binder: DECIMAL * adds scales and precisions") {
   CHECK(f.message.find("scale 40") != std::string::npos);
 }
 
-TEST_CASE("binder: DECIMAL / is DECIMAL(38, max(6, s1, s2)); DECIMAL % keeps the scale") {
+TEST_CASE("binder: DECIMAL / is DECIMAL(38 - max(6 - s1 - s2)) - DECIMAL % keeps the scale") {
   CHECK(type_of("n / n") == Type::decimal(38, 6));
   CHECK(type_of("w / n") == Type::decimal(38, 10));
   CHECK(type_of("i / n") == Type::decimal(38, 6));
@@ -275,7 +275,7 @@ TEST_CASE("binder: DATE arithmetic with integers puts the DATE first") {
   CHECK(ir_of("t + s") == "(#0:t + CAST(#1:s AS INTEGER))");
 }
 
-TEST_CASE("binder: DATE +/- INTERVAL is DateAdd, folded on constants") {
+TEST_CASE("binder: DATE +/- INTERVAL is DateAdd - folded on constants") {
   ExprPtr months = bound("t + INTERVAL '3' MONTH");
   CHECK(months->kind == ExprKind::DateAdd);
   CHECK(months->months == 3);
@@ -346,7 +346,7 @@ TEST_CASE("binder: comparing different kinds is a type error") {
                 "cannot apply operator '=' to BOOLEAN and INTEGER in \"b = 1\"", 8);
 }
 
-TEST_CASE("binder: BETWEEN becomes AND of >= and <=, NOT BETWEEN OR of < and >") {
+TEST_CASE("binder: BETWEEN becomes AND of >= and <= - NOT BETWEEN OR of < and >") {
   CHECK(ir_of("i BETWEEN 1 AND 10") == "((#0:i >= 1) AND (#0:i <= 10))");
   CHECK(ir_of("i NOT BETWEEN 1 AND 10") == "((#0:i < 1) OR (#0:i > 10))");
   CHECK(ir_of("t BETWEEN '1998-01-01' AND DATE '1998-12-31'") ==
@@ -483,7 +483,7 @@ TEST_CASE("binder: COALESCE takes the common type of its arguments") {
 
 // ---------------------------------------------------------------- CAST
 
-TEST_CASE("binder: CAST and :: build Cast nodes, dropped when the type is the same") {
+TEST_CASE("binder: CAST and :: build Cast nodes - dropped when the type is the same") {
   ExprPtr e = bound("CAST(i AS DECIMAL(10,2))");
   CHECK(e->kind == ExprKind::Cast);
   CHECK(e->type == Type::decimal(10, 2));
@@ -645,7 +645,7 @@ TEST_CASE("binder: the scan holds referenced columns in order of first reference
   CHECK_FALSE(q.aggregated);
 }
 
-TEST_CASE("binder: * expands to every column, named after them") {
+TEST_CASE("binder: * expands to every column - named after them") {
   BoundSelect q = bind_sql("SELECT * FROM alltypes");
   REQUIRE(q.outputs.size() == 12);
   CHECK(q.visible_outputs == 12);
@@ -655,7 +655,7 @@ TEST_CASE("binder: * expands to every column, named after them") {
   CHECK(q.scan.size() == 12);
 }
 
-TEST_CASE("binder: output names are the alias, the column, or the source text") {
+TEST_CASE("binder: output names are the alias - the column - or the source text") {
   BoundSelect q = bind_sql(
       "SELECT l_tax, l_tax AS tax, l_tax * 2, SUM(l_quantity) FROM lineitem "
       "GROUP BY l_tax");
@@ -695,7 +695,7 @@ TEST_CASE("binder: parameters next to a DATE in arithmetic count days") {
         std::vector<Type>{Type::date()});
 }
 
-TEST_CASE("binder: CAST, LIMIT, WHERE and CASE give parameters a type") {
+TEST_CASE("binder: CAST - LIMIT - WHERE and CASE give parameters a type") {
   BoundSelect cast = bind_sql("SELECT CAST(? AS DATE) FROM alltypes");
   CHECK(cast.parameter_types == std::vector<Type>{Type::date()});
   CHECK(expr_to_string(*cast.outputs[0].expr) == "$1");
@@ -773,7 +773,7 @@ TEST_CASE("binder: DISTINCT aggregates") {
                 "STDDEV_SAMP(DISTINCT ...) is not supported", 8);
 }
 
-TEST_CASE("binder: aggregates are not allowed in WHERE or GROUP BY, nor nested") {
+TEST_CASE("binder: aggregates are not allowed in WHERE or GROUP BY - nor nested") {
   check_failure("SELECT i FROM alltypes WHERE SUM(i) > 1", ErrorKind::Binder,
                 "aggregate functions are not allowed in WHERE", 30);
   check_failure("SELECT COUNT(*) FROM alltypes GROUP BY SUM(i)", ErrorKind::Binder,
@@ -831,7 +831,7 @@ TEST_CASE("binder: TPC-H Q1 binds with 2 keys and 8 aggregates") {
   CHECK(q.scan.size() == 7);
 }
 
-TEST_CASE("binder: outputs are rewritten over group keys, largest match first") {
+TEST_CASE("binder: outputs are rewritten over group keys - largest match first") {
   BoundSelect whole = bind_sql("SELECT i + 1, COUNT(*) FROM alltypes GROUP BY i + 1");
   CHECK(expr_to_string(*whole.outputs[0].expr) == "key0");
   BoundSelect part = bind_sql("SELECT i + 1, SUM(n) * 2 FROM alltypes GROUP BY i");
@@ -924,7 +924,7 @@ TEST_CASE("binder: SELECT DISTINCT over an aggregated query dedups the outputs")
   CHECK(q.order_by[0].output == 0);
 }
 
-TEST_CASE("binder: with SELECT DISTINCT, ORDER BY must use the select list") {
+TEST_CASE("binder: with SELECT DISTINCT - ORDER BY must use the select list") {
   check_failure("SELECT DISTINCT l_returnflag FROM lineitem ORDER BY l_tax", ErrorKind::Binder,
                 "for SELECT DISTINCT, ORDER BY expressions must appear in select list", 53);
   CHECK(bind_sql("SELECT DISTINCT l_returnflag AS f FROM lineitem ORDER BY l_returnflag")
@@ -1022,7 +1022,7 @@ TEST_CASE("binder: explain shows every phase") {
   CHECK(explain(p).find("$1 DECIMAL(15,2)") != std::string::npos);
 }
 
-TEST_CASE("binder: expr_equal compares structure, not source text") {
+TEST_CASE("binder: expr_equal compares structure - not source text") {
   ExprPtr a = make_column_ref(0, kMoney, "l_tax");
   ExprPtr b = make_column_ref(0, kMoney, "tax");
   CHECK(expr_equal(*a, *b));
@@ -1041,7 +1041,7 @@ TEST_CASE("binder: expr_equal compares structure, not source text") {
                          *make_constant(Value::from_int(0), Type::date())));
 }
 
-TEST_CASE("binder: is_constant_expr, contains_kind and expr_to_string") {
+TEST_CASE("binder: is_constant_expr - contains_kind and expr_to_string") {
   ExprPtr col = make_column_ref(3, Type::integer(), "x");
   ExprPtr one = make_constant(Value::from_int(1), Type::integer());
   ExprPtr sum = make_node(ExprKind::Arith, Type::integer(), {col, one}, kMul);

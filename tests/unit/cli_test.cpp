@@ -141,7 +141,7 @@ TEST_CASE("cli: --format csv prints RFC 4180 CSV and nothing for other statement
         "\"a,b\",1.50,\n");
 }
 
-TEST_CASE("cli: --format json prints an array of objects, DECIMAL as strings") {
+TEST_CASE("cli: --format json prints an array of objects - DECIMAL as strings") {
   Outcome o = small_table_as("json");
   CHECK(o.exit_code == 0);
   CHECK(o.out ==
@@ -152,7 +152,7 @@ TEST_CASE("cli: --format json prints an array of objects, DECIMAL as strings") {
         "]\n");
 }
 
-TEST_CASE("cli: --explain shows the scan columns, on stderr") {
+TEST_CASE("cli: --explain shows the scan columns - on stderr") {
   Outcome o = tally({"run", "--tpch", "0.001", "--explain", "-e",
                      "SELECT COUNT(*) AS n FROM lineitem WHERE l_discount > 0.05 "
                      "GROUP BY l_shipmode"});
@@ -164,7 +164,7 @@ TEST_CASE("cli: --explain shows the scan columns, on stderr") {
   CHECK_FALSE(contains(o.out, "l_discount"));
 }
 
-TEST_CASE("cli: with --format json, --explain and --timing, stdout is one JSON value") {
+TEST_CASE("cli: with --format json - --explain and --timing - stdout is one JSON value") {
   Outcome o = tally({"run", "--tpch", "0.001", "--format", "json", "--explain", "--timing", "-e",
                      "SELECT l_shipmode, COUNT(*) AS n, SUM(l_quantity) AS q FROM lineitem "
                      "WHERE l_discount > 0.05 GROUP BY l_shipmode ORDER BY l_shipmode"});
@@ -214,7 +214,7 @@ TEST_CASE("cli: --timing prints the times on stderr") {
   CHECK_FALSE(contains(o.out, "Time:"));
 }
 
-TEST_CASE("cli: a syntax error names line and column, shows a caret, exits 1") {
+TEST_CASE("cli: a syntax error names line and column - shows a caret - exits 1") {
   //                                         column 23 -v
   Outcome o = tally({"run", "-e", "SELECT 1 FROM t WHERE )"});
   expect_clean_failure(o);
@@ -260,7 +260,7 @@ TEST_CASE("cli: --device gpu without a GPU fails before generating any data") {
   CHECK_FALSE(contains(o.err, "Data generation"));  // --timing's line after generating
 }
 
-TEST_CASE("cli: a failing statement stops the script; earlier statements took effect") {
+TEST_CASE("cli: a failing statement stops the script - earlier statements took effect") {
   TempDir dir;
   fs::path script = dir.path() / "script.sql";
   write_file(script,

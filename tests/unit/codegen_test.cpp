@@ -89,7 +89,7 @@ TEST_CASE("codegen: every GPU-supported query in queries/ compiles with NVRTC fo
   }
 }
 
-TEST_CASE("codegen: NULL-heavy inputs, computed keys and errors paths compile") {
+TEST_CASE("codegen: NULL-heavy inputs - computed keys and errors paths compile") {
   if (!cuda::nvrtc_available()) return;
   CHECK(compile("SELECT c_varchar, c_boolean, COUNT(c_integer), SUM(c_wide), AVG(c_decimal), "
                 "MIN(c_date), MAX(c_varchar), VAR_SAMP(c_double) FROM nulls "

@@ -76,7 +76,7 @@ std::string temp_path(const std::string& name) {
   return (fs::temp_directory_path() / ("tally_copy_test_" + name)).string();
 }
 
-TEST_CASE("copy: .tbl with a trailing delimiter, every type") {
+TEST_CASE("copy: .tbl with a trailing delimiter - every type") {
   auto table = load(all_types_schema(), "types.tbl",
                     "-32768|2147483647|-9223372036854775808|0.1|1e-300|1.005|"
                     "-12345678901234567890.12345|2024-02-29|abc   |ab |TRUE|\n"
@@ -109,7 +109,7 @@ TEST_CASE("copy: .tbl with a trailing delimiter, every type") {
   }
 }
 
-TEST_CASE("copy: CSV with quotes, a header and NULL text") {
+TEST_CASE("copy: CSV with quotes - a header and NULL text") {
   TableSchema schema{
       "people", {{"name", Type::varchar()}, {"age", Type::integer()}, {"note", Type::varchar()}}};
   auto table = load(schema, "people.txt",
@@ -146,7 +146,7 @@ TEST_CASE("copy: PostgreSQL text format with escapes and \\N") {
   CHECK(string_at(*t.columns[0], 3) == "");  // empty is not NULL in text format
 }
 
-TEST_CASE("copy: CRLF line endings, blank file, and appending to existing rows") {
+TEST_CASE("copy: CRLF line endings - blank file - and appending to existing rows") {
   TableSchema schema{"t", {{"a", Type::integer()}, {"b", Type::char_(2)}}};
   auto table = load(schema, "crlf.tbl", "1|xy|\r\n2|z|\r\n");
   REQUIRE(table->rows() == 2);
@@ -197,7 +197,7 @@ TEST_CASE("copy: options and their defaults") {
   CHECK_THROWS_AS(copy_options_from({{"header", "maybe"}}, "x.csv"), Error);
 }
 
-TEST_CASE("copy: bad values name the file, line, column and value") {
+TEST_CASE("copy: bad values name the file - line - column and value") {
   TableSchema schema{"lineitem",
                      {{"k", Type::integer(), true},
                       {"q", Type::decimal(15, 2)},

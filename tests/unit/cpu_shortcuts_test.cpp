@@ -57,7 +57,7 @@ TEST_CASE("cpu limit: an early stop returns the rows of input order") {
                              {"4", "16383"})) == slice(all, 16383, 4));
 }
 
-TEST_CASE("cpu count: COUNT(*) alone is the row count, as the full scan counts it") {
+TEST_CASE("cpu count: COUNT(*) alone is the row count - as the full scan counts it") {
   const Result counted =
       test::run_sql(limit_db(), "SELECT COUNT(*), COUNT(*) AS again FROM atable");
   // A filter that every row passes takes the row-by-row path.

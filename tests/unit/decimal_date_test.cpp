@@ -5,7 +5,7 @@
 
 using namespace tally;
 
-TEST_CASE("decimal: parse at a scale, rounding half away from zero") {
+TEST_CASE("decimal: parse at a scale - rounding half away from zero") {
   CHECK(*parse_decimal("12.5", 15, 2) == 1250);
   CHECK(*parse_decimal("-0.07", 15, 2) == -7);
   CHECK(*parse_decimal("3", 15, 2) == 300);
@@ -42,7 +42,7 @@ TEST_CASE("decimal: format and 128-bit edges") {
   CHECK(shape.second == 2);
 }
 
-TEST_CASE("date: civil conversions, parsing and month arithmetic") {
+TEST_CASE("date: civil conversions - parsing and month arithmetic") {
   CHECK(days_from_civil(1970, 1, 1) == 0);
   CHECK(days_from_civil(2000, 3, 1) == 11017);
   CHECK(*parse_date("1998-12-01") == days_from_civil(1998, 12, 1));

@@ -60,7 +60,7 @@ TablePtr repeated_table(const std::string& name, Type type, int128 value, size_t
 
 // ---- NULLs in aggregates ----
 
-TEST_CASE("engine: every aggregate skips NULLs; an all-NULL group gives NULL (COUNT 0)") {
+TEST_CASE("engine: every aggregate skips NULLs - an all-NULL group gives NULL (COUNT 0)") {
   Database db;
   run_script(db,
              "CREATE TABLE t (g INTEGER, x INTEGER, d DECIMAL(6,2), f DOUBLE);"
@@ -90,7 +90,7 @@ TEST_CASE("engine: every aggregate skips NULLs; an all-NULL group gives NULL (CO
                    double_cell(0.5)}});
 }
 
-TEST_CASE("engine: COUNT(*) counts rows, COUNT(x) counts non-NULL values") {
+TEST_CASE("engine: COUNT(*) counts rows - COUNT(x) counts non-NULL values") {
   Database db;
   run_script(db,
              "CREATE TABLE t (x VARCHAR(5));"
@@ -203,7 +203,7 @@ TEST_CASE("engine: SMALLINT arithmetic overflows at the SMALLINT range") {
   expect_rows(run_sql(db, "SELECT SUM(s) FROM t"), {{int_cell(98301)}});
 }
 
-TEST_CASE("engine: NULL operands give NULL, not an error") {
+TEST_CASE("engine: NULL operands give NULL - not an error") {
   Database db;
   run_script(db, "CREATE TABLE t (x INTEGER, z INTEGER); INSERT INTO t VALUES (NULL, 0)");
   // NULL / 0 is NULL in PostgreSQL: the division is never evaluated on a NULL operand.
@@ -255,7 +255,7 @@ TEST_CASE("engine: AVG rounds half away from zero at scale 6") {
                {int_cell(2), decimal_cell(-1666667, 6), decimal_cell(-1, 6)}});
 }
 
-TEST_CASE("engine: DECIMAL multiplication beyond 38 digits is an error, not a rounding") {
+TEST_CASE("engine: DECIMAL multiplication beyond 38 digits is an error - not a rounding") {
   Database db;
   db.put_table(repeated_table("big", Type::decimal(38, 0), test::power_of_ten(20), 1));
   // 10^20 * 10^20 = 10^40 has 41 digits.
@@ -267,7 +267,7 @@ TEST_CASE("engine: DECIMAL multiplication beyond 38 digits is an error, not a ro
 
 // ---- sample variance ----
 
-TEST_CASE("engine: VAR_SAMP and STDDEV_SAMP of one row are NULL, of known sets exact") {
+TEST_CASE("engine: VAR_SAMP and STDDEV_SAMP of one row are NULL - of known sets exact") {
   Database db;
   run_script(db,
              "CREATE TABLE t (g INTEGER, x INTEGER, f DOUBLE, d DECIMAL(4,1));"
@@ -335,7 +335,7 @@ TEST_CASE("engine: ORDER BY with NULLS FIRST and NULLS LAST") {
   expect_rows(order("DESC NULLS LAST"), {{int_cell(3)}, {int_cell(1)}, {null_cell()}});
 }
 
-TEST_CASE("engine: LIMIT 0 gives no rows, OFFSET beyond the end gives no rows") {
+TEST_CASE("engine: LIMIT 0 gives no rows - OFFSET beyond the end gives no rows") {
   Database db;
   run_script(db, "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3)");
   expect_rows(run_sql(db, "SELECT x FROM t ORDER BY x LIMIT 0"), {});

@@ -195,7 +195,7 @@ TEST_CASE("generator: Query A orders table has plausible amounts") {
   CHECK_FALSE(same_table(t, *generate_orders_table(20000, zips, 4)));
 }
 
-TEST_CASE("generator: Query B atable, uniform keys") {
+TEST_CASE("generator: Query B atable - uniform keys") {
   const uint64_t range = 1000;
   auto table = generate_atable(100000, range, 0, 1);
   const Table& t = *table;
@@ -228,7 +228,7 @@ TEST_CASE("generator: Query B atable, uniform keys") {
   for (size_t count : per_tenth) CHECK(std::abs(static_cast<double>(count) - 10000) < 500);
 }
 
-TEST_CASE("generator: Query B atable, Zipf keys") {
+TEST_CASE("generator: Query B atable - Zipf keys") {
   const uint64_t range = 1000;
   const size_t rows = 200000;
   for (double s : {0.5, 1.0, 1.5}) {
@@ -253,7 +253,7 @@ TEST_CASE("generator: Query B atable, Zipf keys") {
       same_table(*generate_atable(5000, 1 << 30, 1.2, 9), *generate_atable(5000, 1 << 30, 1.2, 9)));
 }
 
-TEST_CASE("generator: nulls table has every type, NULLs and small domains") {
+TEST_CASE("generator: nulls table has every type - NULLs and small domains") {
   const size_t rows = 20000;
   auto table = generate_nulls_table(rows, 0.2, 5);
   const Table& t = *table;

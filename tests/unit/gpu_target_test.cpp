@@ -10,7 +10,7 @@
 namespace tally {
 namespace {
 
-TEST_CASE("gpu target: the default is an sm_90 H100, which the check accepts") {
+TEST_CASE("gpu target: the default is an sm_90 H100 - which the check accepts") {
   GpuTarget target = default_gpu_target();
   CHECK(target.arch == "sm_90");
   CHECK(target.capability == ComputeCapability{9, 0});
@@ -20,7 +20,7 @@ TEST_CASE("gpu target: the default is an sm_90 H100, which the check accepts") {
   CHECK_FALSE(unsupported_gpu("default", target.capability));
 }
 
-TEST_CASE("gpu target: compute capability 9.0 and newer run tally's kernels, older do not") {
+TEST_CASE("gpu target: compute capability 9.0 and newer run tally's kernels - older do not") {
   CHECK_FALSE(unsupported_gpu("NVIDIA H100 80GB HBM3", {9, 0}));
   CHECK_FALSE(unsupported_gpu("NVIDIA B200", {10, 0}));
   CHECK_FALSE(unsupported_gpu("NVIDIA RTX PRO 6000", {12, 0}));
@@ -46,7 +46,7 @@ cuda::DeviceProfile profile(const char* name, int major, int minor) {
   return p;
 }
 
-TEST_CASE("gpu target: a device profile's target, and an old device as Error(Device)") {
+TEST_CASE("gpu target: a device profile's target - and an old device as Error(Device)") {
   GpuTarget target = profile("NVIDIA A100-SXM4-80GB", 8, 0).target();
   CHECK(target.arch == "sm_80");
   CHECK(target.capability == ComputeCapability{8, 0});
@@ -65,7 +65,7 @@ TEST_CASE("gpu target: a device profile's target, and an old device as Error(Dev
   CHECK_NOTHROW(cuda::require_supported(profile("NVIDIA H200", 9, 0)));
 }
 
-TEST_CASE("gpu target: without a usable GPU, compile for the default target") {
+TEST_CASE("gpu target: without a usable GPU - compile for the default target") {
   if (cuda::why_gpu_unusable()) CHECK(cuda::gpu_target_in_hand().arch == "sm_90");
   if (!cuda::gpu_available()) CHECK(cuda::why_gpu_unusable() == "no GPU is available");
 }

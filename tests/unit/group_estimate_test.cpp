@@ -35,7 +35,7 @@ int64_t exact(const std::string& key) {
 
 }  // namespace
 
-TEST_CASE("group estimate: few groups are counted, many are estimated within 25%") {
+TEST_CASE("group estimate: few groups are counted - many are estimated within 25%") {
   // 1,000 keys: every one is in the sample several times over.
   const GroupEstimate few = estimate("col1 % 1000 * 1000003");
   CHECK(few.sampled == 8192);

@@ -137,7 +137,7 @@ TEST_CASE("kernel cache entry format: header fields and round trip") {
   CHECK(decode_kernel_entry(bytes, key_of("y")).problem == "key does not match the name");
 }
 
-TEST_CASE("kernel cache: a miss, then a hit with the stored binary") {
+TEST_CASE("kernel cache: a miss - then a hit with the stored binary") {
   Harness h;
   KernelCacheKey key = key_of("kernel one");
   CHECK(!h.cache.load(key));
@@ -170,7 +170,7 @@ void check_reported_and_rebuilt(Harness& h, const KernelCacheKey& key, const std
   CHECK(image_text(*hit) == "CUBIN-REBUILT");
 }
 
-TEST_CASE("kernel cache: a corrupted entry is reported, discarded and rebuilt") {
+TEST_CASE("kernel cache: a corrupted entry is reported - discarded and rebuilt") {
   Harness h;
   KernelCacheKey key = key_of("k");
   h.cache.store(key, fake_kernel("CUBIN-ORIGINAL"));
@@ -180,7 +180,7 @@ TEST_CASE("kernel cache: a corrupted entry is reported, discarded and rebuilt") 
   check_reported_and_rebuilt(h, key, "checksum mismatch");
 }
 
-TEST_CASE("kernel cache: a truncated entry is reported, discarded and rebuilt") {
+TEST_CASE("kernel cache: a truncated entry is reported - discarded and rebuilt") {
   Harness h;
   KernelCacheKey key = key_of("k");
   h.cache.store(key, fake_kernel("CUBIN-ORIGINAL"));
@@ -194,7 +194,7 @@ TEST_CASE("kernel cache: a truncated entry is reported, discarded and rebuilt") 
   check_reported_and_rebuilt(header_only, key, "truncated header (8 of 96 bytes)");
 }
 
-TEST_CASE("kernel cache: an unreadable entry is reported, discarded and rebuilt") {
+TEST_CASE("kernel cache: an unreadable entry is reported - discarded and rebuilt") {
   // root reads a file whatever its mode, so chmod 000 proves nothing there.
   if (geteuid() == 0) {
     MESSAGE("skipped: running as root, which can read a chmod 000 file");
@@ -229,7 +229,7 @@ TEST_CASE("kernel cache: a full cache evicts the least recently used entries") {
   CHECK(h.warnings.empty());
 }
 
-TEST_CASE("kernel cache: a directory that cannot be made is reported, not thrown") {
+TEST_CASE("kernel cache: a directory that cannot be made is reported - not thrown") {
   ScratchDir dir("tally_kc");
   write_bytes(dir.path() / "file", "not a directory");
   std::vector<std::string> warnings;
@@ -241,7 +241,7 @@ TEST_CASE("kernel cache: a directory that cannot be made is reported, not thrown
   CHECK(warnings[0].find("runs without caching") != std::string::npos);
 }
 
-TEST_CASE("kernel cache: disabled, it neither stores nor loads") {
+TEST_CASE("kernel cache: disabled - it neither stores nor loads") {
   ScratchDir dir("tally_kc");
   KernelCache cache(KernelCacheConfig{false, dir.path() / "cache"});
   cache.store(key_of("k"), fake_kernel("CUBIN"));
@@ -369,7 +369,7 @@ TEST_CASE("kernel cache: tally reports a corrupted entry and compiles again") {
   CHECK(after.err.empty());
 }
 
-TEST_CASE("kernel cache: another NVRTC option is another entry, not a hit") {
+TEST_CASE("kernel cache: another NVRTC option is another entry - not a hit") {
   if (!cuda::nvrtc_available()) return;
   ScratchDir dir("tally_kc");
   fs::path cache = dir.path() / "cache";

@@ -9,7 +9,7 @@
 
 namespace tally {
 
-TEST_CASE("kernel head: the argument block travels by value, sized to the program") {
+TEST_CASE("kernel head: the argument block travels by value - sized to the program") {
   const std::string k = kernel_head("tally_scan", 128, 8, 17);
   CHECK(k ==
         "extern \"C\" __global__ void __launch_bounds__(128, 8) tally_scan(const "
@@ -51,7 +51,7 @@ TEST_CASE("source writer: blocks close themselves and snippets take their depth"
         "}\n");
 }
 
-TEST_CASE("symbol table: names from hints, unique, never the device library's") {
+TEST_CASE("symbol table: names from hints - unique - never the device library's") {
   SymbolTable t;
   CHECK(t.fresh("L_Quantity") == "l_quantity");
   CHECK(t.fresh("l_quantity") == "l_quantity1");

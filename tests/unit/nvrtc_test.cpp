@@ -174,7 +174,7 @@ TEST_CASE("host mirrors of the device refs have the device structs' sizes") {
   CHECK_NOTHROW(compile_cuda(source, "layout.cu"));
 }
 
-TEST_CASE("the Q1 benchmark's hand-written kernel compiles, both variants") {
+TEST_CASE("the Q1 benchmark's hand-written kernel compiles - both variants") {
   if (!nvrtc_available()) return;
   // TPC-H lineitem's widths and bases at SF 10, as the bench writes them from the table.
   const std::string columns =

@@ -209,7 +209,7 @@ TEST_CASE("parser: statements must be separated by semicolons") {
 
 // ---------------------------------------------------------------- CREATE / DROP
 
-TEST_CASE("parser: CREATE TABLE with columns, types and nullability") {
+TEST_CASE("parser: CREATE TABLE with columns - types and nullability") {
   auto create = parse_body<ast::CreateTableStmt>(
       "CREATE TABLE Lineitem (l_orderkey BIGINT NOT NULL, l_comment VARCHAR(44) NULL,\n"
       "  l_price DECIMAL(15,2), l_date DATE)");
@@ -340,7 +340,7 @@ TEST_CASE("parser: COPY HEADER accepts the PostgreSQL boolean spellings") {
   syntax_failure("COPY t FROM 'f' (HEADER yes)");
 }
 
-TEST_CASE("parser: COPY options without WITH, FORMAT text, and duplicates") {
+TEST_CASE("parser: COPY options without WITH - FORMAT text - and duplicates") {
   auto copy = parse_body<ast::CopyStmt>("copy t from 'f.txt' (format text, delimiter ',')");
   CHECK(copy.options.at("format") == "text");
   CHECK(copy.options.at("delimiter") == ",");
@@ -431,7 +431,7 @@ TEST_CASE("parser: FROM with and without an alias") {
   CHECK(sexpr(*bare.items[0].expr) == "o.a");
 }
 
-TEST_CASE("parser: WHERE, GROUP BY and HAVING") {
+TEST_CASE("parser: WHERE - GROUP BY and HAVING") {
   ast::SelectStmt select =
       parse_select("SELECT k, sum(v) FROM t WHERE v > 0 GROUP BY k, k % 2 HAVING count(*) > 1");
   REQUIRE(select.where);
@@ -599,7 +599,7 @@ TEST_CASE("parser: numeric literals") {
   }
 }
 
-TEST_CASE("parser: string, boolean and NULL literals") {
+TEST_CASE("parser: string - boolean and NULL literals") {
   CHECK(expr_of("'it''s'") == "'it's'");
   CHECK(expr_of("''") == "''");
   CHECK(expr_of("'multi\nline'") == "'multi\nline'");
@@ -797,7 +797,7 @@ TEST_CASE("parser: expression locations and source text") {
   CHECK(between.where->children[0]->location.column == 27);
 }
 
-TEST_CASE("parser: non-ASCII text in strings, names and locations") {
+TEST_CASE("parser: non-ASCII text in strings - names and locations") {
   ast::SelectStmt select = parse_select("SELECT 'héllo', größe FROM t WHERE x = 'ü'");
   CHECK(select.items[0].expr->text == "héllo");
   CHECK(select.items[1].expr->name == "größe");
@@ -931,7 +931,7 @@ TEST_CASE("parser: trailing garbage") {
   CHECK(after_limit.column == 25);
 }
 
-TEST_CASE("parser: unterminated strings, quoted names and comments") {
+TEST_CASE("parser: unterminated strings - quoted names and comments") {
   Failure string = syntax_failure("SELECT a FROM t\nWHERE b = 'abc");
   CHECK(string.line == 2);
   CHECK(string.column == 11);

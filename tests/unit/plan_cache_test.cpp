@@ -117,7 +117,7 @@ TEST_CASE("plan cache: threads executing one statement at once share one entry")
   CHECK(statement->plans->hits() + statement->plans->misses() == kThreads);
 }
 
-TEST_CASE("plan fingerprint: everything code generation reads, and not the reason") {
+TEST_CASE("plan fingerprint: everything code generation reads - and not the reason") {
   GpuPlan plan;
   plan.strategy = GpuStrategy::Direct;
   plan.keys = {KeyEncoding{true, 1, 3, false, false, -1}};

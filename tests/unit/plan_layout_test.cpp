@@ -62,7 +62,7 @@ TEST_CASE("plan layout: MIN/MAX of a string column decode through its dictionary
   CHECK(p.layout.aggregate_dictionary[1] == -1);
 }
 
-TEST_CASE("plan launches: what each strategy runs, and the source has one kernel each") {
+TEST_CASE("plan launches: what each strategy runs - and the source has one kernel each") {
   const char* q1 =
       "SELECT l_returnflag, l_linestatus, SUM(l_quantity), COUNT(*) FROM lineitem GROUP BY 1, 2";
   GpuPlan thread = plan(q1);

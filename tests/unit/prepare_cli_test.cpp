@@ -129,7 +129,7 @@ TEST_CASE("prepare/exec: a wrong parameter count or value is a clear error") {
   expect_failure(tally(b.cache, {"exec", "b", "ten"}), "parameter $1");
 }
 
-TEST_CASE("prepare/exec: a corrupt or truncated statement file is reported, not used") {
+TEST_CASE("prepare/exec: a corrupt or truncated statement file is reported - not used") {
   PreparedB b;
   REQUIRE(b.prepared.exit_code == 0);
   fs::path file = statement_file(b.cache, "b");
@@ -155,7 +155,7 @@ TEST_CASE("prepare/exec: a corrupt or truncated statement file is reported, not 
   CHECK(tally(b.cache, {"exec", "b", "10"}).exit_code == 0);
 }
 
-TEST_CASE("prepare: names with path characters are refused; list and drop") {
+TEST_CASE("prepare: names with path characters are refused - list and drop") {
   PreparedB b;
   REQUIRE(b.prepared.exit_code == 0);
   for (const char* bad : {"../x", "a/b", "1abc", "a.b", "x y"}) {

@@ -59,7 +59,7 @@ TEST_CASE("a prepared SELECT rebinds when its table is replaced by one of anothe
   CHECK(texts(run_prepared(db, *statement, {"1"})) == std::vector<std::string>{"18"});
 }
 
-TEST_CASE("prepare rejects what is not one SELECT, and execute reports a dropped table") {
+TEST_CASE("prepare rejects what is not one SELECT - and execute reports a dropped table") {
   Database db;
   run_script(db, "CREATE TABLE t (a INTEGER);");
   CHECK_THROWS_WITH_AS(db.prepare("SELECT 1; SELECT 2"), doctest::Contains("exactly one SELECT"),

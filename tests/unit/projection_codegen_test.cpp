@@ -61,7 +61,7 @@ const char* const kProjections[] = {
 
 }  // namespace
 
-TEST_CASE("projection: the planner takes queries without GROUP BY, with a projection plan") {
+TEST_CASE("projection: the planner takes queries without GROUP BY - with a projection plan") {
   GpuPlan plan = plan_of(bind("SELECT l_orderkey FROM lineitem WHERE l_quantity > 3"));
   CHECK(plan.projection);
   CHECK(plan.block == 256);
@@ -116,7 +116,7 @@ TEST_CASE("projection: generated CUDA compiles with NVRTC for sm_90 without warn
   CHECK(count.find("load_ro") == std::string::npos);
 }
 
-TEST_CASE("projection: what the GPU cannot compute stays Unsupported, with the usual message") {
+TEST_CASE("projection: what the GPU cannot compute stays Unsupported - with the usual message") {
   auto message = [](const std::string& sql) -> std::string {
     try {
       BoundSelect query = bind(sql);

@@ -171,7 +171,7 @@ TEST_CASE("queries: query_a (1 - AVG of a REAL expression per zip) matches a dir
   expect_rows(run_query("query_a", orders), expected);
 }
 
-TEST_CASE("queries: query_b (MOD(col1, ?) buckets) matches a direct loop") {
+TEST_CASE("queries: query_b (MOD(col1 - ?) buckets) matches a direct loop") {
   TablePtr atable = generate_atable(50000, 1u << 20, 0, 3);
   const Column& col1 = *atable->columns[0];
   std::map<int64_t, int64_t> buckets;
@@ -251,7 +251,7 @@ TEST_CASE("queries: shipmode_stats (MIN/MAX/AVG/STDDEV_SAMP/VAR_SAMP) matches a 
   expect_rows(run_on_lineitem("shipmode_stats"), expected);
 }
 
-TEST_CASE("queries: yearly_revenue (EXTRACT YEAR, HAVING COUNT) matches a direct loop") {
+TEST_CASE("queries: yearly_revenue (EXTRACT YEAR - HAVING COUNT) matches a direct loop") {
   const Lineitem& li = lineitem();
   std::map<int, Sums> years;
   for (size_t r = 0; r < li.rows(); ++r) {
@@ -267,7 +267,7 @@ TEST_CASE("queries: yearly_revenue (EXTRACT YEAR, HAVING COUNT) matches a direct
   expect_rows(run_on_lineitem("yearly_revenue"), expected);
 }
 
-TEST_CASE("queries: quantity_buckets (CASE key, SUM of CASE) matches a direct loop") {
+TEST_CASE("queries: quantity_buckets (CASE key - SUM of CASE) matches a direct loop") {
   const Lineitem& li = lineitem();
   std::map<std::string, std::pair<int64_t, int64_t>> sizes;  // n, returned
   for (size_t r = 0; r < li.rows(); ++r) {
@@ -308,7 +308,7 @@ TEST_CASE("queries: distinct_suppliers (COUNT DISTINCT) matches a direct loop") 
   expect_rows(run_on_lineitem("distinct_suppliers"), expected);
 }
 
-TEST_CASE("queries: like_filter (LIKE, NOT LIKE) matches a direct loop") {
+TEST_CASE("queries: like_filter (LIKE - NOT LIKE) matches a direct loop") {
   const Lineitem& li = lineitem();
   auto ends_with = [](const std::string& s, const std::string& tail) {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
@@ -330,7 +330,7 @@ TEST_CASE("queries: like_filter (LIKE, NOT LIKE) matches a direct loop") {
   expect_rows(run_on_lineitem("like_filter"), expected);
 }
 
-TEST_CASE("queries: in_list (IN, BETWEEN dates) matches a direct loop") {
+TEST_CASE("queries: in_list (IN - BETWEEN dates) matches a direct loop") {
   const Lineitem& li = lineitem();
   const std::set<std::string> modes = {"AIR", "REG AIR", "MAIL"};
   const int32_t from = days_since_epoch(1995, 1, 1), to = days_since_epoch(1996, 12, 31);
@@ -352,7 +352,7 @@ TEST_CASE("queries: in_list (IN, BETWEEN dates) matches a direct loop") {
   expect_rows(run_on_lineitem("in_list"), expected);
 }
 
-TEST_CASE("queries: top_orders (many groups, ORDER BY aggregate, LIMIT) matches a direct loop") {
+TEST_CASE("queries: top_orders (many groups - ORDER BY aggregate - LIMIT) matches a direct loop") {
   const Lineitem& li = lineitem();
   std::map<int64_t, Sums> orders;
   for (size_t r = 0; r < li.rows(); ++r) {
@@ -412,7 +412,7 @@ TEST_CASE("queries: global_aggregates (no GROUP BY) matches a direct loop") {
   expect_rows(run_on_lineitem("global_aggregates"), expected);
 }
 
-TEST_CASE("queries: monthly_window (date parameters, INTERVAL MONTH, ROUND) matches a loop") {
+TEST_CASE("queries: monthly_window (date parameters - INTERVAL MONTH - ROUND) matches a loop") {
   const Lineitem& li = lineitem();
   // [1995-03-15, 1995-03-15 + 6 months = 1995-09-15)
   const int32_t from = days_since_epoch(1995, 3, 15), to = days_since_epoch(1995, 9, 15);
@@ -435,7 +435,7 @@ TEST_CASE("queries: monthly_window (date parameters, INTERVAL MONTH, ROUND) matc
   expect_rows(run_on_lineitem("monthly_window", {"1995-03-15", "1995-03-15"}), expected);
 }
 
-TEST_CASE("queries: expressions (%, CAST, ROUND, ABS, COALESCE) matches a direct loop") {
+TEST_CASE("queries: expressions (% - CAST - ROUND - ABS - COALESCE) matches a direct loop") {
   const Lineitem& li = lineitem();
   struct Bucket {
     Sums sums;  // a: qty, b: discount
@@ -469,7 +469,8 @@ TEST_CASE("queries: expressions (%, CAST, ROUND, ABS, COALESCE) matches a direct
 
 // ---- the PostgreSQL-style script ----
 
-TEST_CASE("queries: sales_script (CREATE, COPY with NULLs, GROUP BY, HAVING) gives hand results") {
+TEST_CASE(
+    "queries: sales_script (CREATE - COPY with NULLs - GROUP BY - HAVING) gives hand results") {
   std::string script = query_file("sales_script");
   const std::string relative = "'queries/data/sales.csv'";
   size_t at = script.find(relative);

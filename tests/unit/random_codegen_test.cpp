@@ -183,7 +183,7 @@ void run_cpu_queries(uint64_t seed, size_t shapes) {
 
 }  // namespace
 
-TEST_CASE("query generator: one seed gives the same queries; another seed others") {
+TEST_CASE("query generator: one seed gives the same queries - another seed others") {
   QueryGenerator a(42), b(42), c(43);
   std::map<std::string, int> tables;
   for (int i = 0; i < 200; ++i) {
@@ -199,13 +199,13 @@ TEST_CASE("query generator: one seed gives the same queries; another seed others
   CHECK(tables.size() == fuzz_tables().size());  // every table is drawn from
 }
 
-TEST_CASE("random queries bind and run on the CPU engine, with parameters or constants") {
+TEST_CASE("random queries bind and run on the CPU engine - with parameters or constants") {
   run_cpu_queries(fuzz_env("TALLY_FUZZ_SEED", 20240611), 30);
 }
 
 // A long run for finding CPU engine and binder bugs by hand:
 //   TALLY_FUZZ_COUNT=2000 ./tests/tally_tests -tc="random queries on the CPU engine*" --no-skip
-TEST_CASE("random queries on the CPU engine, long" * doctest::skip()) {
+TEST_CASE("random queries on the CPU engine - long" * doctest::skip()) {
   run_cpu_queries(fuzz_env("TALLY_FUZZ_SEED", 1), fuzz_env("TALLY_FUZZ_COUNT", 500));
 }
 

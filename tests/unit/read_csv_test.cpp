@@ -64,7 +64,7 @@ const ast::TableRef& from_of(const std::vector<ast::Statement>& statements) {
   return *std::get<ast::SelectStmt>(statements.at(0).body).from;
 }
 
-TEST_CASE("read_csv parsing: a path in FROM, read_csv with options, the stem as its name") {
+TEST_CASE("read_csv parsing: a path in FROM - read_csv with options - the stem as its name") {
   auto plain = parse_script("SELECT * FROM 'data/sales.2024.csv'");
   CHECK(from_of(plain).is_file);
   CHECK(from_of(plain).name == "data/sales.2024.csv");
@@ -85,7 +85,7 @@ TEST_CASE("read_csv parsing: a path in FROM, read_csv with options, the stem as 
              ErrorKind::Unsupported);
 }
 
-TEST_CASE("read_csv sniffing: each type from the fields, the header from the first row") {
+TEST_CASE("read_csv sniffing: each type from the fields - the header from the first row") {
   SniffedCsv csv = sniff(
       "id,price,ratio,day,name,empty\n"
       "1,1.5,1e3,2024-01-02,x,\n"
@@ -97,7 +97,7 @@ TEST_CASE("read_csv sniffing: each type from the fields, the header from the fir
                                            Type::date(), Type::varchar(), Type::varchar()});
 }
 
-TEST_CASE("read_csv sniffing: header names are lower case, as unquoted names are") {
+TEST_CASE("read_csv sniffing: header names are lower case - as unquoted names are") {
   CHECK(names_of(sniff("Region, Sales Amount,ID\nnorth,1,2\n")) ==
         std::vector<std::string>{"region", "sales amount", "id"});
 }
@@ -114,7 +114,7 @@ TEST_CASE("read_csv sniffing: a later row widens BIGINT -> DECIMAL -> DOUBLE -> 
   CHECK(types_of(sniff("123.4\n0.125\n-7\n")) == std::vector<Type>{Type::decimal(6, 3)});
 }
 
-TEST_CASE("read_csv sniffing: no header gives column0, column1, ...") {
+TEST_CASE("read_csv sniffing: no header gives column0 - column1 - ...") {
   SniffedCsv csv = sniff("1,2\n3,4\n");
   CHECK_FALSE(csv.options.header);
   CHECK(names_of(csv) == std::vector<std::string>{"column0", "column1"});
@@ -131,7 +131,7 @@ TEST_CASE("read_csv sniffing: no header gives column0, column1, ...") {
   CHECK(names_of(sniff("a,,a\n1,2,3\n")) == std::vector<std::string>{"a", "column1", "a_2"});
 }
 
-TEST_CASE("read_csv sniffing: comma, tab, pipe and semicolon delimiters") {
+TEST_CASE("read_csv sniffing: comma - tab - pipe and semicolon delimiters") {
   // A comma inside a field does not make the comma the delimiter.
   for (char delimiter : {'\t', '|', ';'}) {
     std::string d(1, delimiter);
@@ -148,7 +148,7 @@ TEST_CASE("read_csv sniffing: comma, tab, pipe and semicolon delimiters") {
   CHECK(sniff("a;b\n1;2\n", CsvHints{',', std::nullopt}).columns.size() == 1);
 }
 
-TEST_CASE("read_csv errors: empty file, ragged row, missing file") {
+TEST_CASE("read_csv errors: empty file - ragged row - missing file") {
   CHECK(error_from([] { sniff(" \n\n"); }, ErrorKind::Data) == "read_csv: t.csv is empty");
   CHECK(error_from([] { sniff("a,b\n1,2\n3,4,5\n"); }, ErrorKind::Data) ==
         "read_csv: t.csv line 3: expected 2 fields, found 3");
@@ -166,7 +166,7 @@ TEST_CASE("read_csv errors: empty file, ragged row, missing file") {
   }
 }
 
-TEST_CASE("read_csv: SELECT region, SUM(amount) FROM 'file.csv' GROUP BY 1, exactly") {
+TEST_CASE("read_csv: SELECT region - SUM(amount) FROM 'file.csv' GROUP BY 1 - exactly") {
   CsvFile file(
       "region,amount,sold\n"
       "east,10.50,2024-01-02\n"
@@ -190,7 +190,7 @@ TEST_CASE("read_csv: SELECT region, SUM(amount) FROM 'file.csv' GROUP BY 1, exac
   CHECK(db.table_names().empty());
 }
 
-TEST_CASE("read_csv: options header and delim, in => and = spellings") {
+TEST_CASE("read_csv: options header and delim - in => and = spellings") {
   CsvFile file("1|east|2\n2|west|3\n", "data.tbl");
   Database db;
   expect_rows(run_sql(db, "SELECT SUM(column2) FROM read_csv('" + file.path +

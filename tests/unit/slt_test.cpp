@@ -39,7 +39,7 @@ const char* kTable =
 
 }  // namespace
 
-TEST_CASE("slt parse: the record kinds, their SQL, types, sort modes and lines") {
+TEST_CASE("slt parse: the record kinds - their SQL - types - sort modes and lines") {
   TestFile file = parse_test_file(
       "# a comment\n"
       "hash-threshold 8\n"
@@ -119,7 +119,7 @@ TEST_CASE("slt parse: malformed records name the file and line") {
   CHECK(message_of("query I\nSELECT 1\n\nskipif cpu\n").find("skipif/onlyif") != std::string::npos);
 }
 
-TEST_CASE("slt compare: R columns compare numerically, I and T as text") {
+TEST_CASE("slt compare: R columns compare numerically - I and T as text") {
   CHECK(values_equal("2.5", "2.50", 'R'));
   CHECK(values_equal("1", "1.0000000001", 'R'));  // within the relative 1e-9
   CHECK(values_equal("0", "1e-13", 'R'));         // within the absolute 1e-12
@@ -208,7 +208,7 @@ TEST_CASE("slt run: the declared column count must match the result") {
         std::string::npos);
 }
 
-TEST_CASE("slt run: rowsort and valuesort ignore order, nosort does not") {
+TEST_CASE("slt run: rowsort and valuesort ignore order - nosort does not") {
   const std::string reversed =
       "SELECT k FROM t\n"
       "----\n"
@@ -250,7 +250,7 @@ TEST_CASE("slt run: statement error matches the start of the message") {
   CHECK(failure_text(failed_ok).find("division by zero") != std::string::npos);
 }
 
-TEST_CASE("slt run: skipif, onlyif and halt") {
+TEST_CASE("slt run: skipif - onlyif and halt") {
   const std::string text =
       "skipif cpu\n"
       "query I\n"
@@ -291,7 +291,7 @@ TEST_CASE("slt run: each file starts with an empty database") {
   CHECK(run_text(create).failed == 0);
 }
 
-TEST_CASE("slt files: directories are searched recursively for *.test, sorted") {
+TEST_CASE("slt files: directories are searched recursively for *.test - sorted") {
   namespace fs = std::filesystem;
   fs::path root = fs::temp_directory_path() / "tally_slt_collect_test";
   fs::remove_all(root);

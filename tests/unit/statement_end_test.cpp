@@ -1,11 +1,11 @@
 // cli/statement_end.h: the shell's test for a finished statement.
-#include <doctest/doctest.h>
-
 #include "cli/statement_end.h"
+
+#include <doctest/doctest.h>
 
 namespace tally::cli {
 
-TEST_CASE("shell: a statement ends at a semicolon outside strings, names and comments") {
+TEST_CASE("shell: a statement ends at a semicolon outside strings - names and comments") {
   CHECK(ends_statement("SELECT 1;"));
   CHECK(ends_statement("SELECT 1;  \n"));
   CHECK(ends_statement("SELECT 1; -- done\n"));

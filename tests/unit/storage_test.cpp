@@ -130,7 +130,7 @@ TEST_CASE("storage: an all-NULL and an empty column") {
   }
 }
 
-TEST_CASE("storage: REAL is stored as float, DOUBLE as double") {
+TEST_CASE("storage: REAL is stored as float - DOUBLE as double") {
   auto real = build(Type::real(), {F(0.1)});
   CHECK(real->encoding() == Encoding::Plain);
   REQUIRE(real->plain_bytes().size() == sizeof(float));
@@ -243,7 +243,7 @@ uint64_t read_bits_slowly(const std::vector<uint64_t>& words, size_t row, int bi
   return v;
 }
 
-TEST_CASE("storage: bit-packed values straddling word boundaries, widths 1..63") {
+TEST_CASE("storage: bit-packed values straddling word boundaries - widths 1..63") {
   for (int bits = 1; bits <= 63; ++bits) {
     CAPTURE(bits);
     uint64_t top = (uint64_t{1} << bits) - 1;
@@ -274,7 +274,7 @@ TEST_CASE("storage: bit-packed values straddling word boundaries, widths 1..63")
   CHECK(full->get_int(1) == std::numeric_limits<int64_t>::max());
 }
 
-TEST_CASE("storage: min/max ignore NULL rows, whose payload is 0") {
+TEST_CASE("storage: min/max ignore NULL rows - whose payload is 0") {
   auto column = build(Type::integer(), {kNull, I(5), I(-3), kNull, I(9)});
   CHECK(column->min_int() == -3);
   CHECK(column->max_int() == 9);
@@ -289,7 +289,7 @@ TEST_CASE("storage: min/max ignore NULL rows, whose payload is 0") {
   CHECK(plain->validity_words() == std::vector<uint64_t>{0b01});
 }
 
-TEST_CASE("storage: append_column copies every row, NULLs and strings included") {
+TEST_CASE("storage: append_column copies every row - NULLs and strings included") {
   std::vector<Cell> first = {S("b"), kNull, S("a")};
   std::vector<Cell> second = {S("c"), S("a"), kNull, S("b")};
   auto column = build(Type::varchar(), second);

@@ -119,7 +119,7 @@ TEST_CASE("string domain: the test table's dictionaries are what the expectation
   CHECK(t->columns[2]->dictionary() == Strings{"", "x", "y"});
 }
 
-TEST_CASE("string domain: leaves, bounds and nullability of computed strings") {
+TEST_CASE("string domain: leaves - bounds and nullability of computed strings") {
   // Three constants picked by conditions on a number: three leaves, never NULL.
   StringDomainShape buckets =
       key_shape("CASE WHEN k < 2 THEN 'small' WHEN k < 4 THEN 'medium' ELSE 'large' END");
@@ -143,7 +143,7 @@ TEST_CASE("string domain: leaves, bounds and nullability of computed strings") {
   CHECK(key_shape("CASE WHEN k > 0 THEN s ELSE u END").bound == 6);
 }
 
-TEST_CASE("string domain: strings with no bounded domain are refused, naming the expression") {
+TEST_CASE("string domain: strings with no bounded domain are refused - naming the expression") {
   Prepared p = prepare("SELECT CAST(k AS VARCHAR(5)), COUNT(*) FROM t GROUP BY 1");
   CHECK_THROWS_WITH_AS(string_domain_shape(*p.query().group_keys[0], p.query(), p.stats),
                        doctest::Contains("CAST(k AS VARCHAR(5))"), Error);
@@ -160,7 +160,7 @@ TEST_CASE("string domain: strings with no bounded domain are refused, naming the
                        doctest::Contains("comparing strings of two columns"), Error);
 }
 
-TEST_CASE("string domain: ids follow string order; a column's codes and a constant map into one") {
+TEST_CASE("string domain: ids follow string order - a column's codes and a constant map into one") {
   auto b = build("SELECT CASE WHEN k > 0 THEN s ELSE 'neg' END, COUNT(*) FROM t GROUP BY 1");
   REQUIRE(b->program.string_domains.size() == 1);
   CHECK(b->program.key_domains == std::vector<int>{0});
@@ -203,7 +203,7 @@ TEST_CASE("string domain: a predicate over a computed string is a table by domai
   CHECK(entries(*b, like) == Strings{"0", "1", "0", "NULL", "NULL"});
 }
 
-TEST_CASE("string domain: a leaf that fails for some code is flagged there, not everywhere") {
+TEST_CASE("string domain: a leaf that fails for some code is flagged there - not everywhere") {
   auto b = build(
       "SELECT CASE WHEN CAST(s AS INTEGER) > 0 THEN 'pos' ELSE 'other' END, COUNT(*) FROM t "
       "GROUP BY 1");

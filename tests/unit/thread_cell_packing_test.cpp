@@ -46,7 +46,7 @@ TEST_CASE("lane_sum_bits: exactly the bits of the largest sum") {
   }
 }
 
-TEST_CASE("pack_thread_cells: first fit decreasing, fields disjoint, lone fields unpacked") {
+TEST_CASE("pack_thread_cells: first fit decreasing - fields disjoint - lone fields unpacked") {
   // Q1 at SF 10 on an H100: count 9, quantity 22, discount 13, price 26, disc_price 33,
   // charge 40 bits; field 6 cannot pack.
   const std::vector<uint32_t> bits = {9, 22, 26, 33, 40, 13, 0};
@@ -89,7 +89,7 @@ std::string scan_source(const std::string& sql) {
   return test::generated_source(packing_db(), sql, GpuStrategy::ThreadPrivate);
 }
 
-TEST_CASE("codegen: non-negative sums share packed words, a sum that can be negative does not") {
+TEST_CASE("codegen: non-negative sums share packed words - a sum that can be negative does not") {
   const std::string q1 = scan_source(
       "SELECT l_returnflag, l_linestatus, SUM(l_quantity), SUM(l_extendedprice), "
       "SUM(l_extendedprice * (1 - l_discount)), AVG(l_discount), COUNT(*) FROM lineitem "

@@ -41,7 +41,7 @@ TEST_CASE("value bounds: TPC-H Q1's charge factors are non-negative 32-bit value
   CHECK(p.hi == 10494950.0L * 100);
 }
 
-TEST_CASE("value bounds: signs, scales and what stays unknown") {
+TEST_CASE("value bounds: signs - scales and what stays unknown") {
   std::vector<ColumnStats> stats = {range(-5, 7), ColumnStats{}};
   const Type i = Type::integer();
   ValueBounds neg = value_bounds(*make_node(ExprKind::Negate, i, {make_column_ref(0, i)}), stats);
@@ -123,7 +123,7 @@ TEST_CASE("value bounds: MOD and division by constants and by known parameters")
   CHECK(pb.hi == 63);
 }
 
-TEST_CASE("value bounds: EXTRACT from a date column's range, CASE over constants") {
+TEST_CASE("value bounds: EXTRACT from a date column's range - CASE over constants") {
   // 1992-01-02 .. 1998-12-01 as days since 1970-01-01.
   std::vector<ColumnStats> stats = {range(8036, 10561)};
   ExprPtr d = make_column_ref(0, Type::date());
