@@ -34,6 +34,7 @@ ExecOptions Engine::Impl::exec_options() const {
   ExecOptions exec;
   exec.device = device_choice(options.device);
   exec.cpu_threads = options.cpu_threads;
+  exec.device_memory_limit = options.device_memory_limit;
   return exec;
 }
 

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "tools/data/generated_data.h"
 #include "tools/data/paper_tables.h"
 #include "tools/data/tbl_writer.h"
 #include "tools/data/tpch_lineitem.h"
@@ -23,6 +24,15 @@ struct GenArgs {
 };
 
 int gen(const GenArgs& args) {
+  GeneratedData wanted;
+  if (args.table == "lineitem") {
+    wanted.tpch_sf = args.sf;
+  } else if (args.table == "orders") {
+    wanted.orders_rows = args.rows;
+  } else {
+    wanted.atable_rows = args.rows;
+  }
+  require_memory_to_generate(wanted);
   TablePtr table;
   if (args.table == "lineitem") {
     table = generate_lineitem(args.sf, args.seed);

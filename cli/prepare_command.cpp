@@ -175,8 +175,7 @@ int exec(const ExecArgs& args) {
                               args.name, joined(type_names(*statement), "none"),
                               joined(stored.parameter_types, "none")));
     }
-    ExecOptions options;
-    options.device = parse_device(args.output.device);
+    ExecOptions options = exec_options_for(args.output);
     options.parameters = args.params;
     options.explain = args.explain;
     StatementOutcome outcome = db.execute_prepared(*statement, options);

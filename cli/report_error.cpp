@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <new>
 #include <sstream>
 
 #include "cli/commands.h"
@@ -23,6 +24,10 @@ std::string source_line(const std::string& source, int line) {
 
 int report_error(const std::exception& error, const std::string& source) {
   auto* tally_error = dynamic_cast<const Error*>(&error);
+  if (dynamic_cast<const std::bad_alloc*>(&error)) {
+    std::cerr << "out of memory: tally ran out of host memory\n";
+    return 1;
+  }
   if (!tally_error) {
     std::cerr << "error: " << error.what() << "\n";
     return 1;

@@ -48,8 +48,7 @@ int run(const RunArgs& args) {
     }
     Database db;
     generate_tables(args.data, db, args.output.timing);
-    ExecOptions options;
-    options.device = parse_device(args.output.device);
+    ExecOptions options = exec_options_for(args.output);
     options.parameters = args.params;
     options.explain = args.explain;
     options.strategy = args.strategy;

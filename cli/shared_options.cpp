@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/result_format.h"
+#include "compiler/common/byte_size.h"
 #include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
 
@@ -47,6 +48,9 @@ void generate_tables(const GeneratedData& data, Database& db, bool timing) {
 void add_output_options(CLI::App* cmd, OutputArgs& output) {
   cmd->add_option("--device", output.device, "Engine: auto, cpu or gpu")
       ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  cmd->add_option("--device-memory-limit", output.device_memory_limit,
+                  "Most GPU memory to use, e.g. 2GiB (columns beyond it are evicted; a "
+                  "query that needs more fails)");
   cmd->add_option("--format", output.format, "Output: table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}));
   cmd->add_flag("--timing", output.timing,
@@ -57,6 +61,16 @@ DeviceChoice parse_device(const std::string& d) {
   if (d == "cpu") return DeviceChoice::Cpu;
   if (d == "gpu") return DeviceChoice::Gpu;
   return DeviceChoice::Auto;
+}
+
+ExecOptions exec_options_for(const OutputArgs& output) {
+  ExecOptions options;
+  options.device = parse_device(output.device);
+  if (!output.device_memory_limit.empty()) {
+    options.device_memory_limit =
+        parse_byte_size(output.device_memory_limit, "--device-memory-limit");
+  }
+  return options;
 }
 
 std::string read_sql_file(const std::string& file) {

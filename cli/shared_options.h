@@ -17,6 +17,7 @@ void generate_tables(const GeneratedData& data, Database& db, bool timing);
 
 struct OutputArgs {
   std::string device = "auto";
+  std::string device_memory_limit;  // --device-memory-limit: "2GiB"; empty: no limit
   std::string format = "table";
   bool timing = false;
   bool compile_only = false;  // tally compile: print the compile line instead of rows
@@ -25,10 +26,13 @@ struct OutputArgs {
   bool source_only = false;
 };
 
-// --device, --format, --timing.
+// --device, --device-memory-limit, --format, --timing.
 void add_output_options(CLI::App* cmd, OutputArgs& output);
 
 DeviceChoice parse_device(const std::string& device);
+
+// The execution options --device and --device-memory-limit give (the rest at defaults).
+ExecOptions exec_options_for(const OutputArgs& output);
 
 // The SQL text of `file` ('-' or empty: standard input). Throws Error(Io).
 std::string read_sql_file(const std::string& file);

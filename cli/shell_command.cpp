@@ -74,7 +74,7 @@ class Shell {
  public:
   explicit Shell(const ShellArgs& args) : output_(args.output), editor_(args.history) {
     generate_tables(args.data, db_, args.output.timing);
-    options_.device = parse_device(output_.device);
+    options_ = exec_options_for(output_);
   }
 
   int run() {

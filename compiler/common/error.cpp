@@ -22,6 +22,8 @@ const char* error_kind_name(ErrorKind kind) {
       return "I/O error";
     case ErrorKind::Device:
       return "device error";
+    case ErrorKind::OutOfMemory:
+      return "out of memory";
     case ErrorKind::Compile:
       return "compile error";
     case ErrorKind::Cache:

@@ -38,6 +38,9 @@ enum class Device {
 struct EngineOptions {
   Device device = Device::Auto;
   unsigned cpu_threads = 0;  // threads the CPU engine uses per query; 0: one per CPU
+  // The most GPU memory the engine holds (uploaded columns, tables, results); 0: all there
+  // is. Columns beyond it are evicted; a query that needs more fails with Error(Device).
+  uint64_t device_memory_limit = 0;
 };
 
 // A fixed-width column of caller-owned memory for Engine::register_columns: `rows`

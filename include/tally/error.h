@@ -25,6 +25,7 @@ enum class ErrorKind {
   Catalog,      // table exists / does not exist
   Io,           // files
   Device,       // no driver, no GPU, CUDA errors, out of device memory
+  OutOfMemory,  // host memory: what ran out, and how much was needed where it is known
   Compile,      // NVRTC failures
   Cache,        // kernel cache problems
   Internal,     // a bug in tally

@@ -3,7 +3,10 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
+#include <atomic>
+
 #include "compiler/common/error.h"
+#include "runtime/cuda/device.h"
 #include "runtime/cuda/load_once.h"
 
 namespace tally::cuda {
@@ -57,6 +60,28 @@ DriverApi load_driver() {
   return api;
 }
 
+// Set by an error after which every call in the context fails (sticky errors).
+std::atomic<bool> g_context_lost{false};
+
+bool loses_context(CUresult result) {
+  switch (result) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_LAUNCH_FAILED:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_ECC_UNCORRECTABLE:
+    case CUDA_ERROR_CONTEXT_IS_DESTROYED:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 const DriverApi& driver() { return load_once<DriverApi, load_driver>(); }
@@ -79,24 +104,21 @@ void check(CUresult result, const char* call, std::string_view context) {
   if (result == CUDA_SUCCESS) return;
   std::string message = fmt::format("{} failed: {}", call, describe_result(result));
   if (!context.empty()) message += fmt::format(" while {}", context);
-  // These errors leave the context unusable for the rest of the process.
-  if (result == CUDA_ERROR_ILLEGAL_ADDRESS || result == CUDA_ERROR_LAUNCH_FAILED ||
-      result == CUDA_ERROR_ILLEGAL_INSTRUCTION || result == CUDA_ERROR_MISALIGNED_ADDRESS) {
-    message += "; the GPU context is no longer usable, restart tally";
+  if (loses_context(result)) {
+    g_context_lost.store(true);
+    message += "; the GPU context is lost: the next statement opens a fresh one";
   }
   throw Error(ErrorKind::Device, message);
 }
 
-std::string format_bytes(uint64_t bytes) {
-  constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
-  if (bytes < 1024) return fmt::format("{} B", bytes);
-  double value = static_cast<double>(bytes) / 1024.0;
-  size_t unit = 0;
-  while (value >= 1024.0 && unit + 1 < std::size(kUnits)) {
-    value /= 1024.0;
-    ++unit;
-  }
-  return fmt::format("{:.1f} {}", value, kUnits[unit]);
+bool context_lost() noexcept { return g_context_lost.load(); }
+
+void reset_lost_context(int ordinal) {
+  CUdevice device = 0;
+  check(driver().cuDeviceGet(&device, ordinal), "cuDeviceGet");
+  check(driver().cuDevicePrimaryCtxReset(device), "cuDevicePrimaryCtxReset",
+        "resetting the lost GPU context");
+  g_context_lost.store(false);
 }
 
 }  // namespace tally::cuda

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "compiler/common/byte_size.h"
+
 namespace tally::cuda {
 
 // Every driver entry point tally calls. cuda.h #defines the versioned names (cuMemAlloc ->
@@ -27,6 +29,7 @@ namespace tally::cuda {
   X(cuDeviceTotalMem)                            \
   X(cuDevicePrimaryCtxRetain)                    \
   X(cuDevicePrimaryCtxRelease)                   \
+  X(cuDevicePrimaryCtxReset)                     \
   X(cuCtxSetCurrent)                             \
   X(cuCtxSynchronize)                            \
   X(cuMemGetInfo)                                \
@@ -76,8 +79,5 @@ void check(CUresult result, const char* call, std::string_view context = {});
 
 // "CUDA_ERROR_OUT_OF_MEMORY (out of memory)", usable for any code (unknown ones too).
 std::string describe_result(CUresult result);
-
-// "12.0 GiB", "512 B": sizes in messages.
-std::string format_bytes(uint64_t bytes);
 
 }  // namespace tally::cuda

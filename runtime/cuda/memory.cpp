@@ -35,6 +35,12 @@ class PoolCache {
   explicit PoolCache(uint64_t max_cached_bytes) : max_cached_bytes_(max_cached_bytes) {}
   ~PoolCache() { trim(); }
 
+  // Counts a buffer just allocated from the driver.
+  void count_allocated(size_t capacity) {
+    std::lock_guard lock(mutex_);
+    held_bytes_ += capacity;
+  }
+
   DevicePtr take(size_t capacity) {
     std::lock_guard lock(mutex_);
     auto it = free_.find(capacity);
@@ -54,6 +60,7 @@ class PoolCache {
         cached_bytes_ += capacity;
         return;
       }
+      held_bytes_ -= capacity;
     }
     free_device(ptr);
   }
@@ -63,6 +70,7 @@ class PoolCache {
     {
       std::lock_guard lock(mutex_);
       cached.swap(free_);
+      held_bytes_ -= cached_bytes_;
       cached_bytes_ = 0;
     }
     for (const auto& [capacity, ptr] : cached) free_device(ptr);
@@ -72,15 +80,31 @@ class PoolCache {
     std::lock_guard lock(mutex_);
     return cached_bytes_;
   }
+  uint64_t held_bytes() const {
+    std::lock_guard lock(mutex_);
+    return held_bytes_;
+  }
 
  private:
   mutable std::mutex mutex_;
   std::multimap<size_t, DevicePtr> free_;  // by capacity
   uint64_t cached_bytes_ = 0;
+  uint64_t held_bytes_ = 0;  // allocated from the driver and not freed: in use + cached
   const uint64_t max_cached_bytes_;
 };
 
 }  // namespace detail
+
+namespace {
+
+// The driver's allocation, or out of memory when it would pass the pool's limit.
+CUresult try_allocate_within(uint64_t limit, const detail::PoolCache& cache, size_t capacity,
+                             CUdeviceptr* ptr) {
+  if (limit > 0 && cache.held_bytes() + capacity > limit) return CUDA_ERROR_OUT_OF_MEMORY;
+  return try_allocate(capacity, ptr);
+}
+
+}  // namespace
 
 // ---- DeviceBuffer ---------------------------------------------------------------------
 
@@ -194,22 +218,33 @@ DeviceBuffer BufferPool::allocate(size_t bytes, std::string_view what) {
   const size_t capacity = size_class(bytes);
   if (DevicePtr ptr = cache_->take(capacity)) return DeviceBuffer(ptr, bytes, capacity, cache_);
   CUdeviceptr ptr = 0;
-  CUresult result = try_allocate(capacity, &ptr);
+  CUresult result = try_allocate_within(limit_, *cache_, capacity, &ptr);
   if (result == CUDA_ERROR_OUT_OF_MEMORY) {
     cache_->trim();
-    result = try_allocate(capacity, &ptr);
+    result = try_allocate_within(limit_, *cache_, capacity, &ptr);
   }
   while (result == CUDA_ERROR_OUT_OF_MEMORY && reclaim_ && reclaim_()) {
     cache_->trim();  // what the reclaimer released came back to the cache
-    result = try_allocate(capacity, &ptr);
+    result = try_allocate_within(limit_, *cache_, capacity, &ptr);
+  }
+  if (result == CUDA_ERROR_OUT_OF_MEMORY && limit_ > 0 &&
+      cache_->held_bytes() + capacity > limit_) {
+    throw Error(ErrorKind::Device,
+                fmt::format("out of device memory while {}: the device memory limit is {}, and {} "
+                            "of it is in use",
+                            allocation_context(capacity, what), format_bytes(limit_),
+                            format_bytes(cache_->held_bytes())));
   }
   check(result, "cuMemAlloc", allocation_context(capacity, what));
+  cache_->count_allocated(capacity);
   return DeviceBuffer(ptr, bytes, capacity, cache_);
 }
 
 void BufferPool::trim() { cache_->trim(); }
 
 uint64_t BufferPool::cached_bytes() const { return cache_->cached_bytes(); }
+
+uint64_t BufferPool::held_bytes() const { return cache_->held_bytes(); }
 
 // ---- PinnedBuffer ---------------------------------------------------------------------
 

@@ -85,6 +85,14 @@ class BufferPool {
   DeviceBuffer allocate(size_t bytes, std::string_view what);
   void trim();  // frees every cached buffer
   uint64_t cached_bytes() const;
+  // Device memory the pool's buffers hold, in use or cached (the driver's view of it).
+  uint64_t held_bytes() const;
+
+  // At most `bytes` held at once (0: no limit): an allocation that would pass it is out of
+  // memory, evicting and reclaiming as a full device would, so a small budget can be
+  // tested on any GPU. The error names the limit.
+  void set_limit(uint64_t bytes) { limit_ = bytes; }
+  uint64_t limit() const { return limit_; }
 
   // Called when the device is out of memory even with the cache freed: releases something
   // the owner can rebuild (the engine's least recently used columns) and returns true, or
@@ -96,6 +104,7 @@ class BufferPool {
  private:
   std::shared_ptr<detail::PoolCache> cache_;
   std::function<bool()> reclaim_;
+  uint64_t limit_ = 0;
 };
 
 // Page-locked host memory (cuMemAllocHost): the source or target of asynchronous copies.

@@ -176,6 +176,9 @@ GpuEngine::Residency GpuEngine::residency() const {
   return {impl_->columns.size(), impl_->modules.size()};
 }
 
+uint64_t GpuEngine::memory_held() const { return impl_->pool.held_bytes(); }
+uint64_t GpuEngine::memory_cached() const { return impl_->pool.cached_bytes(); }
+
 std::string GpuEngine::arch() const { return impl_->device.profile().arch(); }
 
 DeviceLimits device_limits(const cuda::DeviceProfile& p) { return p.target().limits; }
@@ -399,6 +402,7 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
                       const GpuRunOptions& options, GpuRunReport* report_out) {
   std::lock_guard lock(impl_->mutex);
   impl_->device.make_current();
+  impl_->pool.set_limit(options.device_memory_limit);
   impl_->begin_query();
   impl_->lookup_error.clear();
   GpuRunReport report;

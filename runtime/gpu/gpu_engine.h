@@ -19,8 +19,9 @@ namespace tally {
 
 struct GpuRunOptions {
   GpuStrategy strategy = GpuStrategy::Auto;
-  uint64_t hash_capacity = 0;     // > 0: first Hash attempt at this capacity (tests of growth)
-  GpuPlanCache* plans = nullptr;  // a prepared statement's: skips codegen for a known plan
+  uint64_t hash_capacity = 0;        // > 0: first Hash attempt at this capacity (tests of growth)
+  GpuPlanCache* plans = nullptr;     // a prepared statement's: skips codegen for a known plan
+  uint64_t device_memory_limit = 0;  // > 0: the most device memory the engine may hold
 };
 
 struct GpuRunReport {
@@ -57,6 +58,9 @@ class GpuEngine {
     size_t modules = 0;
   };
   Residency residency() const;
+  // Device memory the engine's pool holds: in use (columns, tables) plus cached for reuse.
+  uint64_t memory_held() const;
+  uint64_t memory_cached() const;
   std::string arch() const;  // the NVRTC target of the device, e.g. "sm_90"
   DeviceLimits limits() const;
 

@@ -1,6 +1,7 @@
 #include "runtime/load/copy_loader.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,10 +9,12 @@
 #include <cerrno>
 #include <cstring>
 
+#include "compiler/common/byte_size.h"
 #include "compiler/common/error.h"
 #include "runtime/load/delimited_records.h"
 #include "runtime/load/field_parser.h"
 #include "runtime/load/parallel.h"
+#include "runtime/storage/host_memory.h"
 
 namespace tally {
 
@@ -24,6 +27,11 @@ constexpr size_t kBlockSize = 64 << 20;
 
 std::string statement_name(const CopyOptions& options, const TableSchema& schema) {
   return options.statement.empty() ? "COPY " + schema.name : options.statement;
+}
+
+std::string too_long_message() {
+  return fmt::format("the line is longer than the maximum line length ({} MiB)",
+                     kMaxLineBytes >> 20);
 }
 
 // Where a piece failed, relative to the piece.
@@ -53,6 +61,10 @@ class CopyJob {
   // Skips the header record at the start of data; returns the bytes skipped.
   size_t skip_header(const char* data, size_t size);
   std::vector<std::vector<ColumnBuilder>>& parts() { return parts_; }
+  // The record after those parsed is longer than kMaxLineBytes.
+  [[noreturn]] void throw_too_long() const {
+    throw_error(lines_before_ + 1, PieceError{0, -1, too_long_message()});
+  }
 
  private:
   [[noreturn]] void throw_error(size_t line, const PieceError& error) const;
@@ -73,8 +85,11 @@ void CopyJob::parse_piece(const char* begin, const char* end, Piece& piece) cons
   auto fail = [&](int column, std::string message) {
     piece.error = PieceError{reader.record_start_lines(), column, std::move(message)};
   };
-  while (reader.next(error)) {
+  for (const char* start = reader.position(); reader.next(error); start = reader.position()) {
     if (!error.empty()) return fail(-1, error);
+    if (static_cast<size_t>(reader.position() - start) > kMaxLineBytes) {
+      return fail(-1, too_long_message());
+    }
     std::span<RawField> fields = reader.fields();
     // A delimiter at the end of the line (TPC-H .tbl) adds one empty field.
     if (fields.size() == n + 1 && fields.back().raw.empty() && !fields.back().quoted) {
@@ -147,9 +162,12 @@ class BlockReader {
     // Small files get a small buffer; a large one starts at one block.
     struct stat info;
     if (::fstat(fd_, &info) == 0 && info.st_size >= 0) {
+      file_bytes_ = static_cast<uint64_t>(info.st_size);
       buffer_.resize(std::clamp<size_t>(static_cast<size_t>(info.st_size) + 1, 4096, kBlockSize));
     }
   }
+  // The file's size (0 for pipes and devices).
+  uint64_t file_bytes() const { return file_bytes_; }
   ~BlockReader() {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -170,10 +188,17 @@ class BlockReader {
         consumed_ = end;
         return {buffer_.data(), end};
       }
-      // A record longer than the buffer: grow it and read on.
+      // A record longer than the buffer: grow it and read on, up to the line limit (a file
+      // without line ends, such as /dev/zero, would otherwise take all memory).
+      if (filled_ > kMaxLineBytes) {
+        too_long_ = true;
+        return {};
+      }
       buffer_.resize(buffer_.size() * 2);
     }
   }
+  // The last next() stopped at a record longer than kMaxLineBytes.
+  bool too_long() const { return too_long_; }
 
  private:
   void fill() {
@@ -193,10 +218,12 @@ class BlockReader {
   std::string statement_;
   std::string path_;
   int fd_ = -1;
+  uint64_t file_bytes_ = 0;
   std::vector<char> buffer_;
   size_t filled_ = 0;
   size_t consumed_ = 0;
   bool eof_ = false;
+  bool too_long_ = false;
 };
 
 }  // namespace
@@ -205,6 +232,11 @@ TablePtr copy_into(const Table& table, const std::string& path, const CopyOption
   CopyJob job(table, path, options);
   BlockReader reader(statement_name(options, table.schema), path);
   RecordFormat format{options.delimiter, options.csv, options.backslash_escapes};
+  // Parsed values take about as much memory as their text: refuse what cannot fit before
+  // reading, rather than fail with std::bad_alloc halfway.
+  require_host_memory(reader.file_bytes(),
+                      fmt::format("{}: loading {} ({})", statement_name(options, table.schema),
+                                  path, format_bytes(reader.file_bytes())));
 
   std::vector<ColumnBuilder> existing = builders_for(table.schema);
   for (size_t c = 0; c < table.columns.size(); ++c) append_column(existing[c], *table.columns[c]);
@@ -216,6 +248,7 @@ TablePtr copy_into(const Table& table, const std::string& path, const CopyOption
     first = false;
     job.parse_block(block.data() + skipped, block.size() - skipped);
   }
+  if (reader.too_long()) job.throw_too_long();
   return join_parts(table.schema, std::move(job.parts()));
 }
 

@@ -1,12 +1,17 @@
 // COPY table FROM 'file': PostgreSQL text format, TPC-H .tbl and CSV.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <string>
 
 #include "runtime/storage/table.h"
 
 namespace tally {
+
+// The longest record COPY and read_csv accept (DuckDB's max_line_size is 2 MB): longer
+// ones are an error naming the line, not a buffer that grows until memory runs out.
+constexpr size_t kMaxLineBytes = size_t{16} << 20;
 
 struct CopyOptions {
   char delimiter = '\t';

@@ -7,7 +7,6 @@
 #include <cstring>
 #include <fstream>
 #include <set>
-#include <sstream>
 
 #include "compiler/common/error.h"
 #include "runtime/load/column_guess.h"
@@ -19,6 +18,8 @@ namespace {
 
 constexpr char kCandidateDelimiters[] = {',', '\t', '|', ';'};
 constexpr size_t kDelimiterSampleRecords = 50;
+// How much of a file the types are guessed from (a whole line of the longest length fits).
+constexpr size_t kSampleBytes = kMaxLineBytes;
 
 struct Record {
   size_t line = 0;  // 1-based line where the record starts
@@ -117,6 +118,32 @@ std::vector<std::string> column_names(const Record* header, size_t count) {
   return names;
 }
 
+[[noreturn]] void throw_read_error(const char* what, const std::string& path) {
+  throw Error(ErrorKind::Io, fmt::format("read_csv: {} {}: {}", what, path, std::strerror(errno)));
+}
+
+// The file's first kSampleBytes, cut after its last whole record when the file is longer:
+// the types guessed from it are checked on every row by the load, which names the line
+// and column of a value that does not fit.
+std::string read_sample(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw_read_error("cannot open", path);
+  std::string sample(kSampleBytes + 1, '\0');
+  file.read(sample.data(), static_cast<std::streamsize>(sample.size()));
+  if (file.bad()) throw_read_error("cannot read", path);
+  sample.resize(static_cast<size_t>(file.gcount()));
+  if (sample.size() <= kSampleBytes) return sample;
+  size_t end = last_record_end(sample.data(), sample.size(), csv_format(','));
+  if (end == 0) {
+    throw Error(ErrorKind::Data,
+                fmt::format("read_csv: {} line 1: the line is longer than the maximum line "
+                            "length ({} MiB)",
+                            path, kMaxLineBytes >> 20));
+  }
+  sample.resize(end);
+  return sample;
+}
+
 }  // namespace
 
 SniffedCsv sniff_csv(std::string_view text, const std::string& path, const CsvHints& hints) {
@@ -147,18 +174,7 @@ SniffedCsv sniff_csv(std::string_view text, const std::string& path, const CsvHi
 
 TablePtr load_csv_file(const std::string& path, const CsvHints& hints,
                        const std::string& table_name) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    throw Error(ErrorKind::Io,
-                fmt::format("read_csv: cannot open {}: {}", path, std::strerror(errno)));
-  }
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad()) {
-    throw Error(ErrorKind::Io,
-                fmt::format("read_csv: cannot read {}: {}", path, std::strerror(errno)));
-  }
-  SniffedCsv sniffed = sniff_csv(text.str(), path, hints);
+  SniffedCsv sniffed = sniff_csv(read_sample(path), path, hints);
   TableSchema schema;
   schema.name = table_name;
   schema.columns = std::move(sniffed.columns);

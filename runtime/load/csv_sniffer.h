@@ -22,8 +22,8 @@ struct SniffedCsv {
   std::vector<ColumnSchema> columns;
 };
 
-// Sniffs `text`, the whole file. Delimiter: the one of , \t | ; that splits the first
-// records into the most fields, equally many in each. Types: from every record, widening
+// Sniffs `text`, the file or its first records. Delimiter: the one of , \t | ; that splits the
+// first records into the most fields, equally many in each. Types: from every record, widening
 // BIGINT -> DECIMAL(p,s) -> DOUBLE -> VARCHAR (DATE, yyyy-mm-dd, widens to VARCHAR).
 // Header: a first record with a field that does not fit its column's type; when every
 // column is VARCHAR, a first record of non-empty, distinct fields. Names from the header,
@@ -31,8 +31,9 @@ struct SniffedCsv {
 // throws ErrorKind::Data naming `path` and the line.
 SniffedCsv sniff_csv(std::string_view text, const std::string& path, const CsvHints& hints);
 
-// Reads and sniffs the file at `path`, then loads it into a table named `table_name`.
-// A file that cannot be read throws ErrorKind::Io.
+// Sniffs the file at `path` (its first kMaxLineBytes when longer), then loads all of it
+// into a table named `table_name`, checking every row against the guessed types. A file
+// that cannot be read throws ErrorKind::Io; a line over kMaxLineBytes, ErrorKind::Data.
 TablePtr load_csv_file(const std::string& path, const CsvHints& hints,
                        const std::string& table_name);
 

@@ -2,22 +2,36 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <chrono>
 
 #include "compiler/bind/binder.h"
 #include "compiler/common/suggest.h"
 #include "compiler/parse/parser.h"
+#include "runtime/cuda/device.h"
 #include "runtime/gpu/gpu_engine.h"
+#include "runtime/storage/host_memory.h"
 
 namespace tally {
 
 Database::Database() = default;
 Database::~Database() = default;
 
-GpuEngine& Database::gpu() {
+std::shared_ptr<GpuEngine> Database::gpu() {
   std::lock_guard lock(gpu_mutex_);
-  if (!gpu_) gpu_ = std::make_unique<GpuEngine>();
-  return *gpu_;
+  if (cuda::context_lost()) {
+    // Every buffer and module of the lost context goes first, then the context itself.
+    gpu_.reset();
+    cuda::reset_lost_context(0);
+  }
+  if (!gpu_) gpu_ = std::make_shared<GpuEngine>();
+  return gpu_;
+}
+
+Database::GpuMemory Database::gpu_memory() {
+  std::lock_guard lock(gpu_mutex_);
+  if (!gpu_) return {};
+  return {gpu_->memory_held(), gpu_->memory_cached()};
 }
 
 const TableSchema* Database::find_table(std::string_view name) const {
@@ -53,7 +67,28 @@ TablePtr Database::existing_table(const std::string& name) const {
   return t;
 }
 
+namespace {
+
+// "the SELECT at line 3": how an out-of-memory error names the statement that ran out.
+std::string statement_name(const ast::Statement& statement) {
+  std::string_view text = statement.text;
+  size_t start = text.find_first_not_of(" \t\r\n(");
+  size_t end = start == std::string_view::npos ? start : text.find_first_of(" \t\r\n(", start);
+  std::string keyword(start == std::string_view::npos ? "" : text.substr(start, end - start));
+  for (char& c : keyword) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return fmt::format("the {} at line {}", keyword.empty() ? "statement" : keyword,
+                     statement.location.line);
+}
+
+}  // namespace
+
 StatementOutcome Database::execute(const ast::Statement& statement, const ExecOptions& options) {
+  return reporting_out_of_memory(statement_name(statement),
+                                 [&] { return execute_body(statement, options); });
+}
+
+StatementOutcome Database::execute_body(const ast::Statement& statement,
+                                        const ExecOptions& options) {
   return std::visit(
       [&](const auto& body) -> StatementOutcome {
         using T = std::decay_t<decltype(body)>;

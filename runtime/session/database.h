@@ -37,6 +37,8 @@ struct ExecOptions {
   std::vector<std::string> parameters;  // values for '?', converted to the inferred types
   bool explain = false;                 // also produce the plan text
   unsigned cpu_threads = 0;             // CPU engine threads per query; 0: one per CPU
+  // Device memory the GPU engine may hold (columns, tables, results); 0: all there is.
+  uint64_t device_memory_limit = 0;
 };
 
 struct Timings {
@@ -88,7 +90,16 @@ class Database : public Catalog {
   // first if its table was replaced by one of another shape since it was prepared.
   StatementOutcome execute_prepared(const PreparedSelect& statement, const ExecOptions& options);
 
+  // Device memory the GPU engine's pool holds (in use and cached); 0 before the first GPU
+  // statement. For tests that check failing statements leak nothing.
+  struct GpuMemory {
+    uint64_t held = 0;
+    uint64_t cached = 0;
+  };
+  GpuMemory gpu_memory();
+
  private:
+  StatementOutcome execute_body(const ast::Statement& statement, const ExecOptions& options);
   StatementOutcome run_select(const ast::SelectStmt& stmt, int parameter_count,
                               const ExecOptions& options);
   // `plans`: the prepared statement's plan cache, or null. `file_input`: the table a file
@@ -105,10 +116,12 @@ class Database : public Catalog {
   StatementOutcome run_copy(const ast::CopyStmt& stmt);
   StatementOutcome run_insert(const ast::InsertStmt& stmt);
   TablePtr existing_table(const std::string& name) const;  // throws if missing
-  GpuEngine& gpu();                                        // opened on first use
+  // Opened on first use, and again after an error lost the GPU context; held by the
+  // caller while it runs.
+  std::shared_ptr<GpuEngine> gpu();
 
   std::mutex gpu_mutex_;
-  std::unique_ptr<GpuEngine> gpu_;
+  std::shared_ptr<GpuEngine> gpu_;
 
   mutable std::mutex mutex_;
   std::map<std::string, TablePtr, std::less<>> tables_;

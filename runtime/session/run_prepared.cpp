@@ -7,6 +7,7 @@
 #include "compiler/common/elapsed.h"
 #include "compiler/parse/parser.h"
 #include "runtime/session/database.h"
+#include "runtime/storage/host_memory.h"
 
 namespace tally {
 
@@ -62,7 +63,8 @@ StatementOutcome Database::execute_prepared(const PreparedSelect& statement,
       plans = rebound->plans.get();
     }
   }
-  return run_bound(*query, options, StatementOutcome{}, plans);
+  return reporting_out_of_memory(
+      "the prepared SELECT", [&] { return run_bound(*query, options, StatementOutcome{}, plans); });
 }
 
 }  // namespace tally

@@ -100,8 +100,9 @@ StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions
       gpu_options.strategy = strategy_from_name(options.strategy);
       gpu_options.hash_capacity = options.hash_capacity;
       gpu_options.plans = plans;
+      gpu_options.device_memory_limit = options.device_memory_limit;
       GpuRunReport report;
-      outcome.result = gpu().run(query, *input, parameters, strings, gpu_options, &report);
+      outcome.result = gpu()->run(query, *input, parameters, strings, gpu_options, &report);
       outcome.timings.gpu = gpu_timing(report);
       if (options.explain) outcome.explain += report.plan;
       if (options.emit_cuda) outcome.cuda = report.source;

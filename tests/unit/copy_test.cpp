@@ -301,6 +301,30 @@ TEST_CASE("copy: a missing file is an I/O error and the table is unchanged") {
   CHECK(table->columns[0]->get_int(0) == 5);
 }
 
+TEST_CASE("copy: a line without an end stops at the line limit with its line number") {
+  TableSchema schema{"t", {{"a", Type::integer()}}};
+  auto table = load(schema, "before.tbl", "5|\n");
+  try {
+    copy_into(*table, "/dev/zero", copy_options_from({}, "/dev/zero"));
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::Data);
+    CHECK(std::string(e.what()) ==
+          "COPY t: /dev/zero line 1: the line is longer than the maximum line length (16 MiB)");
+  }
+  // Whole records before the long one are counted: the error names the line it starts on.
+  std::string text = "1|\n2|\n" + std::string(kMaxLineBytes + 4096, '7');
+  TempFile file("long_line.tbl", text);
+  auto empty = make_empty_table(schema);
+  try {
+    copy_into(*empty, file.path(), copy_options_from({}, file.path()));
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find(" line 3: the line is longer") != std::string::npos);
+  }
+  REQUIRE(table->rows() == 1);
+}
+
 TEST_CASE("copy: write_tbl then copy_into round-trips generated tables exactly") {
   for (auto source : {generate_lineitem(0.002, 3), generate_nulls_table(3000, 0.25, 4),
                       generate_orders_table(2000, 10, 5), generate_atable(2000, 100, 1.1, 6)}) {

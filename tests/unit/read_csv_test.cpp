@@ -1,6 +1,7 @@
 // Files in FROM: sniffing of delimiter, header and types (runtime/load/csv_sniffer.h), and
 // queries over 'file.csv' and read_csv(...) end to end on the CPU engine.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <fstream>
 #include <string>
@@ -164,6 +165,33 @@ TEST_CASE("read_csv errors: empty file - ragged row - missing file") {
     CHECK(e.location()->line == 2);
     CHECK(e.location()->column == 6);
   }
+}
+
+TEST_CASE("read_csv: a file without line ends is refused at the line limit") {
+  Database db;
+  std::string message = error_from(
+      [&] { run_sql(db, "SELECT COUNT(*) FROM read_csv('/dev/zero')"); }, ErrorKind::Data);
+  CHECK(message ==
+        "read_csv: /dev/zero line 1: the line is longer than the maximum line length (16 MiB)");
+}
+
+TEST_CASE("read_csv: types guessed from the first 16 MiB are checked on every later row") {
+  // Integers fill the sample; a text value after it must fail the load, naming its line.
+  std::string text = "n\n";
+  size_t lines = 1;
+  while (text.size() <= kMaxLineBytes + 100) {
+    text += "12345678\n";
+    ++lines;
+  }
+  text += "not a number\n";
+  CsvFile file(text);
+  Database db;
+  std::string message =
+      error_from([&] { run_sql(db, "SELECT COUNT(*) FROM '" + file.path + "'"); }, ErrorKind::Data);
+  CHECK(message.find(fmt::format("line {}, column 1 (n)", lines + 1)) != std::string::npos);
+  std::string small = "n\n1\n2\nthree\n";
+  CsvFile whole(small, "small.csv");
+  expect_rows(run_sql(db, "SELECT COUNT(*) FROM '" + whole.path + "'"), {{int_cell(3)}});
 }
 
 TEST_CASE("read_csv: SELECT region - SUM(amount) FROM 'file.csv' GROUP BY 1 - exactly") {

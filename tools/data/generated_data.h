@@ -20,7 +20,11 @@ struct GeneratedData {
   bool operator==(const GeneratedData&) const = default;
 };
 
-// Generates the tables `data` names and puts them into `db`.
+// Generates the tables `data` names and puts them into `db`. Throws Error(OutOfMemory)
+// before starting when the estimated memory is more than the process may take.
 void add_generated_tables(const GeneratedData& data, Database& db);
+
+// Throws that Error(OutOfMemory) alone (for `tally gen`, which writes files).
+void require_memory_to_generate(const GeneratedData& data);
 
 }  // namespace tally

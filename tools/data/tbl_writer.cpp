@@ -52,8 +52,12 @@ class OutputFile {
     file_ = std::fopen(path.c_str(), "wb");
     if (!file_) fail("cannot open");
   }
+  // A file not closed successfully is removed: a failed write leaves no partial output.
   ~OutputFile() {
-    if (file_) std::fclose(file_);
+    if (file_) {
+      std::fclose(file_);
+      std::remove(path_.c_str());
+    }
   }
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
@@ -66,7 +70,12 @@ class OutputFile {
   void close() {
     FILE* file = file_;
     file_ = nullptr;
-    if (std::fclose(file) != 0) fail("cannot write");
+    if (std::fclose(file) != 0) {
+      int error = errno;
+      std::remove(path_.c_str());
+      errno = error;
+      fail("cannot write");
+    }
   }
 
  private:
