@@ -134,7 +134,18 @@ void require_supported(const DeviceProfile& profile) {
   }
 }
 
+namespace {
+
+std::string lost_context_message(const std::string& reason) {
+  return fmt::format(
+      "the GPU context was lost earlier in this process ({}); restart tally to use the GPU",
+      reason);
+}
+
+}  // namespace
+
 std::optional<std::string> why_gpu_unusable() {
+  if (std::optional<std::string> lost = lost_context()) return lost_context_message(*lost);
   if (!gpu_available()) return "no GPU is available";
   try {
     DeviceProfile profile = read_profile(0);
@@ -150,6 +161,9 @@ GpuTarget gpu_target_in_hand() {
 }
 
 Device Device::supported(int ordinal) {
+  if (std::optional<std::string> lost = lost_context()) {
+    throw Error(ErrorKind::Device, lost_context_message(*lost));
+  }
   require_supported(read_profile(ordinal));
   return Device(ordinal);
 }

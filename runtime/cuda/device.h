@@ -67,13 +67,10 @@ std::optional<std::string> why_gpu_unusable();
 // what to compile for so that this machine's later runs find the kernels.
 GpuTarget gpu_target_in_hand();
 
-// True after an error that leaves the context unusable (a kernel's illegal address, an
-// ECC error): every later call in it fails until reset_lost_context.
-bool context_lost() noexcept;
-// Destroys device `ordinal`'s primary context (its memory and modules with it), so that
-// the next Device starts a fresh one; clears context_lost(). Call once the old context's
-// buffers and modules are released.
-void reset_lost_context(int ordinal);
+// The error that lost the GPU context in this process (an illegal address in a kernel, an
+// ECC error), if one did. CUDA cannot recover from such errors in-process (its
+// documentation: the process must be restarted), so the GPU engine refuses work after one.
+std::optional<std::string> lost_context();
 
 struct MemoryInfo {
   uint64_t free_bytes = 0;

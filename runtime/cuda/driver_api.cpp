@@ -3,7 +3,8 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
-#include <atomic>
+#include <mutex>
+#include <optional>
 
 #include "compiler/common/error.h"
 #include "runtime/cuda/device.h"
@@ -60,8 +61,14 @@ DriverApi load_driver() {
   return api;
 }
 
-// Set by an error after which every call in the context fails (sticky errors).
-std::atomic<bool> g_context_lost{false};
+// The first error after which every call in the context fails (a sticky error).
+std::mutex g_lost_mutex;
+std::optional<std::string> g_lost_reason;
+
+void remember_lost_context(const std::string& message) {
+  std::lock_guard lock(g_lost_mutex);
+  if (!g_lost_reason) g_lost_reason = message;
+}
 
 bool loses_context(CUresult result) {
   switch (result) {
@@ -105,20 +112,17 @@ void check(CUresult result, const char* call, std::string_view context) {
   std::string message = fmt::format("{} failed: {}", call, describe_result(result));
   if (!context.empty()) message += fmt::format(" while {}", context);
   if (loses_context(result)) {
-    g_context_lost.store(true);
-    message += "; the GPU context is lost: the next statement opens a fresh one";
+    remember_lost_context(message);
+    message +=
+        "; the GPU context is lost: CUDA cannot recover it in this process, so GPU "
+        "statements fail until tally restarts (CPU statements still run)";
   }
   throw Error(ErrorKind::Device, message);
 }
 
-bool context_lost() noexcept { return g_context_lost.load(); }
-
-void reset_lost_context(int ordinal) {
-  CUdevice device = 0;
-  check(driver().cuDeviceGet(&device, ordinal), "cuDeviceGet");
-  check(driver().cuDevicePrimaryCtxReset(device), "cuDevicePrimaryCtxReset",
-        "resetting the lost GPU context");
-  g_context_lost.store(false);
+std::optional<std::string> lost_context() {
+  std::lock_guard lock(g_lost_mutex);
+  return g_lost_reason;
 }
 
 }  // namespace tally::cuda

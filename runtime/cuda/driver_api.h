@@ -29,7 +29,6 @@ namespace tally::cuda {
   X(cuDeviceTotalMem)                            \
   X(cuDevicePrimaryCtxRetain)                    \
   X(cuDevicePrimaryCtxRelease)                   \
-  X(cuDevicePrimaryCtxReset)                     \
   X(cuCtxSetCurrent)                             \
   X(cuCtxSynchronize)                            \
   X(cuMemGetInfo)                                \

@@ -19,11 +19,9 @@ Database::~Database() = default;
 
 std::shared_ptr<GpuEngine> Database::gpu() {
   std::lock_guard lock(gpu_mutex_);
-  if (cuda::context_lost()) {
-    // Every buffer and module of the lost context goes first, then the context itself.
-    gpu_.reset();
-    cuda::reset_lost_context(0);
-  }
+  // After a lost context the engine's buffers and modules are gone with it; opening the
+  // device again reports why it cannot run.
+  if (cuda::lost_context()) gpu_.reset();
   if (!gpu_) gpu_ = std::make_shared<GpuEngine>();
   return gpu_;
 }

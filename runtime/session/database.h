@@ -116,7 +116,7 @@ class Database : public Catalog {
   StatementOutcome run_copy(const ast::CopyStmt& stmt);
   StatementOutcome run_insert(const ast::InsertStmt& stmt);
   TablePtr existing_table(const std::string& name) const;  // throws if missing
-  // Opened on first use, and again after an error lost the GPU context; held by the
+  // Opened on first use (and dropped after an error lost the GPU context); held by the
   // caller while it runs.
   std::shared_ptr<GpuEngine> gpu();
 
