@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -31,6 +32,21 @@ int print_help(CLI::App& app, const std::string& topic_name) {
   return 0;
 }
 
+// `tally sales.tdb [options]`: a first argument that is neither an option nor a
+// subcommand names a database, opened by the shell (on a terminal) or by `run` (a piped
+// script): the arguments become `shell|run --db sales.tdb [options]`.
+std::vector<std::string> with_database_argument(int argc, char** argv, const Runners& runners) {
+  std::vector<std::string> args(argv, argv + argc);
+  if (args.size() < 2 || args[1].empty() || args[1][0] == '-' || args[1] == "help") return args;
+  for (const auto& [name, runner] : runners) {
+    if (args[1] == name) return args;
+  }
+  std::string database = args[1];
+  args.erase(args.begin() + 1);
+  args.insert(args.begin() + 1, {isatty(STDIN_FILENO) ? "shell" : "run", "--db", database});
+  return args;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -47,8 +63,11 @@ int main(int argc, char** argv) {
   std::string help_topic;
   app.add_subcommand("help", "Show the help of tally or of one subcommand")
       ->add_option("command", help_topic, "A subcommand (run, shell, ...)");
+  std::vector<std::string> args = with_database_argument(argc, argv, runners);
+  std::vector<char*> arg_pointers;
+  for (std::string& arg : args) arg_pointers.push_back(arg.data());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(arg_pointers.size()), arg_pointers.data());
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }

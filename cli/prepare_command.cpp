@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -22,6 +23,7 @@ namespace {
 struct PrepareArgs {
   std::string name;
   std::string file;
+  std::string sql;  // -e: the SELECT itself instead of a file
   GeneratedData data;
   bool list = false;
   std::string drop;
@@ -54,6 +56,7 @@ std::string data_flags(const GeneratedData& data) {
   if (data.atable_rows > 0) flags += fmt::format(" --atable {}", data.atable_rows);
   if (data.zipf != 0) flags += fmt::format(" --zipf {}", data.zipf);
   if (data.seed != 0) flags += fmt::format(" --seed {}", data.seed);
+  if (!data.database.empty()) flags += fmt::format(" --db {}", data.database);
   return flags.empty() ? "-" : flags.substr(1);
 }
 
@@ -79,13 +82,17 @@ std::string precompile(Database& db, const PreparedSelect& statement) {
 int prepare(const PrepareArgs& args) {
   StatementStore store = StatementStore::from_environment();
   check_statement_name(args.name);
-  std::string sql = read_sql_file(args.file);
+  std::string sql = args.sql.empty() ? read_sql_file(args.file) : args.sql;
   try {
     Database db;
     generate_tables(args.data, db, false);
     auto statement = db.prepare(sql);
     std::string kernels = precompile(db, *statement);
     StoredStatement stored{args.name, sql, args.data, type_names(*statement)};
+    // exec may run from another folder.
+    if (!stored.data.database.empty()) {
+      stored.data.database = std::filesystem::absolute(stored.data.database).string();
+    }
     store.save(stored);
     std::cout << fmt::format("PREPARE {}: {} parameter{} ({}); {}\n", args.name,
                              stored.parameter_types.size(),
@@ -141,8 +148,9 @@ int run_prepare_command(const PrepareArgs& args) {
       std::cout << fmt::format("DROP {}\n", args.drop);
       return 0;
     }
-    if (args.name.empty() || args.file.empty()) {
-      throw Error(ErrorKind::Io, "prepare needs a NAME and a FILE (or --list, or --drop NAME)");
+    if (args.name.empty() || (args.file.empty() && args.sql.empty())) {
+      throw Error(ErrorKind::Io,
+                  "prepare needs a NAME and a FILE or -e SQL (or --list, or --drop NAME)");
     }
   } catch (const std::exception& e) {
     return report_error(e, "");
@@ -196,7 +204,9 @@ Runner add_prepare_command(CLI::App& app) {
       "Save a SELECT under a name for tally exec: check it against its data and compile its "
       "kernels into the disk cache");
   cmd->add_option("name", args->name, "Statement name (letters, digits, _)");
-  cmd->add_option("file", args->file, "File holding one SELECT, with ? for parameters");
+  CLI::Option* file =
+      cmd->add_option("file", args->file, "File holding one SELECT, with ? for parameters");
+  cmd->add_option("-e,--execute", args->sql, "The SELECT itself instead of a file")->excludes(file);
   add_data_options(cmd, args->data);
   cmd->add_flag("--list", args->list, "List the prepared statements");
   cmd->add_option("--drop", args->drop, "Delete the prepared statement of this name");

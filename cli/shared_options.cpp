@@ -35,10 +35,20 @@ void add_data_options(CLI::App* cmd, GeneratedData& data) {
                   "Generate the seed paper's Query B table atable(col1..col4) with this many rows");
   cmd->add_option("--zipf", data.zipf, "Zipf exponent of atable.col1 (0: uniform)");
   cmd->add_option("--seed", data.seed, "Seed of the data generators");
+  cmd->add_option("--db", data.database,
+                  "Open (or create) this database folder: its tables persist between runs");
 }
 
 void generate_tables(const GeneratedData& data, Database& db, bool timing) {
   auto start = std::chrono::steady_clock::now();
+  if (!data.database.empty()) {
+    if (data.database.find('\n') != std::string::npos) {
+      throw Error(ErrorKind::Io, "--db: a database path cannot hold a line break");
+    }
+    db.open_store(data.database);
+    if (timing) std::cerr << fmt::format("Database open: {:.1f} ms\n", ms_since(start));
+    start = std::chrono::steady_clock::now();
+  }
   add_generated_tables(data, db);
   if (timing && data.any()) {
     std::cerr << fmt::format("Data generation: {:.1f} ms\n", ms_since(start));

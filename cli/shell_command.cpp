@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "cli/commands.h"
@@ -37,6 +38,7 @@ constexpr const char* kHelp =
     ".tables                   the tables' names\n"
     ".schema [TABLE]           their CREATE TABLE statements\n"
     ".read FILE                run a SQL script\n"
+    ".open DATABASE            use this database folder's tables (created when missing)\n"
     ".rows N                   longest table printed whole (0: no limit)\n"
     "Statements end with ';' and may span lines.\n";
 
@@ -73,7 +75,7 @@ std::vector<std::string> words(const std::string& line) {
 class Shell {
  public:
   explicit Shell(const ShellArgs& args) : output_(args.output), editor_(args.history) {
-    generate_tables(args.data, db_, args.output.timing);
+    generate_tables(args.data, *db_, args.output.timing);
     options_ = exec_options_for(output_);
   }
 
@@ -114,7 +116,7 @@ class Shell {
     interrupts = 0;
     running = 1;
     try {
-      db_.execute_script(sql, options_, [&](const StatementOutcome& o) { print(o); });
+      db_->execute_script(sql, options_, [&](const StatementOutcome& o) { print(o); });
     } catch (const std::exception& e) {
       report_error(e, sql);
     }
@@ -161,7 +163,7 @@ class Shell {
                arg.find_first_not_of("0123456789") == std::string::npos) {
       max_rows_ = std::stoull(arg);
     } else if (name == ".tables") {
-      for (const std::string& t : db_.table_names()) std::cout << t << "\n";
+      for (const std::string& t : db_->table_names()) std::cout << t << "\n";
     } else if (name == ".schema") {
       print_schemas(arg);
     } else if (name == ".read" && !arg.empty()) {
@@ -170,8 +172,8 @@ class Shell {
       } catch (const std::exception& e) {
         report_error(e, "");
       }
-    } else if (name == ".open") {
-      std::cerr << "error: .open: database files are not supported yet (tables live in memory)\n";
+    } else if (name == ".open" && !arg.empty()) {
+      open_database(arg);
     } else {
       std::cerr << fmt::format("error: unknown or incomplete command {}; .help lists them\n",
                                fmt::join(w, " "));
@@ -180,12 +182,25 @@ class Shell {
     return true;
   }
 
+  // Replaces the session's tables by the database at `path` (created when missing); on an
+  // error the session keeps the tables it had.
+  void open_database(const std::string& path) {
+    try {
+      auto opened = std::make_unique<Database>();
+      opened->open_store(path);
+      db_ = std::move(opened);
+      std::cout << fmt::format("opened {} ({} tables)\n", path, db_->table_names().size());
+    } catch (const std::exception& e) {
+      report_error(e, "");
+    }
+  }
+
   void print_schemas(const std::string& only) {
     bool found = false;
-    for (const std::string& name : db_.table_names()) {
+    for (const std::string& name : db_->table_names()) {
       if (!only.empty() && name != only) continue;
       found = true;
-      const TableSchema& s = db_.table(name)->schema;
+      const TableSchema& s = db_->table(name)->schema;
       std::vector<std::string> columns;
       for (const ColumnSchema& c : s.columns) {
         columns.push_back(
@@ -196,7 +211,7 @@ class Shell {
     if (!found && !only.empty()) std::cerr << fmt::format("error: no table {}\n", only);
   }
 
-  Database db_;
+  std::unique_ptr<Database> db_ = std::make_unique<Database>();
   ExecOptions options_;
   OutputArgs output_;
   LineEditor editor_;

@@ -43,6 +43,13 @@ class FieldReader {
     return line.substr(field.size() + 1);
   }
 
+  // A field that statements stored by older versions lack: "" when the next line is
+  // another field.
+  std::string_view optional_value(std::string_view field) {
+    if (!rest_.starts_with(std::string(field) + " ")) return {};
+    return value(field);
+  }
+
   template <typename Number>
   Number number(std::string_view field) {
     std::string_view text = value(field);
@@ -72,6 +79,10 @@ std::string encode_body(const StoredStatement& s) {
       fmt::format("name {}\ntpch {}\norders {}\natable {}\nzipf {}\nseed {}\nparameters {}\n",
                   s.name, s.data.tpch_sf, s.data.orders_rows, s.data.atable_rows, s.data.zipf,
                   s.data.seed, s.parameter_types.size());
+  // After "parameters": older readers stop at the count, so the field goes last of the
+  // fixed ones only when present.
+  if (!s.data.database.empty())
+    body.insert(body.rfind("parameters "), "database " + s.data.database + "\n");
   for (const auto& type : s.parameter_types) body += fmt::format("parameter {}\n", type);
   body += fmt::format("sql {}\n{}\n", s.sql.size(), s.sql);
   return body;
@@ -86,6 +97,7 @@ StoredStatement decode_body(std::string_view body) {
   s.data.atable_rows = in.number<uint64_t>("atable");
   s.data.zipf = in.number<double>("zipf");
   s.data.seed = in.number<uint64_t>("seed");
+  s.data.database = std::string(in.optional_value("database"));
   auto count = in.number<size_t>("parameters");
   for (size_t i = 0; i < count; ++i) s.parameter_types.emplace_back(in.value("parameter"));
   s.sql = std::string(in.tail(in.number<size_t>("sql")));

@@ -2,7 +2,8 @@
 # (include/tally only) and a CMake package, so that an application does
 #   find_package(tally REQUIRED)
 #   target_link_libraries(app PRIVATE tally::tally)
-# The package is self-contained: it ships the ANTLR runtime archive the parser needs, and
+# The package is self-contained: it ships the ANTLR runtime archive the parser needs and
+# zlib's (table file checksums), and
 # brings in dl and pthread. The targets file is written by hand (not install(EXPORT)) so
 # that the internal targets' build-only dependencies (fmt, the ANTLR headers) do not leak
 # into applications.
@@ -10,7 +11,7 @@ include(CMakePackageConfigHelpers)
 
 set(TALLY_INSTALL_ARCHIVES tally_api tally_runtime tally_compiler tally_grammar)
 install(TARGETS ${TALLY_INSTALL_ARCHIVES} ARCHIVE DESTINATION lib)
-install(FILES ${ANTLR4_LIB_DIR}/libantlr4-runtime.a DESTINATION lib/tally)
+install(FILES ${ANTLR4_LIB_DIR}/libantlr4-runtime.a ${ZLIB_STATIC} DESTINATION lib/tally)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/tally DESTINATION include)
 
 set(TALLY_PACKAGE_DIR ${CMAKE_BINARY_DIR}/package)

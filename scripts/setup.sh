@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ antlr4 libantlr4-runtime-dev libfmt-dev doctest-dev libcli11-dev)
+packages=(cmake ninja-build g++ antlr4 libantlr4-runtime-dev libfmt-dev doctest-dev libcli11-dev zlib1g-dev)
 optional=(libedit-dev)  # the shell's line editing; without it the shell reads plain lines
 missing() {
   for p in "$@"; do

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The interactive shell under a pseudo-terminal, as a person would use it: a statement over
-several lines, dot commands, an error and a Ctrl-C that keep the session, and the history
-file written.
+several lines, dot commands, an error and a Ctrl-C that keep the session, the history file
+written, and a database opened, changed and opened again.
 Usage: shell_test.py TALLY_BINARY"""
 import os
 import pty
@@ -33,17 +33,22 @@ SESSION = [
     "SELECT 'dropped'",
     CTRL_C,  # at the prompt: the unfinished statement is dropped
     "SELECT 42 AS answer;",
+    ".open {db}",  # a new database folder: its tables persist
+    "CREATE TABLE kept (x INTEGER); INSERT INTO kept VALUES (7);",
+    ".open {db}",  # opened again: the table was read back from disk
+    "SELECT x * 6 AS kept_x FROM kept;",
     ".quit",
 ]
 
 
-def run_session(binary, history):
+def run_session(binary, history, database):
     env = dict(os.environ, TALLY_HISTORY=history, TERM="dumb")
     pid, fd = pty.fork()
     if pid == 0:
         os.execve(binary, [binary, "shell", "--device", "cpu"], env)
     out = b""
     for line in SESSION:
+        line = line.replace("{db}", database)
         time.sleep(0.05)
         os.write(fd, (line if line == CTRL_C else line + "\n").encode())
     deadline = time.time() + 60
@@ -66,7 +71,8 @@ def main():
     binary = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
         history = os.path.join(tmp, "history")
-        text, code = run_session(binary, history)
+        database = os.path.join(tmp, "shell.tdb")
+        text, code = run_session(binary, history, database)
         checks = {
             "exit status 0": code == 0,
             "multi-line SELECT printed its rows": "(2 rows)" in text,
@@ -80,6 +86,8 @@ def main():
             "Ctrl-C dropped the unfinished statement": "^C" in text
             and "answer\n" in text.replace(" ", "") and "dropped" not in text.split("^C")[1],
             "the history file was written": os.path.exists(history),
+            ".open made a database and read it back": f"opened {database} (0 tables)" in text
+            and f"opened {database} (1 tables)" in text and "42\n" in text.split("kept_x")[-1],
         }
         history_text = open(history).read() if os.path.exists(history) else ""
         # libedit writes its own history format; the statement's text is in it either way.

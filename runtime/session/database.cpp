@@ -81,8 +81,16 @@ std::string statement_name(const ast::Statement& statement) {
 }  // namespace
 
 StatementOutcome Database::execute(const ast::Statement& statement, const ExecOptions& options) {
-  return reporting_out_of_memory(statement_name(statement),
-                                 [&] { return execute_body(statement, options); });
+  auto start = std::chrono::steady_clock::now();
+  StatementOutcome outcome = reporting_out_of_memory(
+      statement_name(statement), [&] { return execute_body(statement, options); });
+  // SELECTs time their execution themselves (without binding); other statements here.
+  if (outcome.timings.execute_ms == 0) {
+    outcome.timings.execute_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count();
+  }
+  return outcome;
 }
 
 StatementOutcome Database::execute_body(const ast::Statement& statement,
@@ -93,13 +101,13 @@ StatementOutcome Database::execute_body(const ast::Statement& statement,
         if constexpr (std::is_same_v<T, ast::SelectStmt>) {
           return run_select(body, statement.parameter_count, options);
         } else if constexpr (std::is_same_v<T, ast::CreateTableStmt>) {
-          return run_create(body);
+          return changing_table(body.name, [&] { return run_create(body); });
         } else if constexpr (std::is_same_v<T, ast::DropTableStmt>) {
-          return run_drop(body);
+          return changing_table(body.name, [&] { return run_drop(body); });
         } else if constexpr (std::is_same_v<T, ast::CopyStmt>) {
-          return run_copy(body);
+          return changing_table(body.table, [&] { return run_copy(body); });
         } else {
-          return run_insert(body);
+          return changing_table(body.table, [&] { return run_insert(body); });
         }
       },
       statement.body);

@@ -23,6 +23,7 @@
 namespace tally {
 
 class GpuEngine;
+class DatabaseStore;
 
 enum class DeviceChoice { Auto, Cpu, Gpu };
 
@@ -77,6 +78,14 @@ class Database : public Catalog {
 
   StatementOutcome execute(const ast::Statement& statement, const ExecOptions& options);
 
+  // Opens (or creates) the database on disk at `path` (runtime/session/database_store.h):
+  // its tables join the catalog, replacing any of the same name, and from now on every
+  // statement that changes a table makes the change durable before it returns; a change
+  // that cannot be saved fails its statement and leaves the table as it was.
+  void open_store(const std::string& path);
+  // The database on disk, or "" when the tables live in memory only.
+  std::string store_path() const;
+
   // Parses the whole script first (a syntax error runs nothing), then runs the statements
   // in order, calling `on_outcome` after each; the first failing statement throws.
   void execute_script(std::string_view sql, const ExecOptions& options,
@@ -100,6 +109,10 @@ class Database : public Catalog {
 
  private:
   StatementOutcome execute_body(const ast::Statement& statement, const ExecOptions& options);
+  // Runs a statement that changes table `name`, then saves the change to the store (if
+  // any), putting the table back as it was when saving fails.
+  StatementOutcome changing_table(const std::string& name,
+                                  const std::function<StatementOutcome()>& run);
   StatementOutcome run_select(const ast::SelectStmt& stmt, int parameter_count,
                               const ExecOptions& options);
   // `plans`: the prepared statement's plan cache, or null. `file_input`: the table a file
@@ -125,6 +138,7 @@ class Database : public Catalog {
 
   mutable std::mutex mutex_;
   std::map<std::string, TablePtr, std::less<>> tables_;
+  std::shared_ptr<DatabaseStore> store_;
 };
 
 }  // namespace tally

@@ -84,6 +84,7 @@ class Column {
 
  private:
   friend class ColumnBuilder;
+  friend struct ColumnCodec;  // runtime/storage/table_file.cpp: columns to and from files
   int64_t plain_int(size_t row) const;
   uint64_t unpack(size_t row) const { return unpack_field(packed_, row, bits_); }
 

@@ -16,6 +16,7 @@ namespace tally {
 namespace {
 
 using test::decimal_cell;
+using test::error_from;
 using test::expect_rows;
 using test::int_cell;
 using test::null_cell;
@@ -36,19 +37,6 @@ std::vector<std::string> names_of(const SniffedCsv& csv) {
   std::vector<std::string> names;
   for (const auto& column : csv.columns) names.push_back(column.name);
   return names;
-}
-
-// The kind and message of the Error that `run` throws.
-template <typename Run>
-std::string error_from(Run run, ErrorKind kind) {
-  try {
-    run();
-  } catch (const Error& e) {
-    CHECK(e.kind() == kind);
-    return e.what();
-  }
-  FAIL("no error");
-  return "";
 }
 
 // A scratch folder holding one CSV file.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "runtime/session/database.h"
 
@@ -15,6 +16,8 @@ struct GeneratedData {
   uint64_t atable_rows = 0;  // the seed paper's Query B table atable
   double zipf = 0;           // Zipf exponent of atable.col1 (0: uniform)
   uint64_t seed = 0;
+  // A database folder to open before generating (--db): its tables are read, not made.
+  std::string database{};
 
   bool any() const { return tpch_sf > 0 || orders_rows > 0 || atable_rows > 0; }
   bool operator==(const GeneratedData&) const = default;

@@ -73,6 +73,19 @@ inline std::string error_of(Database& db, const std::string& sql,
   return "";
 }
 
+// The message of the tally::Error that `run` throws, checking its kind; fails without one.
+template <typename Run>
+std::string error_from(Run run, ErrorKind kind) {
+  try {
+    run();
+  } catch (const Error& e) {
+    CHECK(e.kind() == kind);
+    return e.what();
+  }
+  FAIL("no error");
+  return "";
+}
+
 // ---- reference arithmetic ----
 
 inline std::string int128_text(__int128 v) {

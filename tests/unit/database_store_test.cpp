@@ -1,0 +1,151 @@
+// Tables on disk: table files read back exactly in every encoding, damage is reported, the
+// manifest commits changes whole, and one process at a time may change a database
+// (runtime/storage/table_file.h, runtime/session/database_store.h).
+#include "runtime/session/database_store.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "compiler/common/error.h"
+#include "runtime/session/database.h"
+#include "runtime/storage/table_file.h"
+#include "tests/unit/support/result_check.h"
+#include "tests/unit/support/shell.h"
+#include "tools/data/paper_tables.h"
+#include "tools/data/tpch_lineitem.h"
+
+namespace tally {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Every row and every encoding detail of two tables are the same.
+void expect_same_table(const Table& a, const Table& b) {
+  REQUIRE(a.schema.name == b.schema.name);
+  REQUIRE(a.schema.columns == b.schema.columns);
+  REQUIRE(a.rows() == b.rows());
+  for (size_t c = 0; c < a.columns.size(); ++c) {
+    const Column& x = *a.columns[c];
+    const Column& y = *b.columns[c];
+    CHECK(x.encoding() == y.encoding());
+    CHECK(x.bits() == y.bits());
+    CHECK(x.base() == y.base());
+    CHECK(x.null_count() == y.null_count());
+    CHECK(x.min_int() == y.min_int());
+    CHECK(x.max_int() == y.max_int());
+    CHECK(x.dictionary() == y.dictionary());
+    CHECK(x.validity_words() == y.validity_words());
+    CHECK(x.packed_words() == y.packed_words());
+    CHECK(std::equal(x.plain_bytes().begin(), x.plain_bytes().end(), y.plain_bytes().begin(),
+                     y.plain_bytes().end()));
+  }
+}
+
+void flip_byte(const fs::path& path, std::streamoff offset) {
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  file.seekg(offset);
+  char c = 0;
+  file.get(c);
+  file.seekp(offset);
+  file.put(static_cast<char>(c ^ 0x5a));
+}
+
+}  // namespace
+
+TEST_CASE("table files: every encoding - type and NULL pattern reads back exactly") {
+  test::ScratchDir dir("tally_table_file");
+  Database db;
+  test::run_script(db,
+                   "CREATE TABLE w (d DECIMAL(30,4), m DECIMAL(10,2), r REAL, x DOUBLE, "
+                   "b BOOLEAN, c CHAR(3), v VARCHAR, dt DATE, s SMALLINT);"
+                   "INSERT INTO w VALUES (-12345678901234567890.1234, 1.50, 0.5, 1e300, true, "
+                   "'ab', 'hello', DATE '1995-06-17', -7), (NULL, NULL, NULL, NULL, NULL, NULL, "
+                   "NULL, NULL, NULL), (0, -99999999.99, -1.25, -0.0, false, 'z', '', "
+                   "DATE '0001-01-01', 32767)");
+  for (const TablePtr& table :
+       {db.table("w"), generate_lineitem(0.002, 3), generate_nulls_table(5000, 0.3, 3),
+        generate_atable(70000, 1u << 20, 1.1, 3), make_empty_table(db.table("w")->schema)}) {
+    const std::string path = (dir.path() / "t.table").string();
+    write_table_file(*table, path);
+    expect_same_table(*table, *read_table_file(path));
+  }
+}
+
+TEST_CASE("table files: damage anywhere is reported with the file - never read as data") {
+  test::ScratchDir dir("tally_table_file");
+  const fs::path path = dir.path() / "t.table";
+  write_table_file(*generate_orders_table(1000, 50, 1), path.string());
+  const auto size = static_cast<std::streamoff>(fs::file_size(path));
+  for (std::streamoff offset :
+       {std::streamoff{0}, std::streamoff{9}, std::streamoff{30}, size / 2, size - 1}) {
+    write_table_file(*generate_orders_table(1000, 50, 1), path.string());
+    flip_byte(path, offset);
+    const std::string message =
+        test::error_from([&] { read_table_file(path.string()); }, ErrorKind::Data);
+    CHECK(message.find("the table file " + path.string() + " is damaged: ") == 0);
+  }
+  fs::resize_file(path, 100);
+  CHECK(
+      test::error_from([&] { read_table_file(path.string()); }, ErrorKind::Data).find("damaged") !=
+      std::string::npos);
+  CHECK(test::error_from([&] { read_table_file((dir.path() / "none").string()); }, ErrorKind::Io)
+            .find("cannot open") == 0);
+}
+
+TEST_CASE("database store: changes persist - replace - drop - and a damaged manifest is named") {
+  test::ScratchDir dir("tally_store");
+  const std::string path = (dir.path() / "sales.tdb").string();
+  {
+    Database db;
+    db.open_store(path);
+    test::run_script(db,
+                     "CREATE TABLE t (a INTEGER, s VARCHAR); INSERT INTO t VALUES (1, 'x');"
+                     "CREATE TABLE u (b BIGINT); INSERT INTO t VALUES (2, NULL)");
+  }
+  {
+    Database db;
+    db.open_store(path);
+    test::expect_rows(
+        test::run_sql(db, "SELECT a, s FROM t ORDER BY a"),
+        {{test::int_cell(1), test::text_cell("x")}, {test::int_cell(2), test::null_cell()}});
+    test::run_script(db, "DROP TABLE u");
+  }
+  Database reopened;
+  reopened.open_store(path);
+  CHECK(reopened.table_names() == std::vector<std::string>{"t"});
+  size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(path))
+    files += entry.path().extension() == ".table";
+  CHECK(files == 1);  // replaced and dropped tables' files are gone
+
+  flip_byte(fs::path(path) / "MANIFEST", 20);
+  Database damaged;
+  CHECK(test::error_from([&] { damaged.open_store(path); }, ErrorKind::Data) ==
+        "the database " + path + " is damaged: its MANIFEST's checksum does not match");
+  std::ofstream(dir.path() / "plain_file") << "x";
+  CHECK(test::error_from([&] { damaged.open_store((dir.path() / "plain_file").string()); },
+                         ErrorKind::Io)
+            .find("is not a tally database") != std::string::npos);
+}
+
+TEST_CASE("database store: one writer at a time - a refused change leaves the table as it was") {
+  test::ScratchDir dir("tally_store");
+  const std::string path = (dir.path() / "db.tdb").string();
+  Database writer;
+  writer.open_store(path);
+  test::run_script(writer, "CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1)");
+  Database other;
+  other.open_store(path);  // reading is always allowed
+  test::expect_rows(test::run_sql(other, "SELECT COUNT(*) FROM t"), {{test::int_cell(1)}});
+  const std::string message =
+      test::error_from([&] { test::run_script(other, "INSERT INTO t VALUES (2)"); }, ErrorKind::Io);
+  CHECK(message.find("is being changed by another process") != std::string::npos);
+  test::expect_rows(test::run_sql(other, "SELECT COUNT(*) FROM t"), {{test::int_cell(1)}});
+  CHECK_THROWS_AS(test::run_script(other, "CREATE TABLE v (b INTEGER)"), Error);
+  CHECK(other.table("v") == nullptr);
+}
+
+}  // namespace tally
