@@ -59,7 +59,10 @@ TALLY_DEV i128 upscale_checked(i128 v, int by, u32* status) {
   return v * pow10_i128(by);
 }
 
+// Past 38 digits every DECIMAL (|v| < 10^38) rounds to 0, and 10^by would not fit 128 bits
+// (ROUND(x::DECIMAL(37,30), -20) divides by 10^50), as in compiler/common/decimal.cpp.
 TALLY_DEV i128 downscale_round(i128 v, int by) {
+  if (by > 38) return 0;
   return by <= 0 ? v : div_round_i128(v, pow10_i128(by));
 }
 

@@ -4,15 +4,20 @@
 
 namespace tally {
 
-// Howard Hinnant's civil-calendar algorithms (public domain), days since 1970-01-01.
-int32_t days_from_civil(int y, int m, int d) {
+// Howard Hinnant's civil-calendar algorithms (public domain), days since 1970-01-01. In 64
+// bits: add_months reaches years whose day numbers do not fit 32 bits.
+static int64_t days_from_civil64(int64_t y, int m, int d) {
   y -= m <= 2;
-  const int era = (y >= 0 ? y : y - 399) / 400;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
   const unsigned yoe = static_cast<unsigned>(y - era * 400);
   const unsigned doy =
       (153 * static_cast<unsigned>(m + (m > 2 ? -3 : 9)) + 2) / 5 + static_cast<unsigned>(d) - 1;
   const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int>(doe) - 719468;
+  return era * 146097 + static_cast<int64_t>(doe) - 719468;
+}
+
+int32_t days_from_civil(int y, int m, int d) {
+  return static_cast<int32_t>(days_from_civil64(y, m, d));
 }
 
 CivilDate civil_from_days(int32_t z) {
@@ -68,13 +73,19 @@ std::string format_date(int32_t days) {
   return fmt::format("{:04d}-{:02d}-{:02d}", c.year, c.month, c.day);
 }
 
-int32_t add_months(int32_t days, int64_t months) {
+int64_t add_months(int32_t days, int64_t months) {
+  // Past a billion months (83 million years) no DATE can result: a value far outside the
+  // 32-bit day range lets the caller's range check refuse it, where 64-bit month
+  // arithmetic could overflow.
+  constexpr int64_t kMonthsBound = 1'000'000'000, kFar = int64_t{1} << 40;
+  if (months > kMonthsBound || months < -kMonthsBound) return months > 0 ? kFar : -kFar;
   CivilDate c = civil_from_days(days);
   int64_t total = static_cast<int64_t>(c.year) * 12 + (c.month - 1) + months;
-  int year = static_cast<int>(total >= 0 ? total / 12 : (total - 11) / 12);
-  int month = static_cast<int>(total - static_cast<int64_t>(year) * 12) + 1;
-  int day = std::min(c.day, days_in_month(year, month));
-  return days_from_civil(year, month, day);
+  int64_t year = total >= 0 ? total / 12 : (total - 11) / 12;
+  int month = static_cast<int>(total - year * 12) + 1;
+  // days_in_month reads only the year's leap-ness, the same every 400 years.
+  int day = std::min(c.day, days_in_month(static_cast<int>(year % 400 + 400), month));
+  return days_from_civil64(year, month, day);
 }
 
 }  // namespace tally

@@ -23,7 +23,8 @@ std::optional<int32_t> parse_date(std::string_view text);
 std::string format_date(int32_t days);
 
 // d + n months, clamping the day to the end of the target month (PostgreSQL rule:
-// 2024-01-31 + 1 month = 2024-02-29).
-int32_t add_months(int32_t days, int64_t months);
+// 2024-01-31 + 1 month = 2024-02-29). In 64 bits: a result outside the DATE range (32-bit
+// days) is returned as such, for the caller to refuse, never wrapped into a wrong date.
+int64_t add_months(int32_t days, int64_t months);
 
 }  // namespace tally

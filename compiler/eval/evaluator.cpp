@@ -81,7 +81,7 @@ Value eval_extract(const Expr& e, const Value& v) {
 Value eval_date_add(const Expr& e, const Value& v) {
   if (v.null) return v;
   int64_t d = v.i;
-  if (e.months != 0) d = add_months(static_cast<int32_t>(d), e.months);
+  if (e.months != 0) d = add_months(static_cast<int32_t>(d), e.months);  // range checked below
   return Value::from_int(detail::check_integer_range(static_cast<int128>(d) + e.days, e.type));
 }
 

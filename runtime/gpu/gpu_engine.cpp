@@ -436,6 +436,9 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
     }
     GpuExecution run(*impl_, query, table, parameters, *strings, c, report);
     uint32_t status = run.run_kernels();
+    // A row's error comes first: a key computed from a failed cast or overflow may well fall
+    // outside its domain, and the CPU engine reports the row's error.
+    run.raise_errors(status);
     if (status & kStatusKeyOutOfRange) {
       // Keys come from exact column statistics, so this is a planner bug, not bad data.
       throw Error(ErrorKind::Internal,

@@ -14,14 +14,6 @@ namespace {
 constexpr double kRelativeTolerance = 1e-9;
 constexpr double kAbsoluteTolerance = 1e-12;
 
-std::optional<double> parse_number(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  char* end = nullptr;
-  double value = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size()) return std::nullopt;
-  return value;
-}
-
 std::vector<std::string> split_tabs(const std::string& line) {
   std::vector<std::string> values;
   size_t start = 0;
@@ -83,6 +75,14 @@ std::optional<std::string> first_difference(const Rows& expected, const Rows& ac
 }
 
 }  // namespace
+
+std::optional<double> parse_number(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size()) return std::nullopt;
+  return value;
+}
 
 Rows result_values(const Result& result) {
   Rows rows(result.rows.size());

@@ -20,6 +20,9 @@ Rows result_values(const Result& result);
 // tab anywhere, and exactly rows * columns lines).
 Rows expected_values(const std::vector<std::string>& lines, size_t columns, size_t actual_rows);
 
+// The whole of `text` as a number, or nullopt (also for the empty string).
+std::optional<double> parse_number(const std::string& text);
+
 // Whether one value matches: R (real) columns compare numerically when both sides are
 // numbers (relative tolerance 1e-9, absolute 1e-12), so 2.5 matches 2.50; I and T as text.
 bool values_equal(const std::string& expected, const std::string& actual, char type);

@@ -1,0 +1,3 @@
+-- tally-fuzz: GPU engine: internal error: a GROUP BY key fell outside the domain its statistics gave
+-- tally-fuzz: seed 103, index 1967, generated
+SELECT zip AS key0, (zip)::DECIMAL(5,5) - zip, COALESCE(SUM(DISTINCT (218.10)), ABS(MAX(9999999999999999999999999999999999999.9 % 1.5e-2))) FROM orders GROUP BY key0, (zip)::DECIMAL(5,5) - zip HAVING NOT MAX(DISTINCT (DATE '2012-04-22')::DATE) <= MIN(DATE '2016-06-02' + zip) ORDER BY zip, (zip)::DECIMAL(5,5) - zip, 3 ASC LIMIT 3

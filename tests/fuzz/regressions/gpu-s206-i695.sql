@@ -1,0 +1,3 @@
+-- tally-fuzz: GPU/CPU mismatch: sorted row 1 differs: CPU [true|false|6500|-0.19000000000005457|], GPU [true|false|6500|-0.26999999999998181|]
+-- tally-fuzz: seed 206, index 695, generated
+SELECT ROUND(6.5e3) AS key0, TRUE, SUM(col4 % 9.5e3) % COUNT(*), FALSE AND EVERY(col4 IN (col4, col4, 305.15)) AS a1 FROM atable WHERE col1 IN (col2, col2, col2, col1) GROUP BY ROUND(6.5e3), 2, col4 ORDER BY TRUE DESC NULLS LAST
