@@ -145,14 +145,24 @@ class CpuQuery {
     std::exception_ptr failure;
     std::mutex failure_mutex;
     InOrderPrefix prefix(morsels, rows_needed_in_order(query_, parameters_));
+    std::mutex progress_mutex;
+    uint64_t rows_done = 0;
     auto work = [&](unsigned t) {
       try {
         std::vector<Value> buffer;
         for (size_t m; (m = next.fetch_add(1)) < morsels;) {
+          if (options_.cancelled && options_.cancelled()) {
+            throw Error(ErrorKind::Cancelled, "the statement was cancelled");
+          }
           size_t begin = m * options_.morsel_rows;
           size_t end = std::min(rows, begin + options_.morsel_rows);
           if (decoder) decoder->decode(begin, end, buffer);
           process_morsel(t, m, end - begin, buffer);
+          if (options_.progress) {
+            std::lock_guard lock(progress_mutex);
+            rows_done += end - begin;
+            options_.progress(rows_done, rows);
+          }
           if (prefix.done(m, projected_[m].size())) next = morsels;  // LIMIT has its rows
         }
       } catch (...) {

@@ -2,6 +2,8 @@
 // every GPU result is compared with, so it favours plain, exact code over speed tricks.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -16,6 +18,10 @@ struct CpuOptions {
   size_t morsel_rows = 16384;
   // Heap that VARCHAR parameter values point into; the result's strings live here too.
   std::shared_ptr<StringHeap> strings;
+  // Asked before each morsel: true stops the query with Error(Cancelled).
+  std::function<bool()> cancelled = {};
+  // Told after each morsel: rows scanned so far, and in all (calls are serialised).
+  std::function<void(uint64_t done, uint64_t total)> progress = {};
 };
 
 // `table` may be null when the query has no FROM (one input row). `parameters` are
