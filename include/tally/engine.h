@@ -25,6 +25,7 @@
 
 #include "tally/arrow_c_data.h"
 #include "tally/error.h"
+#include "tally/partial_result.h"
 #include "tally/prepared_statement.h"
 #include "tally/result_set.h"
 
@@ -99,6 +100,10 @@ class Engine {
 
   // Parses and binds one SELECT with `?` parameters.
   PreparedStatement prepare(std::string_view sql);
+
+  // Runs one aggregate SELECT (no parameters) to its per-group states before the final
+  // step, on the CPU engine: one part of a split input (tally/partial_result.h).
+  PartialResult execute_partial(std::string_view sql);
 
   // ---- tables (besides CREATE TABLE, COPY and INSERT through execute)
   // Imports an Arrow struct array (a record batch: format "+s", one child per column) as

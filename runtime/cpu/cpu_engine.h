@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compiler/ir/query.h"
+#include "runtime/cpu/partial_groups.h"
 #include "runtime/result/result.h"
 #include "runtime/storage/table.h"
 
@@ -28,5 +29,11 @@ struct CpuOptions {
 // already converted to query.parameter_types.
 Result run_cpu(const BoundSelect& query, const Table* table, const std::vector<Value>& parameters,
                const CpuOptions& options = {});
+
+// An aggregated query without parameters over `table` (null: no FROM) to its merged states
+// per group, before the final step (runtime/cpu/partial_groups.h combines and finishes
+// them). Throws Error(Unsupported) for a query without aggregates or GROUP BY.
+PartialGroups run_cpu_partial(const BoundSelect& query, const Table* table,
+                              const CpuOptions& options = {});
 
 }  // namespace tally
