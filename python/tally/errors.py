@@ -19,6 +19,9 @@ class Error(Exception):
         self.line = line
         self.column = column
 
+    def __reduce__(self):  # pickled whole: errors cross Dask's processes
+        return (type(self), (self.message, self.kind, self.line, self.column))
+
     def __str__(self):
         if self.line is None:
             return self.message

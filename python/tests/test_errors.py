@@ -20,6 +20,17 @@ def test_binder_error_names_the_column(con):
     assert (e.value.line, e.value.column) == (1, 12)
 
 
+def test_errors_pickle_with_their_kind_and_place(con):
+    import pickle
+
+    with pytest.raises(tally.ProgrammingError) as e:
+        con.sql("SELECT\n  nope")
+    copy = pickle.loads(pickle.dumps(e.value))
+    assert type(copy) is tally.ProgrammingError
+    assert (copy.kind, copy.line, copy.column) == (e.value.kind, e.value.line, e.value.column)
+    assert str(copy) == str(e.value)
+
+
 def test_kinds_map_to_db_api_classes(con):
     with pytest.raises(tally.DataError) as e:
         con.sql("SELECT 1 / 0")
