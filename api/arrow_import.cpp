@@ -275,6 +275,65 @@ TablePtr import_arrow_table(std::string name, ArrowSchema* schema, ArrowArray* a
   return table;
 }
 
+namespace {
+
+// The Arrow format a ColumnView's layout matches ("" for booleans, one byte a value).
+std::string view_format(const ColumnView& view) {
+  static const std::pair<TypeKind, const char*> kFormats[] = {
+      {TypeKind::SmallInt, "s"}, {TypeKind::Integer, "i"}, {TypeKind::BigInt, "l"},
+      {TypeKind::Real, "f"},     {TypeKind::Double, "g"},  {TypeKind::Date, "tdD"},
+      {TypeKind::Varchar, "U"},  {TypeKind::Boolean, ""}};
+  if (view.kind == TypeKind::Decimal) {
+    return fmt::format("d:{},{}", view.precision, view.scale);
+  }
+  for (const auto& [kind, format] : kFormats) {
+    if (kind == view.kind) return format;
+  }
+  throw Error(ErrorKind::Unsupported,
+              fmt::format("column \"{}\": register_columns takes SMALLINT, INTEGER, BIGINT, "
+                          "REAL, DOUBLE, DECIMAL, DATE, BOOLEAN or VARCHAR columns",
+                          view.name));
+}
+
+ColumnPtr bool_column(const ColumnSource& s) {
+  ColumnBuilder builder(Type::boolean());
+  builder.reserve(s.rows);
+  for (size_t row = 0; row < s.rows; ++row) {
+    if (!row_valid(s.validity, row)) {
+      builder.append_null();
+    } else {
+      builder.append_int(s.data[row] ? 1 : 0);
+    }
+  }
+  return builder.finish();
+}
+
+ColumnPtr view_column(const ColumnView& view, const std::shared_ptr<const void>& keep_alive) {
+  std::string format = view_format(view);
+  ColumnSource s;
+  s.rows = view.rows;
+  s.validity = validity_words(view.validity, 0, view.rows);
+  s.data = static_cast<const uint8_t*>(view.data);
+  if (!s.data && s.rows > 0) {
+    throw Error(ErrorKind::Data, fmt::format("column \"{}\": the data is null", view.name));
+  }
+  if (format.empty()) return bool_column(s);
+  ArrowSchema schema{};
+  schema.format = format.c_str();
+  s.field = field_of(schema, view.name);
+  if (s.field.type.is_string()) {
+    if (!view.offsets) {
+      throw Error(ErrorKind::Data,
+                  fmt::format("column \"{}\": a VARCHAR column needs offsets", view.name));
+    }
+    s.bytes = s.data;
+    s.data = reinterpret_cast<const uint8_t*>(view.offsets);
+  }
+  return make_column(s, keep_alive);
+}
+
+}  // namespace
+
 TablePtr import_column_views(std::string name, std::span<const ColumnView> columns,
                              std::shared_ptr<const void> keep_alive) {
   // The memory outlives the engine: any non-empty handle marks the columns as borrowed.
@@ -282,19 +341,6 @@ TablePtr import_column_views(std::string name, std::span<const ColumnView> colum
   auto table = std::make_shared<Table>();
   table->schema.name = std::move(name);
   for (const ColumnView& view : columns) {
-    static const std::pair<TypeKind, const char*> kFormats[] = {
-        {TypeKind::SmallInt, "s"}, {TypeKind::Integer, "i"}, {TypeKind::BigInt, "l"},
-        {TypeKind::Real, "f"},     {TypeKind::Double, "g"},  {TypeKind::Date, "tdD"}};
-    const char* format = nullptr;
-    for (const auto& [kind, f] : kFormats) {
-      if (kind == view.kind) format = f;
-    }
-    if (!format) {
-      throw Error(ErrorKind::Unsupported,
-                  fmt::format("column \"{}\": register_columns takes fixed-width SMALLINT, "
-                              "INTEGER, BIGINT, REAL, DOUBLE or DATE columns",
-                              view.name));
-    }
     if (!columns.empty() && view.rows != columns.front().rows) {
       throw Error(ErrorKind::Data,
                   fmt::format("column \"{}\" has {} rows, column \"{}\" {}", view.name, view.rows,
@@ -304,18 +350,9 @@ TablePtr import_column_views(std::string name, std::span<const ColumnView> colum
       throw Error(ErrorKind::Catalog,
                   fmt::format("column \"{}\" specified more than once", view.name));
     }
-    ArrowSchema schema{};
-    schema.format = format;
-    ColumnSource s;
-    s.field = field_of(schema, view.name);
-    s.data = static_cast<const uint8_t*>(view.data);
-    s.rows = view.rows;
-    s.validity = validity_words(view.validity, 0, view.rows);
-    if (!s.data && s.rows > 0) {
-      throw Error(ErrorKind::Data, fmt::format("column \"{}\": the data is null", view.name));
-    }
-    table->schema.columns.push_back({view.name, s.field.type, false});
-    table->columns.push_back(make_column(s, keep_alive));
+    ColumnPtr column = view_column(view, keep_alive);
+    table->schema.columns.push_back({view.name, column->type(), false});
+    table->columns.push_back(std::move(column));
   }
   return table;
 }

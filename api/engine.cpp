@@ -1,4 +1,6 @@
 // Engine: scripts, prepared statements and table registration over the internal Database.
+#include <fmt/format.h>
+
 #include <mutex>
 #include <variant>
 
@@ -35,6 +37,8 @@ ExecOptions Engine::Impl::exec_options() const {
   exec.device = device_choice(options.device);
   exec.cpu_threads = options.cpu_threads;
   exec.device_memory_limit = options.device_memory_limit;
+  exec.progress = options.progress;
+  exec.cancelled = [this, start = cancels.load()] { return cancels.load() != start; };
   return exec;
 }
 
@@ -47,6 +51,8 @@ Engine::Engine(Engine&&) noexcept = default;
 Engine& Engine::operator=(Engine&&) noexcept = default;
 
 const EngineOptions& Engine::options() const { return impl_->options; }
+
+void Engine::cancel() { ++impl_->cancels; }
 
 ResultSet Engine::execute(std::string_view sql) {
   std::vector<ast::Statement> statements = parse_script(sql);
@@ -103,6 +109,36 @@ void Engine::drop_table(std::string_view name) {
 std::vector<std::string> Engine::table_names() const {
   std::shared_lock lock(impl_->tables_mutex);
   return impl_->database.table_names();
+}
+
+namespace {
+
+TableInfo info_of(const Table& table) {
+  TableInfo info;
+  info.name = table.schema.name;
+  info.rows = table.rows();
+  for (const ColumnSchema& column : table.schema.columns) {
+    info.columns.push_back(column_info(column.name, column.type));
+  }
+  return info;
+}
+
+}  // namespace
+
+std::vector<TableInfo> Engine::tables() const {
+  std::shared_lock lock(impl_->tables_mutex);
+  std::vector<TableInfo> infos;
+  for (const std::string& name : impl_->database.table_names()) {
+    if (TablePtr table = impl_->database.table(name)) infos.push_back(info_of(*table));
+  }
+  return infos;
+}
+
+TableInfo Engine::table(std::string_view name) const {
+  std::shared_lock lock(impl_->tables_mutex);
+  TablePtr table = impl_->database.table(name);
+  if (!table) throw Error(ErrorKind::Catalog, fmt::format("table \"{}\" does not exist", name));
+  return info_of(*table);
 }
 
 }  // namespace tally

@@ -3,6 +3,7 @@
 // change tables run alone.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <shared_mutex>
@@ -23,6 +24,8 @@ struct Engine::Impl {
   // statements that replace tables, so that none is freed under a running statement and
   // two INSERTs into one table cannot lose a row.
   mutable std::shared_mutex tables_mutex;
+  // Engine::cancel counts up; a statement is cancelled once it differs from its start.
+  std::atomic<uint64_t> cancels{0};
 
   ExecOptions exec_options() const;
 };
@@ -41,6 +44,7 @@ struct ResultSet::Impl {
 };
 
 ResultSet make_result_set(const StatementOutcome& outcome);
+ColumnInfo column_info(std::string name, const Type& type);  // api/result_set.cpp
 
 // Tables from Arrow or caller memory (api/arrow_import.cpp).
 TablePtr import_arrow_table(std::string name, ArrowSchema* schema, ArrowArray* array);

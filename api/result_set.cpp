@@ -43,6 +43,10 @@ const ResultSet::Impl& empty_result() {
 
 }  // namespace
 
+ColumnInfo column_info(std::string name, const Type& type) {
+  return {std::move(name), type.to_string(), kind_of(type), type.precision, type.scale};
+}
+
 ResultSet make_result_set(const StatementOutcome& outcome) {
   auto impl = std::make_shared<ResultSet::Impl>();
   impl->tag = outcome.tag;
@@ -50,9 +54,7 @@ ResultSet make_result_set(const StatementOutcome& outcome) {
     impl->result = *outcome.result;
     const Result& r = impl->result;
     for (size_t c = 0; c < r.names.size(); ++c) {
-      const Type& type = r.types[c];
-      impl->columns.push_back(
-          {r.names[c], type.to_string(), kind_of(type), type.precision, type.scale});
+      impl->columns.push_back(column_info(r.names[c], r.types[c]));
     }
   }
   return ResultSet(std::move(impl));

@@ -1,5 +1,6 @@
-# `cmake --install build --prefix P`: the static libraries, the public headers
-# (include/tally only) and a CMake package, so that an application does
+# `cmake --install build --prefix P`: the tally command (bin/), the static libraries, the
+# public headers (include/tally only) and a CMake package (python/CMakeLists.txt adds the
+# Python package), so that an application does
 #   find_package(tally REQUIRED)
 #   target_link_libraries(app PRIVATE tally::tally)
 # The package is self-contained: it ships the ANTLR runtime archive the parser needs and
@@ -9,6 +10,7 @@
 # into applications.
 include(CMakePackageConfigHelpers)
 
+install(TARGETS tally RUNTIME DESTINATION bin)
 set(TALLY_INSTALL_ARCHIVES tally_api tally_runtime tally_compiler tally_grammar)
 install(TARGETS ${TALLY_INSTALL_ARCHIVES} ARCHIVE DESTINATION lib)
 install(FILES ${ANTLR4_LIB_DIR}/libantlr4-runtime.a ${ZLIB_STATIC} DESTINATION lib/tally)

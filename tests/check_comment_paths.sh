@@ -15,12 +15,12 @@ set -euo pipefail
 cd "${1:?usage: check_comment_paths.sh <source dir>}"
 
 external=' cuda.h nvrtc.h dlfcn.h '
-folders='compiler|runtime|templates|tests|bench|tools|cli|api|include|grammar|queries|examples|scripts|cmake|tally'
+folders='compiler|runtime|templates|tests|bench|tools|cli|api|python|include|grammar|queries|examples|scripts|cmake|tally'
 extensions='h|hpp|cpp|cuh|c|sh|md|txt|g4|sql|test|cmake|in|py'
 
 sources=()
 while IFS= read -r -d '' file; do sources+=("$file"); done < <(find compiler runtime templates \
-  api include cli tools bench cmake scripts grammar CMakeLists.txt -type f \( -name '*.h' \
+  api include cli tools python bench cmake scripts grammar CMakeLists.txt -type f \( -name '*.h' \
   -o -name '*.cpp' -o -name '*.cuh' -o -name '*.c' -o -name '*.cmake' -o -name CMakeLists.txt \
   -o -name '*.in' -o -name '*.sh' -o -name '*.g4' \) -print0 | sort -z)
 

@@ -12,7 +12,8 @@
 #       runtime/storage, runtime/result < runtime/cpu  (runtime/result: the Result and its
 #       runtime/result < runtime/gpu                     host finish, shared by both engines)
 #       runtime/session above every runtime folder
-#   < api and tools (siblings: neither includes the other) < cli.
+#   < api and tools (siblings: neither includes the other) < cli, and python (the Python
+#   module's bindings) above api.
 # So compiler/ never includes runtime/. templates/ (the device library) and include/tally/
 # (the public headers) are leaves any layer may include; templates/ include nothing of
 # the project but templates/. Within one layer anything goes.
@@ -46,6 +47,7 @@ runtime/session:     runtime/load runtime/gpu runtime/cpu
 api:                 runtime/session
 tools:               runtime/session
 cli:                 api tools
+python:              api
 '
 
 declare -A below  # layer -> the layers right below it
@@ -122,7 +124,7 @@ while IFS= read -r line; do
   elif [ -z "${reach["$from $to"]:-}" ]; then
     fail "$file includes \"$included\": $from may not include $to (see the order in $0)"
   fi
-done < <(find compiler runtime api tools cli templates include -type f \
+done < <(find compiler runtime api tools cli python templates include -type f \
   \( -name '*.h' -o -name '*.cpp' -o -name '*.cuh' \) -print0 | sort -z |
   xargs -0 grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"')
 

@@ -30,6 +30,8 @@ const char* error_kind_name(ErrorKind kind) {
       return "cache error";
     case ErrorKind::Internal:
       return "internal error";
+    case ErrorKind::Cancelled:
+      return "cancelled";
   }
   return "error";
 }

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -24,6 +25,7 @@
 
 #include "tally/arrow_c_data.h"
 #include "tally/error.h"
+#include "tally/partial_result.h"
 #include "tally/prepared_statement.h"
 #include "tally/result_set.h"
 
@@ -41,18 +43,38 @@ struct EngineOptions {
   // The most GPU memory the engine holds (uploaded columns, tables, results); 0: all there
   // is. Columns beyond it are evicted; a query that needs more fails with Error(Device).
   uint64_t device_memory_limit = 0;
+  // Told while a SELECT runs on the CPU engine, after each block of 16,384 rows: the rows
+  // scanned so far and in all. Calls for one statement are serialised but come from the
+  // engine's threads; the callback must not use the Engine. Empty: none.
+  std::function<void(uint64_t rows_done, uint64_t rows_total)> progress = {};
 };
 
-// A fixed-width column of caller-owned memory for Engine::register_columns: `rows`
-// values of `kind`'s native type (SmallInt int16, Integer/Date int32, BigInt int64, Real
-// float, Double double), and an optional validity bitmap in Arrow's layout (bit r of
-// byte r / 8 set = row r is not NULL; nullptr = no NULLs).
+// A column of caller-owned memory for Engine::register_columns: `rows` values of `kind`,
+// and an optional validity bitmap in Arrow's layout (bit r of byte r / 8 set = row r is
+// not NULL; nullptr = no NULLs). Layouts of `data`:
+//   SmallInt int16, Integer int32, BigInt int64, Real float, Double double, Date int32
+//   (days since 1970-01-01): used in place, not copied, where the values under NULLs are 0;
+//   Decimal: int128 unscaled values (value * 10^scale) of DECIMAL(precision, scale), used
+//   in place when precision > 18 (tally keeps narrower DECIMALs as int64: copied);
+//   Boolean: one byte a value (0 is false), copied;
+//   Varchar: the UTF-8 bytes, with `offsets` holding rows + 1 offsets into them (row r is
+//   bytes [offsets[r], offsets[r + 1])); copied (dictionary encoded).
 struct ColumnView {
   std::string name;
   TypeKind kind = TypeKind::BigInt;
   const void* data = nullptr;
   size_t rows = 0;
   const uint8_t* validity = nullptr;
+  const int64_t* offsets = nullptr;  // Varchar only
+  int precision = 0;                 // Decimal only
+  int scale = 0;                     // Decimal only
+};
+
+// A table's name, columns (names, SQL types) and row count (Engine::tables, Engine::table).
+struct TableInfo {
+  std::string name;
+  std::vector<ColumnInfo> columns;
+  size_t rows = 0;
 };
 
 class Engine {
@@ -66,6 +88,11 @@ class Engine {
 
   const EngineOptions& options() const;
 
+  // Stops the statements running on this Engine now (call it from another thread): each
+  // throws Error(Cancelled), the CPU engine at its next block of rows, a statement for the
+  // GPU before it starts. Statements that start later run as usual.
+  void cancel();
+
   // Runs a script of statements (CREATE TABLE, DROP TABLE, COPY, INSERT, SELECT) in order
   // and returns the last statement's result (for statements without rows: no columns,
   // and the tag). The whole script is parsed first, so a syntax error runs nothing.
@@ -73,6 +100,10 @@ class Engine {
 
   // Parses and binds one SELECT with `?` parameters.
   PreparedStatement prepare(std::string_view sql);
+
+  // Runs one aggregate SELECT (no parameters) to its per-group states before the final
+  // step, on the CPU engine: one part of a split input (tally/partial_result.h).
+  PartialResult execute_partial(std::string_view sql);
 
   // ---- tables (besides CREATE TABLE, COPY and INSERT through execute)
   // Imports an Arrow struct array (a record batch: format "+s", one child per column) as
@@ -83,15 +114,17 @@ class Engine {
   // to them is gone, and then the array's release callback runs. See README "Library".
   void register_arrow_table(std::string_view name, ArrowSchema* schema, ArrowArray* array);
 
-  // Registers caller-owned fixed-width columns without copying them. The memory must
-  // stay valid and unchanged until `keep_alive` is destroyed, which happens when the last
-  // table referring to the columns is gone (pass an empty pointer to promise the memory
-  // outlives the Engine).
+  // Registers caller-owned columns (ColumnView), the fixed-width ones without copying
+  // them. The memory must stay valid and unchanged until `keep_alive` is destroyed, which happens
+  // when the last table referring to the columns is gone (pass an empty pointer to promise the
+  // memory outlives the Engine).
   void register_columns(std::string_view name, std::span<const ColumnView> columns,
                         std::shared_ptr<const void> keep_alive = nullptr);
 
   void drop_table(std::string_view name);  // Error(Catalog) when there is none
   std::vector<std::string> table_names() const;
+  std::vector<TableInfo> tables() const;         // every table, in name order
+  TableInfo table(std::string_view name) const;  // Error(Catalog) when there is none
 
   struct Impl;
   Impl& impl() { return *impl_; }

@@ -29,6 +29,7 @@ enum class ErrorKind {
   Compile,      // NVRTC failures
   Cache,        // kernel cache problems
   Internal,     // a bug in tally
+  Cancelled,    // Engine::cancel stopped the statement
 };
 
 // "syntax error", "binder error", ...: how the tally command names a kind.

@@ -5,5 +5,7 @@
 #include "tally/arrow_c_data.h"
 #include "tally/engine.h"
 #include "tally/error.h"
+#include "tally/gpu_info.h"
+#include "tally/partial_result.h"
 #include "tally/prepared_statement.h"
 #include "tally/result_set.h"

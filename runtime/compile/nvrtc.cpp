@@ -46,7 +46,7 @@ void* open_nvrtc_library() {
   }
   throw Error(ErrorKind::Device,
               fmt::format("no NVRTC: libnvrtc.so.13 could not be loaded ({}); install the CUDA "
-                          "13 toolkit's NVRTC or run with --device cpu",
+                          "13 toolkit's NVRTC or choose the CPU engine (device cpu)",
                           reasons));
 }
 

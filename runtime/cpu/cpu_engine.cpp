@@ -16,8 +16,6 @@ namespace tally {
 
 namespace {
 
-constexpr size_t kKeySlotBytes = 17;  // NULL flag + 16 payload bytes per group key
-
 // Decodes a morsel of scan columns into row-major Values; VARCHAR codes become heap ids.
 class MorselDecoder {
  public:
@@ -59,24 +57,11 @@ class MorselDecoder {
 
 // Per-thread aggregation: group table, key values and states.
 struct LocalAggregation {
-  explicit LocalAggregation(size_t keys) : table(keys * kKeySlotBytes) {}
+  explicit LocalAggregation(size_t keys) : table(keys * kGroupKeySlotBytes) {}
   GroupTable table;
   std::vector<std::vector<Value>> keys;
   std::vector<std::vector<AggState>> states;
 };
-
-void encode_key(const std::vector<Value>& keys, const BoundSelect& query, uint8_t* out) {
-  for (size_t k = 0; k < keys.size(); ++k) {
-    Value v = keys[k].null ? Value() : keys[k];
-    if (!v.null && query.group_keys[k]->type.is_float()) {
-      // One group for 0.0 and -0.0, and one for every NaN.
-      if (v.f == 0.0) v = Value::from_double(0.0);
-      if (std::isnan(v.f)) v = Value::from_double(std::nan(""));
-    }
-    out[k * kKeySlotBytes] = v.null;
-    std::memcpy(out + k * kKeySlotBytes + 1, &v.d, 16);
-  }
-}
 
 // Morsels are claimed in order; once those finished from the first on hold the rows a
 // LIMIT needs (in input order), the others need not run.
@@ -116,6 +101,29 @@ class CpuQuery {
         specs_(make_agg_specs(query, strings_.get())) {}
 
   Result run() {
+    scan();
+    if (query_.aggregated) return finish_partial_groups(query_, merge_locals(), parameters_);
+    std::vector<std::vector<Value>> out;
+    for (auto& m : projected_) {
+      for (auto& r : m) out.push_back(std::move(r));
+    }
+    Result result = finish_result(query_, std::move(out), parameters_, strings_);
+    result.device = "cpu";
+    return result;
+  }
+
+  // The aggregated query's merged states per group, before the final step.
+  PartialGroups run_partial() {
+    if (!query_.aggregated) {
+      throw Error(ErrorKind::Unsupported,
+                  "partial aggregate states are for queries with aggregates or GROUP BY");
+    }
+    scan();
+    return merge_locals();
+  }
+
+ private:
+  void scan() {
     size_t rows = table_ ? table_->rows() : 1;
     size_t morsels = (rows + options_.morsel_rows - 1) / options_.morsel_rows;
     unsigned threads = options_.threads ? options_.threads : std::thread::hardware_concurrency();
@@ -126,33 +134,31 @@ class CpuQuery {
     for (unsigned t = 0; t < threads; ++t) locals_.emplace_back(query_.group_keys.size());
     projected_.assign(morsels, {});
     run_workers(threads, morsels, rows, decoder ? &*decoder : nullptr);
-    std::vector<std::vector<Value>> out;
-    if (query_.aggregated) {
-      out = evaluate_group_outputs(query_, merge_groups(), parameters_, strings_.get());
-    } else {
-      for (auto& m : projected_) {
-        for (auto& r : m) out.push_back(std::move(r));
-      }
-    }
-    Result result = finish_result(query_, std::move(out), parameters_, strings_);
-    result.device = "cpu";
-    return result;
   }
 
- private:
   void run_workers(unsigned threads, size_t morsels, size_t rows, const MorselDecoder* decoder) {
     std::atomic<size_t> next{0};
     std::exception_ptr failure;
     std::mutex failure_mutex;
     InOrderPrefix prefix(morsels, rows_needed_in_order(query_, parameters_));
+    std::mutex progress_mutex;
+    uint64_t rows_done = 0;
     auto work = [&](unsigned t) {
       try {
         std::vector<Value> buffer;
         for (size_t m; (m = next.fetch_add(1)) < morsels;) {
+          if (options_.cancelled && options_.cancelled()) {
+            throw Error(ErrorKind::Cancelled, "the statement was cancelled");
+          }
           size_t begin = m * options_.morsel_rows;
           size_t end = std::min(rows, begin + options_.morsel_rows);
           if (decoder) decoder->decode(begin, end, buffer);
           process_morsel(t, m, end - begin, buffer);
+          if (options_.progress) {
+            std::lock_guard lock(progress_mutex);
+            rows_done += end - begin;
+            options_.progress(rows_done, rows);
+          }
           if (prefix.done(m, projected_[m].size())) next = morsels;  // LIMIT has its rows
         }
       } catch (...) {
@@ -205,7 +211,7 @@ class CpuQuery {
     size_t width = query_.scan.size();
     LocalAggregation& local = locals_[t];
     std::vector<Value> keys(query_.group_keys.size());
-    std::vector<uint8_t> key_bytes(keys.size() * kKeySlotBytes);
+    std::vector<uint8_t> key_bytes(keys.size() * kGroupKeySlotBytes);
     for (size_t r = 0; r < count; ++r) {
       ctx.columns = width ? &rows[r * width] : nullptr;
       if (query_.filter && !is_true(evaluate(*query_.filter, ctx))) continue;
@@ -216,7 +222,7 @@ class CpuQuery {
         continue;
       }
       for (size_t k = 0; k < keys.size(); ++k) keys[k] = evaluate(*query_.group_keys[k], ctx);
-      encode_key(keys, query_, key_bytes.data());
+      encode_group_key(keys, query_, key_bytes.data());
       uint32_t g = local.table.find_or_insert(key_bytes.data());
       if (g == local.states.size()) {
         local.keys.push_back(keys);
@@ -231,39 +237,18 @@ class CpuQuery {
     }
   }
 
-  // Combines the thread-local tables and computes every group's finals.
-  GroupRows merge_groups() {
-    LocalAggregation merged(query_.group_keys.size());
-    std::vector<uint8_t> key_bytes(query_.group_keys.size() * kKeySlotBytes);
-    for (auto& local : locals_) {
-      for (size_t g = 0; g < local.states.size(); ++g) {
-        encode_key(local.keys[g], query_, key_bytes.data());
-        uint32_t m = merged.table.find_or_insert(key_bytes.data());
-        if (m == merged.states.size()) {
-          merged.keys.push_back(std::move(local.keys[g]));
-          merged.states.push_back(std::move(local.states[g]));
-          continue;
-        }
-        for (size_t a = 0; a < specs_.size(); ++a) {
-          agg_combine(merged.states[m][a], local.states[g][a], specs_[a]);
-        }
-      }
+  // Combines the thread-local tables into one.
+  PartialGroups merge_locals() {
+    std::vector<PartialGroups> parts(locals_.size());
+    for (size_t t = 0; t < locals_.size(); ++t) {
+      parts[t].keys = std::move(locals_[t].keys);
+      parts[t].states = std::move(locals_[t].states);
+      parts[t].strings = strings_;
     }
-    // Aggregates without GROUP BY give one row even over no input.
-    if (query_.group_keys.empty() && merged.states.empty()) {
-      merged.keys.emplace_back();
-      merged.states.emplace_back(specs_.size());
-    }
-    GroupRows groups;
-    groups.keys = std::move(merged.keys);
-    for (const auto& states : merged.states) {
-      std::vector<Value> finals;
-      for (size_t a = 0; a < specs_.size(); ++a) {
-        finals.push_back(agg_final(states[a], specs_[a]));
-      }
-      groups.aggregates.push_back(std::move(finals));
-    }
-    return groups;
+    PartialGroups merged;
+    merged.strings = strings_;
+    combine_partial_groups(query_, merged, parts);
+    return merged;
   }
 
   const BoundSelect& query_;
@@ -281,6 +266,12 @@ class CpuQuery {
 Result run_cpu(const BoundSelect& query, const Table* table, const std::vector<Value>& parameters,
                const CpuOptions& options) {
   return CpuQuery(query, table, parameters, options).run();
+}
+
+PartialGroups run_cpu_partial(const BoundSelect& query, const Table* table,
+                              const CpuOptions& options) {
+  std::vector<Value> no_parameters;
+  return CpuQuery(query, table, no_parameters, options).run_partial();
 }
 
 }  // namespace tally

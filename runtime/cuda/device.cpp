@@ -21,7 +21,8 @@ CUdevice device_handle(int ordinal) {
   const int count = device_count();
   if (count == 0) {
     throw Error(ErrorKind::Device,
-                "no CUDA device: the driver is installed but sees no GPU; run with --device cpu");
+                "no CUDA device: the driver is installed but sees no GPU; choose the CPU engine "
+                "(device cpu)");
   }
   if (ordinal < 0 || ordinal >= count) {
     throw Error(ErrorKind::Device, fmt::format("no CUDA device {}: the driver sees {} device{} "

@@ -14,7 +14,8 @@ namespace tally::cuda {
 namespace {
 
 constexpr const char* kDriverLibrary = "libcuda.so.1";
-constexpr const char* kCpuHint = "; run with --device cpu";
+// The library, the tally command and Python all name the engine so ("device cpu").
+constexpr const char* kCpuHint = "; choose the CPU engine (device cpu)";
 
 // Expands a macro argument before turning it into text, so the looked-up symbol carries
 // the version suffix that cuda.h gave the name ("cuMemAlloc_v2").

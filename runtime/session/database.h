@@ -40,6 +40,10 @@ struct ExecOptions {
   unsigned cpu_threads = 0;             // CPU engine threads per query; 0: one per CPU
   // Device memory the GPU engine may hold (columns, tables, results); 0: all there is.
   uint64_t device_memory_limit = 0;
+  // The CPU engine asks `cancelled` before each morsel and tells `progress` after it
+  // (runtime/cpu/cpu_engine.h); the GPU engine asks `cancelled` before it starts.
+  std::function<bool()> cancelled = {};
+  std::function<void(uint64_t done, uint64_t total)> progress = {};
 };
 
 struct Timings {

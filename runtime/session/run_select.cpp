@@ -93,6 +93,9 @@ StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions
     if (why_not) outcome.notice = "ran on the CPU engine: " + *why_not;
   }
   if (try_gpu) {
+    if (options.cancelled && options.cancelled()) {
+      throw Error(ErrorKind::Cancelled, "the statement was cancelled");
+    }
     if (!input)
       throw Error(ErrorKind::Unsupported, "a query without FROM is not supported on the GPU");
     try {
@@ -116,6 +119,8 @@ StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions
     CpuOptions cpu;
     cpu.strings = strings;
     cpu.threads = options.cpu_threads;
+    cpu.cancelled = options.cancelled;
+    cpu.progress = options.progress;
     outcome.result = run_cpu(query, input.get(), parameters, cpu);
   }
   outcome.timings.execute_ms = ms_since(start);
