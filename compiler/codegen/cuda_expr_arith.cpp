@@ -108,6 +108,10 @@ CudaOperand CudaExprEmitter::emit_arith(const Expr& e, std::string& out) {
                            b.value);
       } else if (narrow) {
         out += fmt::format("  {} = (i64)(i32){} * (i64)(i32){};\n}}\n", r.value, a.value, b.value);
+      } else if (magnitude >= 63) {
+        // The product may pass 64 bits though each factor is held in 64: multiply in 128
+        // (found by tally-fuzz: DECIMAL(10,2) * INTEGER wrapped around).
+        out += fmt::format("  {} = (i128){} * (i128){};\n}}\n", r.value, a.value, b.value);
       } else {
         out += fmt::format("  {} = {} * {};\n}}\n", r.value, a.value, b.value);
       }

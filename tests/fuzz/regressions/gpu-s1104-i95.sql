@@ -1,0 +1,3 @@
+-- tally-fuzz: GPU/CPU mismatch: sorted row 2 differs: CPU [-32767.00|76|463.36|2.1474836467852518e+17|], GPU [-32767.00|76|463.36|30280923941429648|]
+-- tally-fuzz: seed 1104, index 95, generated
+SELECT -CAST(s AS DECIMAL(16,2)), ABS(76), ABS(SUM(463.36)), ROUND(CAST(MIN(m * i) AS FLOAT)) FROM e WHERE TRUE GROUP BY -CAST(s AS DECIMAL(16,2));
