@@ -44,6 +44,7 @@ ExecOptions Engine::Impl::exec_options() const {
 
 Engine::Engine(EngineOptions options) : impl_(std::make_shared<Impl>()) {
   impl_->options = options;
+  if (!options.database.empty()) impl_->database.open_store(options.database);
 }
 
 Engine::~Engine() = default;

@@ -47,6 +47,10 @@ struct EngineOptions {
   // scanned so far and in all. Calls for one statement are serialised but come from the
   // engine's threads; the callback must not use the Engine. Empty: none.
   std::function<void(uint64_t rows_done, uint64_t rows_total)> progress = {};
+  // A database folder to open (created when missing): its tables persist, and every
+  // statement that changes one is durable when it returns (README "A database on disk").
+  // Empty: tables live in memory only.
+  std::string database = {};
 };
 
 // A column of caller-owned memory for Engine::register_columns: `rows` values of `kind`,

@@ -60,10 +60,12 @@ void bind_statement(py::module_& m) {
 void bind_engine(py::module_& m) {
   bind_statement(m);
   py::class_<tally::Engine>(m, "Engine")
-      .def(py::init([](const std::string& device, unsigned cpu_threads, py::object progress) {
+      .def(py::init([](const std::string& device, unsigned cpu_threads, py::object progress,
+                       const std::string& database) {
              tally::EngineOptions options;
              options.device = device_of(device);
              options.cpu_threads = cpu_threads;
+             options.database = database;
              if (!progress.is_none()) {
                // Copies of the callback are made and dropped without the GIL: they share
                // one handle, whose last owner takes the GIL to let the callable go.
@@ -75,7 +77,8 @@ void bind_engine(py::module_& m) {
              }
              return tally::Engine(options);
            }),
-           py::arg("device") = "auto", py::arg("cpu_threads") = 0, py::arg("progress") = py::none())
+           py::arg("device") = "auto", py::arg("cpu_threads") = 0, py::arg("progress") = py::none(),
+           py::arg("database") = "")
       .def("cancel", &tally::Engine::cancel)
       .def("execute", &tally::Engine::execute, py::call_guard<py::gil_scoped_release>())
       .def("prepare", &tally::Engine::prepare, py::call_guard<py::gil_scoped_release>())

@@ -2,12 +2,13 @@
 import datetime
 import decimal
 import numbers
+import os
 
 import numpy as np
 
 from . import _tally
 from .columns import columns_of
-from .errors import InterfaceError, NotSupportedError, ProgrammingError
+from .errors import InterfaceError, ProgrammingError
 from .result import Result
 
 
@@ -71,15 +72,13 @@ class PreparedStatement:
 
 
 class Connection:
-    """``tally.connect()``: an in-memory database. ``sql``/``execute`` run statements,
+    """``tally.connect()``: an in-memory database, or ``connect("sales.tdb")``: a database
+    folder whose tables persist (created when missing). ``sql``/``execute`` run statements,
     ``register`` adds Python data as a table, ``cursor()`` gives a DB-API cursor."""
 
     def __init__(self, database=None, device="auto", cpu_threads=0, progress=None):
-        if database not in (None, ":memory:"):
-            raise NotSupportedError(
-                f"tally has no database files yet: connect() takes None or \":memory:\", "
-                f"not {database!r}", "unsupported")
-        self._engine = _tally.Engine(device, cpu_threads, progress)
+        path = "" if database in (None, ":memory:") else os.fspath(database)
+        self._engine = _tally.Engine(device, cpu_threads, progress, path)
         self.device = device
 
     def _open(self):

@@ -12,11 +12,19 @@ def test_select_42_from_a_fresh_connection():
     assert tally.connect().sql("SELECT 42").fetchall() == [(42,)]
 
 
-def test_memory_and_none_connect_but_a_path_is_not_supported():
+def test_memory_and_a_database_folder_that_persists(tmp_path):
     assert tally.connect(":memory:").sql("SELECT 1").fetchall() == [(1,)]
-    with pytest.raises(tally.NotSupportedError) as e:
-        tally.connect("my.tdb")
-    assert "my.tdb" in str(e.value) and isinstance(e.value, tally.Error)
+    path = tmp_path / "my.tdb"
+    con = tally.connect(path)
+    con.sql("CREATE TABLE t (a INTEGER, s VARCHAR)")
+    con.sql("INSERT INTO t VALUES (1, 'x'), (NULL, 'y')")
+    del con
+    again = tally.connect(str(path))
+    assert again.sql("SELECT a, s FROM t ORDER BY s").fetchall() == [(1, "x"), (None, "y")]
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(tally.Error) as e:
+        tally.connect(tmp_path / "file")
+    assert "is not a tally database" in str(e.value)
 
 
 def test_bad_device_is_refused():
