@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 #include <sys/file.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <cerrno>
 #include <cstring>
@@ -14,6 +13,7 @@
 #include <sstream>
 
 #include "compiler/common/error.h"
+#include "runtime/storage/durable_file.h"
 #include "runtime/storage/table_file.h"
 
 namespace tally {
@@ -30,18 +30,14 @@ constexpr const char* kReadersLock = "READERS";
 constexpr const char* kHeader = "tally database 1";
 
 [[noreturn]] void io_error(const std::string& what, const fs::path& path) {
-  throw Error(ErrorKind::Io, fmt::format("{} {}: {}", what, path.string(), std::strerror(errno)));
+  throw_io_error(what, path.string());
 }
 
 [[noreturn]] void damaged(const std::string& path, const std::string& why) {
   throw Error(ErrorKind::Data, fmt::format("the database {} is damaged: {}", path, why));
 }
 
-uint32_t crc_of(const std::string& text) {
-  return static_cast<uint32_t>(crc32(crc32(0, nullptr, 0),
-                                     reinterpret_cast<const Bytef*>(text.data()),
-                                     static_cast<uInt>(text.size())));
-}
+uint32_t crc_of(const std::string& text) { return crc32_of(text.data(), text.size()); }
 
 void sync_folder(const fs::path& folder) {
   int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -68,28 +64,6 @@ class FileLock {
  private:
   int fd_ = -1;
 };
-
-void write_text_file(const fs::path& path, const std::string& text) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) io_error("cannot create", path);
-  const char* p = text.data();
-  size_t left = text.size();
-  while (left > 0) {
-    ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ::close(fd);
-      io_error("cannot write", path);
-    }
-    p += n;
-    left -= static_cast<size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    ::close(fd);
-    io_error("cannot sync", path);
-  }
-  if (::close(fd) != 0) io_error("cannot write", path);
-}
 
 struct Manifest {
   uint64_t next_file = 1;
@@ -228,7 +202,7 @@ void DatabaseStore::commit() {
   Manifest manifest{next_file_, {}};
   for (const auto& [name, file] : files_) manifest.files.push_back(file);
   const fs::path temp = folder / fmt::format("{}.tmp-{}", kManifest, ::getpid());
-  write_text_file(temp, manifest_text(manifest));
+  write_durable_file(temp.string(), manifest_text(manifest));
   if (::rename(temp.c_str(), (folder / kManifest).c_str()) != 0) {
     io_error("cannot commit", folder / kManifest);
   }

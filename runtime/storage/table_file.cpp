@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <cerrno>
 #include <cstring>
@@ -12,6 +11,7 @@
 #include <string_view>
 
 #include "compiler/common/error.h"
+#include "runtime/storage/durable_file.h"
 
 namespace tally {
 
@@ -21,21 +21,6 @@ constexpr char kMagic[8] = {'T', 'A', 'L', 'L', 'Y', 'T', 'B', 'L'};
 constexpr uint32_t kVersion = 1;
 constexpr size_t kHeaderBytes = sizeof(kMagic) + 4 + 8 + 4;  // magic, version, length, CRC
 constexpr size_t kWriteBuffer = size_t{4} << 20;
-
-uint32_t crc_of(uint32_t crc, const void* data, size_t size) {
-  const auto* bytes = static_cast<const Bytef*>(data);
-  while (size > 0) {  // zlib takes lengths as uInt
-    const uInt chunk = static_cast<uInt>(std::min<size_t>(size, 1u << 30));
-    crc = static_cast<uint32_t>(crc32(crc, bytes, chunk));
-    bytes += chunk;
-    size -= chunk;
-  }
-  return crc;
-}
-
-[[noreturn]] void io_error(const char* what, const std::string& path) {
-  throw Error(ErrorKind::Io, fmt::format("cannot {} {}: {}", what, path, std::strerror(errno)));
-}
 
 // Buffered writes of the payload to an open file, with its running CRC and length.
 class PayloadWriter {
@@ -48,10 +33,10 @@ class PayloadWriter {
     bytes(&value, sizeof(T));
   }
   void bytes(const void* data, size_t size) {
-    crc_ = crc_of(crc_, data, size);
+    crc_ = crc32_of(data, size, crc_);
     length_ += size;
     if (buffer_.size() + size > kWriteBuffer) flush();
-    if (size >= kWriteBuffer) return write_all(data, size);
+    if (size >= kWriteBuffer) return write_all(fd_, data, size, path_);
     buffer_.append(static_cast<const char*>(data), size);
   }
   void text(std::string_view s) {
@@ -64,28 +49,17 @@ class PayloadWriter {
     bytes(data, count * sizeof(T));
   }
   void flush() {
-    write_all(buffer_.data(), buffer_.size());
+    write_all(fd_, buffer_.data(), buffer_.size(), path_);
     buffer_.clear();
   }
   uint32_t crc() const { return crc_; }
   uint64_t length() const { return length_; }
 
  private:
-  void write_all(const void* data, size_t size) {
-    const char* p = static_cast<const char*>(data);
-    while (size > 0) {
-      ssize_t n = ::write(fd_, p, size);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) io_error("write", path_);
-      p += n;
-      size -= static_cast<size_t>(n);
-    }
-  }
-
   int fd_;
   const std::string& path_;
   std::string buffer_;
-  uint32_t crc_ = static_cast<uint32_t>(crc32(0, nullptr, 0));
+  uint32_t crc_ = 0;
   uint64_t length_ = 0;
 };
 
@@ -133,7 +107,7 @@ class PayloadReader {
 
 std::string read_whole_file(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) io_error("open", path);
+  if (fd < 0) throw_io_error("cannot open", path);
   std::string data;
   struct stat info;
   if (::fstat(fd, &info) == 0 && info.st_size > 0) data.reserve(static_cast<size_t>(info.st_size));
@@ -145,7 +119,7 @@ std::string read_whole_file(const std::string& path) {
       int error = errno;
       ::close(fd);
       errno = error;
-      io_error("read", path);
+      throw_io_error("cannot read", path);
     }
     if (n == 0) break;
     data.append(chunk, static_cast<size_t>(n));
@@ -231,12 +205,10 @@ struct ColumnCodec {
 
 void write_table_file(const Table& table, const std::string& path) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) io_error("create", path);
+  if (fd < 0) throw_io_error("cannot create", path);
   try {
     char header[kHeaderBytes] = {};
-    if (::write(fd, header, kHeaderBytes) != static_cast<ssize_t>(kHeaderBytes)) {
-      io_error("write", path);
-    }
+    write_all(fd, header, kHeaderBytes, path);  // the real header goes here at the end
     PayloadWriter out(fd, path);
     out.text(table.schema.name);
     out.scalar<uint32_t>(static_cast<uint32_t>(table.schema.columns.size()));
@@ -253,14 +225,14 @@ void write_table_file(const Table& table, const std::string& path) {
     std::memcpy(header + 12, &length, 8);
     std::memcpy(header + 20, &crc, 4);
     if (::pwrite(fd, header, kHeaderBytes, 0) != static_cast<ssize_t>(kHeaderBytes)) {
-      io_error("write", path);
+      throw_io_error("cannot write", path);
     }
-    if (::fsync(fd) != 0) io_error("sync", path);
+    if (::fsync(fd) != 0) throw_io_error("cannot sync", path);
   } catch (...) {
     ::close(fd);
     throw;
   }
-  if (::close(fd) != 0) io_error("write", path);
+  if (::close(fd) != 0) throw_io_error("cannot write", path);
 }
 
 TablePtr read_table_file(const std::string& path) {
@@ -277,7 +249,7 @@ TablePtr read_table_file(const std::string& path) {
   if (version != kVersion) whole.damaged(fmt::format("format version {} is unknown", version));
   if (length != data.size() - kHeaderBytes) whole.damaged("its length does not match its header");
   const std::string_view payload(data.data() + kHeaderBytes, length);
-  if (crc_of(static_cast<uint32_t>(crc32(0, nullptr, 0)), payload.data(), payload.size()) != crc) {
+  if (crc32_of(payload.data(), payload.size()) != crc) {
     whole.damaged("its checksum does not match");
   }
   PayloadReader in(payload, path);
