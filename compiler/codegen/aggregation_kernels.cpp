@@ -43,6 +43,9 @@ class AggregationWriter {
       w.line("#include \"{}.cuh\"", header);
     }
     if (ctx_.plan.block_cache_slots > 0) w.line("#include \"tally_table_shared.cuh\"");
+    if (ctx_.plan.hash_keys == HashKeyLayout::KeyWords) {
+      w.line("#include \"tally_table_words.cuh\"");
+    }
     w.line("using namespace tally;");
     w.blank();
     // After the Scan: the preamble holds the lookups and parameters the Scan declared.
@@ -116,7 +119,11 @@ class AggregationWriter {
         "const u64 rows = args[{}];\nu32* const status = (u32*)args[{}];\n"
         "u64* const out_count = (u64*)args[{}];\n",
         arg_rows_, arg_status_, arg_out_count_);
-    if (ctx_.plan.strategy == GpuStrategy::Hash) {
+    if (ctx_.plan.hash_keys == HashKeyLayout::KeyWords) {
+      p += fmt::format(
+          "const auto table = GlobalTableWordsRef<{}>::over((void*)args[{}], {}ull, status);\n",
+          static_cast<int>(ctx_.plan.hash_key_words), arg_keys_, ctx_.plan.slots);
+    } else if (ctx_.plan.strategy == GpuStrategy::Hash) {
       const bool wide = ctx_.plan.hash_keys != HashKeyLayout::Word64;
       p += fmt::format("const {0} table = {{({1}*)args[{2}], {3}ull, {3}ull, status, nullptr}};\n",
                        wide ? "GlobalTable128Ref" : "GlobalTableRef", wide ? "u128" : "u64",

@@ -37,8 +37,12 @@ std::string key_outputs(const AggregationContext& ctx) {
         "out_keys[group] = {1};\nout_key_nulls[group] = slot == {2}ull;\n",
         plan.slots, raw_key_value(ctx, 0, "bits"), plan.slots + 1);
   }
-  const bool wide = plan.hash_keys == HashKeyLayout::RawAndDigits128;
-  if (wide) {
+  const bool words = plan.hash_keys == HashKeyLayout::KeyWords;
+  const bool wide = plan.hash_keys == HashKeyLayout::RawAndDigits128 || words;
+  if (words) {
+    // Slot `capacity` and the NULL slot are never claimed: key_at reads inside the array.
+    b += "const u64* key = table.key_at(slot);\nconst u64 encoded = key[0];\n";
+  } else if (wide) {
     // Every occupied slot is a probed one (no NULL slot): key_at reads inside the array.
     b += "const Key128 key = table.key_at(slot);\nconst u64 encoded = key.hi;\n";
   } else {
@@ -48,7 +52,7 @@ std::string key_outputs(const AggregationContext& ctx) {
   uint64_t stride = 1;
   for (size_t i = 0; i < nk; ++i) {
     const KeyEncoding& k = plan.keys[i];
-    if (!k.bounded) continue;  // the raw key of RawAndDigits128, decoded below
+    if (!k.bounded) continue;  // a raw key of the wide layouts, decoded below
     b += fmt::format(
         "{{ const u64 digit = mixed_radix_digit(encoded, {}ull, {}ull);\n"
         "out_key_nulls[group * {} + {}] = {};\n"
@@ -57,13 +61,22 @@ std::string key_outputs(const AggregationContext& ctx) {
         nk, i, k.min);
     stride *= k.radix();
   }
+  size_t word = 1;  // KeyWords: the next raw key's first word
   for (size_t i = 0; wide && i < nk; ++i) {
     if (plan.keys[i].bounded) continue;
+    std::string value = raw_key_value(ctx, i, "key.lo");
+    if (words && ctx.query.group_keys[i]->type.is_wide_decimal()) {
+      value = fmt::format("i128_from_words(key[{}], key[{}])", word, word + 1);
+      word += 2;
+    } else if (words) {
+      value = raw_key_value(ctx, i, fmt::format("key[{}]", word++));
+    }
     b += fmt::format(
         "{{ const bool null = mixed_radix_digit(encoded, {0}ull, 2ull) == 1ull;\n"
         "out_key_nulls[group * {1} + {2}] = null;\n"
         "out_keys[group * {1} + {2}] = null ? (i128)0 : {3}; }}\n",
-        stride, nk, i, raw_key_value(ctx, i, "key.lo"));
+        stride, nk, i, value);
+    stride *= 2;
   }
   return b;
 }

@@ -12,14 +12,14 @@ std::string raw_key_bits(const AggregationContext& ctx, size_t i, const CudaOper
                                                   : fmt::format("(u64)(i64){}", key.value);
 }
 
-// The bounded keys' digits into `mr`; the index of the one raw key, or -1.
-int add_digits(const AggregationContext& ctx, const std::vector<CudaOperand>& keys,
-               std::string& s) {
-  int raw = -1;
+// The bounded keys' digits into `mr`; the indexes of the raw keys.
+std::vector<size_t> add_digits(const AggregationContext& ctx, const std::vector<CudaOperand>& keys,
+                               std::string& s) {
+  std::vector<size_t> raw;
   for (size_t i = 0; i < keys.size(); ++i) {
     const KeyEncoding& k = ctx.plan.keys[i];
     if (!k.bounded) {
-      raw = static_cast<int>(i);
+      raw.push_back(i);
       continue;
     }
     const std::string v = fmt::format("(i64){}", keys[i].value);
@@ -38,6 +38,30 @@ int add_digits(const AggregationContext& ctx, const std::vector<CudaOperand>& ke
     }
   }
   return raw;
+}
+
+// KeyWords: the raw keys' NULL flags as digits, then word 0 (the digits) and each raw key's
+// bits, 0 when NULL (templates/tally_table_words.cuh).
+std::string key_words_slot(const AggregationContext& ctx, const std::vector<CudaOperand>& keys,
+                           const std::vector<size_t>& raw, const char* lookup) {
+  std::string s;
+  std::string words = "mr.slot";
+  for (size_t i : raw) {
+    const CudaOperand& key = keys[i];
+    s += fmt::format("mr.add_digit({} ? 1ull : 0ull, 2ull);\n", key.null);
+    if (ctx.query.group_keys[i]->type.is_wide_decimal()) {
+      s += fmt::format("const i128 key{0}_value = {1} ? (i128)0 : (i128)({2});\n", i, key.null,
+                       key.value);
+      words += fmt::format(", i128_low(key{0}_value), i128_high(key{0}_value)", i);
+    } else {
+      words += fmt::format(", {} ? 0ull : {}", key.null, raw_key_bits(ctx, i, key));
+    }
+  }
+  s += fmt::format(
+      "const u64 key_words[{}] = {{{}}};\nconst i64 slot = table.{}(key_words);\n"
+      "if (slot < 0) continue;\n",
+      static_cast<int>(ctx.plan.hash_key_words), words, lookup);
+  return s;
 }
 
 }  // namespace
@@ -63,16 +87,18 @@ std::string group_slot_code(AggregationContext& ctx, bool find_only) {
     return s;
   }
   s += "MixedRadix mr;\n";
-  const int raw = add_digits(ctx, keys, s);  // RawAndDigits128: its raw bits fill the low word
+  const std::vector<size_t> raw = add_digits(ctx, keys, s);
   s += "if (!mr.in_range) { raise_status(status, kStatusKeyOutOfRange); continue; }\n";
-  if (raw >= 0) {
-    // The NULL flag is the last digit; a NULL key's low word is 0, so all NULLs meet.
-    const CudaOperand& key = keys[raw];
+  if (plan.hash_keys == HashKeyLayout::KeyWords) return s + key_words_slot(ctx, keys, raw, lookup);
+  if (!raw.empty()) {
+    // RawAndDigits128: the raw bits fill the low word, the NULL flag is the last digit; a NULL
+    // key's low word is 0, so all NULLs meet.
+    const CudaOperand& key = keys[raw[0]];
     s += fmt::format(
         "mr.add_digit({0} ? 1ull : 0ull, 2ull);\n"
         "const i64 slot = table.{1}(Key128{{{0} ? 0ull : {2}, mr.slot}});\n"
         "if (slot < 0) continue;\n",
-        key.null, lookup, raw_key_bits(ctx, static_cast<size_t>(raw), key));
+        key.null, lookup, raw_key_bits(ctx, raw[0], key));
     return s;
   }
   if (plan.strategy == GpuStrategy::Hash) {

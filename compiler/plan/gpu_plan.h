@@ -57,6 +57,11 @@ enum class HashKeyLayout : uint8_t {
   RawAndDigits128,
   // 128 bits: the value of a single DECIMAL(p>18) key; its NULL takes the NULL slot.
   Decimal128,
+  // GpuPlan::hash_key_words words (templates/tally_table_words.cuh): word 0 = the mixed-radix
+  // digits of the bounded keys, then each raw key's NULL flag as a digit of radix 2; then each
+  // raw key's bits (0 when NULL) in key order, one word each, two for a DECIMAL(p>18). For
+  // keys no one CAS can claim: two or more raw keys, a wide DECIMAL beside other keys.
+  KeyWords,
 };
 const char* hash_key_layout_name(HashKeyLayout layout);
 
@@ -73,6 +78,7 @@ struct GpuPlan {
   // writes the passing rows' outputs in input order (plan_projection).
   bool projection = false;
   HashKeyLayout hash_keys = HashKeyLayout::Word64;  // Hash: the slot key's layout
+  uint8_t hash_key_words = 0;                       // KeyWords: words a key
   // Entries of the set behind COUNT/SUM/AVG(DISTINCT); 0 when the query has none. Sized
   // from the statistics, grown and rerun when it fills.
   uint64_t distinct_capacity = 0;
@@ -130,9 +136,24 @@ GpuPlan with_estimated_groups(GpuPlan plan, uint64_t groups, const std::string& 
 // plan_gpu calls it for such queries.
 GpuPlan plan_projection(uint64_t rows, const DeviceLimits& limits, GpuStrategy forced);
 
-// Bytes of one hash-table key slot under the plan's layout.
+// Bytes of one hash-table key slot under the plan's layout (KeyWords: its words, not its mark).
 inline uint64_t hash_key_bytes(const GpuPlan& plan) {
-  return plan.hash_keys == HashKeyLayout::Word64 ? 8 : 16;
+  switch (plan.hash_keys) {
+    case HashKeyLayout::Word64:
+      return 8;
+    case HashKeyLayout::KeyWords:
+      return 8ull * plan.hash_key_words;
+    default:
+      return 16;
+  }
+}
+
+// Bytes of the hash table's key array (slots + 1 keys; KeyWords: their marks first, padded to
+// 8 bytes, as templates/tally_table_words.cuh reads them).
+inline uint64_t hash_table_bytes(const GpuPlan& plan) {
+  const uint64_t keys = plan.slots + 1;
+  const uint64_t marks = plan.hash_keys == HashKeyLayout::KeyWords ? (keys * 4 + 7) / 8 * 8 : 0;
+  return marks + keys * hash_key_bytes(plan);
 }
 
 std::string describe_plan(const GpuPlan& plan);

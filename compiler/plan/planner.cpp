@@ -114,21 +114,53 @@ bool unbind_widest_key(const BoundSelect& query, std::vector<KeyEncoding>& keys)
   return true;
 }
 
-// The slot key of a hash plan whose keys do not pack into one 64-bit word: a wide DECIMAL
-// alone, or one raw 64-bit key beside bounded digits, in 128 bits (HashKeyLayout). Throws
-// Error(Unsupported) naming what 128 bits cannot hold.
-HashKeyLayout hash_key_layout(const BoundSelect& query, std::vector<KeyEncoding>& keys) {
-  const auto& exprs = query.group_keys;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    if (keys[i].bounded || !exprs[i]->type.is_wide_decimal()) continue;
-    if (keys.size() > 1) {
-      unsupported(
-          fmt::format("GROUP BY a DECIMAL wider than 18 digits (\"{}\") together with other keys",
-                      exprs[i]->text));
+// Whether the bounded keys' digits, and `flags` more digits of radix 2, fit one 64-bit word.
+bool digits_fit(const std::vector<KeyEncoding>& keys, size_t flags) {
+  const uint64_t product = bounded_product(keys);
+  return product != 0 && flags < 64 && product <= (~0ull >> flags);
+}
+
+// Words of a raw key in the KeyWords layout: a DECIMAL(p>18) takes two.
+size_t raw_key_words(const Expr& key) { return key.type.is_wide_decimal() ? 2 : 1; }
+
+// The most words a KeyWords key may take (the Scan keeps a key in registers).
+constexpr size_t kMaxKeyWords = 8;
+
+// The KeyWords layout: the raw keys' bits beside one word of digits (their NULL flags among
+// them). Bounded keys whose digits do not fit that word go raw, widest first.
+HashKeyLayout key_words_layout(const BoundSelect& query, std::vector<KeyEncoding>& keys,
+                               uint8_t& words) {
+  auto raw_count = [&] {
+    return static_cast<size_t>(
+        std::count_if(keys.begin(), keys.end(), [](const KeyEncoding& k) { return !k.bounded; }));
+  };
+  while (!digits_fit(keys, raw_count())) {
+    if (!unbind_widest_key(query, keys)) {
+      unsupported("GROUP BY string keys whose domains together pass 2^62");
     }
-    return HashKeyLayout::Decimal128;
   }
-  if (keys.size() == 1) return HashKeyLayout::Word64;
+  size_t total = 1;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (!keys[i].bounded) total += raw_key_words(*query.group_keys[i]);
+  }
+  if (total > kMaxKeyWords) {
+    unsupported(
+        fmt::format("GROUP BY keys that take {} 64-bit words (more than {})", total, kMaxKeyWords));
+  }
+  words = static_cast<uint8_t>(total);
+  return HashKeyLayout::KeyWords;
+}
+
+// The slot key of a hash plan whose keys do not pack into one 64-bit word: a wide DECIMAL
+// alone or one raw 64-bit key beside bounded digits in 128 bits, anything else in KeyWords.
+// Throws Error(Unsupported) naming what the layouts cannot hold.
+HashKeyLayout hash_key_layout(const BoundSelect& query, std::vector<KeyEncoding>& keys,
+                              uint8_t& words) {
+  const auto& exprs = query.group_keys;
+  if (keys.size() == 1) {
+    return exprs[0]->type.is_wide_decimal() && !keys[0].bounded ? HashKeyLayout::Decimal128
+                                                                : HashKeyLayout::Word64;
+  }
   std::vector<size_t> raw;
   for (size_t i = 0; i < keys.size(); ++i) {
     if (!keys[i].bounded) raw.push_back(i);
@@ -137,20 +169,13 @@ HashKeyLayout hash_key_layout(const BoundSelect& query, std::vector<KeyEncoding>
     if (!unbind_widest_key(query, keys)) {
       unsupported("GROUP BY string keys whose domains together pass 2^62");
     }
-    return hash_key_layout(query, keys);
-  }
-  if (raw.size() > 1) {
-    // Two raw 64-bit values fill 128 bits: no room for their NULL flags nor for EMPTY.
-    unsupported(fmt::format("GROUP BY two computed or unbounded keys (\"{}\" and \"{}\")",
-                            exprs[raw[0]]->text, exprs[raw[1]]->text));
+    return hash_key_layout(query, keys, words);
   }
   // hi = digits x 2 (the NULL flag) must stay below 2^63, under EMPTY's hi.
-  if (bounded_product(keys) == 0) {
-    unsupported(fmt::format(
-        "GROUP BY keys whose domains pass 2^62 beside the computed or unbounded key \"{}\"",
-        exprs[raw[0]]->text));
+  if (raw.size() == 1 && !exprs[raw[0]]->type.is_wide_decimal() && bounded_product(keys) != 0) {
+    return HashKeyLayout::RawAndDigits128;
   }
-  return HashKeyLayout::RawAndDigits128;
+  return key_words_layout(query, keys, words);
 }
 
 uint64_t next_pow2(uint64_t v) {
@@ -421,7 +446,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   plan.rows = rows;
   uint64_t product = slot_product(plan.keys);
   bool raw = product == 0;
-  if (raw) plan.hash_keys = hash_key_layout(query, plan.keys);
+  if (raw) plan.hash_keys = hash_key_layout(query, plan.keys, plan.hash_key_words);
   uint64_t cells = product * plan.layout.fields.size();
   bool fits_registers = !raw && product <= kThreadPrivateSlots && cells <= kThreadPrivateCells;
   bool fits_direct = !raw && product <= kMaxDirectSlots;
@@ -516,6 +541,9 @@ const char* hash_key_layout_name(HashKeyLayout layout) {
       return "128-bit (lo = the raw key, hi = the digits with its NULL flag last)";
     case HashKeyLayout::Decimal128:
       return "128-bit (the DECIMAL value)";
+    case HashKeyLayout::KeyWords:
+      return "64-bit words (word 0 = the digits with the raw keys' NULL flags, then each raw "
+             "key), claimed by a mark";
   }
   return "?";
 }
@@ -539,6 +567,8 @@ std::string raw_key_text(HashKeyLayout layout, const KeyEncoding& k) {
       return "raw 64-bit value in the low word, NULL as a digit of the high word, hashed";
     case HashKeyLayout::Decimal128:
       return k.nullable ? "128-bit value, hashed; NULL in its own slot" : "128-bit value, hashed";
+    case HashKeyLayout::KeyWords:
+      return "raw value in words of its own, NULL as a digit of word 0, hashed";
     default:
       return "raw 64-bit value, hashed";
   }
@@ -570,7 +600,10 @@ std::string describe_plan(const GpuPlan& plan) {
         plan.block_cache_slots, block_cell_names(plan), plan.block_table.shared_bytes);
   }
   if (plan.strategy == GpuStrategy::Hash && plan.hash_keys != HashKeyLayout::Word64) {
-    out += fmt::format("  hash keys: {}\n", hash_key_layout_name(plan.hash_keys));
+    out += plan.hash_keys == HashKeyLayout::KeyWords
+               ? fmt::format("  hash keys: {} x {}\n", plan.hash_key_words,
+                             hash_key_layout_name(plan.hash_keys))
+               : fmt::format("  hash keys: {}\n", hash_key_layout_name(plan.hash_keys));
   }
   out += fmt::format("  slots: {}  state slots: {}  grid: {} x {} threads\n", plan.slots,
                      plan.state_slots, plan.grid, plan.block);

@@ -274,8 +274,7 @@ class GpuExecution {
           engine_.pool.allocate(slots * field_info(f.kind).bytes, "aggregate states"));
     }
     if (c_.plan.strategy == GpuStrategy::Hash) {
-      table_keys_ =
-          engine_.pool.allocate((c_.plan.slots + 1) * hash_key_bytes(c_.plan), "hash table keys");
+      table_keys_ = engine_.pool.allocate(hash_table_bytes(c_.plan), "hash table keys");
     }
     if (c_.plan.distinct_capacity > 0) {
       // Three words an entry, all zero: every entry empty (templates/tally_distinct.cuh).

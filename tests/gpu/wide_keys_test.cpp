@@ -1,7 +1,8 @@
 // GROUP BY through the hash table with 128-bit keys (compiler/plan/gpu_plan.h HashKeyLayout),
 // compared with the CPU engine: several keys with one computed key (NULLs in both kinds of
 // keys), a DECIMAL(30,2) key with NULLs and negative values, ORDER BY on such results, a
-// first capacity too small that must grow and rerun, and many groups (TPC-H SF 0.05).
+// first capacity too small that must grow and rerun, and many groups (TPC-H SF 0.05); two or
+// more such keys through key words (HashKeyLayout::KeyWords).
 #include <doctest/doctest.h>
 
 #include <string>
@@ -119,7 +120,10 @@ TEST_CASE("gpu wide keys: a small first capacity grows and reruns to the CPU's r
   const char* computed =
       "SELECT l_orderkey + 0 * l_partkey, l_linestatus, COUNT(*) FROM lineitem GROUP BY 1, 2";
   const char* wide = "SELECT d, COUNT(*), SUM(v) FROM w GROUP BY d";
-  for (const char* text : {computed, wide}) {
+  // Two raw keys: key words, about 60,000 groups from 64 slots.
+  const char* words =
+      "SELECT l_orderkey * 1.5e0, l_partkey * 1e0, COUNT(*) FROM lineitem GROUP BY 1, 2";
+  for (const char* text : {computed, wide, words}) {
     auto statements = parse_script(text);
     const auto& select = std::get<ast::SelectStmt>(statements[0].body);
     BoundSelect query = bind_select(select, wide_db(), 0);
@@ -143,6 +147,31 @@ TEST_CASE("gpu wide keys: many groups (TPC-H SF 0.05 by order and line status)")
   check_gpu(
       "SELECT l_orderkey * 7 + l_partkey, l_returnflag, l_linestatus, COUNT(*), "
       "AVG(l_discount) FROM lineitem GROUP BY 1, 2, 3");
+}
+
+TEST_CASE("gpu wide keys: two or more raw keys, a wide DECIMAL beside others (key words)") {
+  check_gpu(
+      "SELECT c_double + 1, c_real * 2, COUNT(*), SUM(c_decimal), VAR_SAMP(c_double) FROM nulls "
+      "GROUP BY 1, 2",
+      false, 16);
+  check_gpu(
+      "SELECT l_orderkey * 1.5e0 AS a, l_partkey * 1e0 AS b, l_returnflag, COUNT(*), "
+      "SUM(l_extendedprice), COUNT(DISTINCT l_suppkey) FROM lineitem GROUP BY 1, 2, 3",
+      false, 64);
+  check_gpu("SELECT d, k, COUNT(*), SUM(v) FROM w GROUP BY d, k", false, 2);
+  check_gpu("SELECT d, b, k, COUNT(*), MAX(v) FROM w GROUP BY 1, 2, 3", false, 4);
+  check_gpu(
+      "SELECT c_wide, c_double * 3, c_varchar, c_boolean, COUNT(*), MIN(c_integer) FROM nulls "
+      "GROUP BY 1, 2, 3, 4",
+      false, 8);
+}
+
+TEST_CASE("gpu wide keys: key words sort as on the CPU") {
+  check_gpu(
+      "SELECT c_double + 1 AS x, c_real * 2 AS y, COUNT(*) AS n FROM nulls GROUP BY 1, 2 "
+      "ORDER BY x NULLS FIRST, y DESC NULLS LAST LIMIT 50",
+      true);
+  check_gpu("SELECT d, k, COUNT(*) AS n FROM w GROUP BY d, k ORDER BY d, k NULLS FIRST", true);
 }
 
 }  // namespace tally
