@@ -13,9 +13,10 @@ Runner add_run_command(CLI::App& app);
 Runner add_gen_command(CLI::App& app);
 Runner add_compile_command(CLI::App& app);
 Runner add_cache_command(CLI::App& app);
-Runner add_prepare_command(CLI::App& app);  // tally prepare
-Runner add_exec_command(CLI::App& app);     // tally exec
-Runner add_shell_command(CLI::App& app);    // tally shell
+Runner add_prepare_command(CLI::App& app);    // tally prepare
+Runner add_exec_command(CLI::App& app);       // tally exec
+Runner add_shell_command(CLI::App& app);      // tally shell
+Runner add_calibrate_command(CLI::App& app);  // tally calibrate
 
 // Prints an error (with the offending source line and a caret when it has a location)
 // and returns the exit code for it.

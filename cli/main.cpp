@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
                            {"cache", tally::cli::add_cache_command(app)},
                            {"prepare", tally::cli::add_prepare_command(app)},
                            {"exec", tally::cli::add_exec_command(app)},
-                           {"shell", tally::cli::add_shell_command(app)}};
+                           {"shell", tally::cli::add_shell_command(app)},
+                           {"calibrate", tally::cli::add_calibrate_command(app)}};
   std::string help_topic;
   app.add_subcommand("help", "Show the help of tally or of one subcommand")
       ->add_option("command", help_topic, "A subcommand (run, shell, ...)");

@@ -6,10 +6,13 @@
 
 #include <compare>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
 namespace tally {
+
+struct StrategyRates;  // compiler/plan/strategy_rates.h
 
 struct ComputeCapability {
   int major = 0;
@@ -30,6 +33,9 @@ struct DeviceLimits {
   int max_threads_per_sm = 2048;
   int registers_per_sm = 65536;
   uint64_t l2_bytes = 50ull << 20;
+  // Measured rates of the grouping strategies on this GPU (`tally calibrate`); null: the
+  // planner's built-in rules choose.
+  std::shared_ptr<const StrategyRates> rates;
 };
 
 struct GpuTarget {

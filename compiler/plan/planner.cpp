@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "compiler/common/error.h"
+#include "compiler/plan/calibrated_choice.h"
 #include "compiler/plan/expr_facts.h"
 #include "compiler/plan/gpu_plan.h"
 #include "compiler/plan/string_domain.h"
@@ -458,7 +459,17 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   plan.considered =
       considered(in_blocks, product, raw, rows, plan.layout.fields.size(), fits_registers);
   GpuStrategy chosen = forced;
-  if (chosen == GpuStrategy::Auto) {
+  std::optional<CalibratedChoice> measured;
+  if (chosen == GpuStrategy::Auto && limits.rates && !raw) {
+    measured = calibrated_choice(
+        *limits.rates, {fits_registers, fits_block, fits_direct, !query.group_keys.empty()},
+        product, rows);
+  }
+  if (measured) {
+    chosen = measured->strategy;
+    plan.reason = measured->reason;
+    plan.considered += "  device profile:\n" + measured->estimates;
+  } else if (chosen == GpuStrategy::Auto) {
     if (fits_registers) {
       chosen = GpuStrategy::ThreadPrivate;
       plan.reason = fmt::format("{} slots x {} state fields fit in registers", product,

@@ -14,6 +14,7 @@
 #include "runtime/cuda/memory.h"
 #include "runtime/cuda/module.h"
 #include "runtime/cuda/stream.h"
+#include "runtime/gpu/device_rates_file.h"
 #include "runtime/gpu/gpu_engine_impl.h"
 #include "runtime/gpu/gpu_projection.h"
 #include "runtime/result/result_builder.h"
@@ -181,7 +182,11 @@ uint64_t GpuEngine::memory_cached() const { return impl_->pool.cached_bytes(); }
 
 std::string GpuEngine::arch() const { return impl_->device.profile().arch(); }
 
-DeviceLimits device_limits(const cuda::DeviceProfile& p) { return p.target().limits; }
+DeviceLimits device_limits(const cuda::DeviceProfile& p) {
+  DeviceLimits limits = p.target().limits;
+  limits.rates = device_strategy_rates(p.name);
+  return limits;
+}
 
 DeviceLimits GpuEngine::limits() const { return device_limits(impl_->device.profile()); }
 
