@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/interrupts.h"
 #include "cli/shared_options.h"
 #include "cli/statement_store.h"
 #include "compiler/common/elapsed.h"
@@ -172,6 +173,7 @@ int exec(const ExecArgs& args) {
                               args.params.size() == 1 ? "was" : "were"));
     }
     Database db;
+    handle_interrupts(InterruptMode::Quit);
     generate_tables(stored.data, db, args.output.timing);
     auto start = std::chrono::steady_clock::now();
     auto statement = db.prepare(stored.sql);
@@ -186,6 +188,8 @@ int exec(const ExecArgs& args) {
     ExecOptions options = exec_options_for(args.output);
     options.parameters = args.params;
     options.explain = args.explain;
+    options.cancelled = cancel_flag();
+    handle_interrupts(InterruptMode::Cancel);
     StatementOutcome outcome = db.execute_prepared(*statement, options);
     outcome.timings.bind_ms = prepare_ms;  // parse and bind, as prepare did them
     print_outcome(outcome, args.output);

@@ -33,6 +33,8 @@ int report_error(const std::exception& error, const std::string& source) {
     return 1;
   }
   std::cerr << error_kind_name(tally_error->kind()) << ": " << error.what() << "\n";
+  // A Ctrl-C that cancelled the statement exits as an interrupted command does.
+  if (tally_error->kind() == ErrorKind::Cancelled) return 130;
   // The parser's message already shows the line and a caret; other errors with a
   // location get them here, psql style.
   const auto& loc = tally_error->location();

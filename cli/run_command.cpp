@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/interrupts.h"
 #include "cli/shared_options.h"
 #include "compiler/common/error.h"
 #include "runtime/cuda/device.h"
@@ -47,8 +48,10 @@ int run(const RunArgs& args) {
       require_gpu();
     }
     Database db;
+    handle_interrupts(InterruptMode::Quit);
     generate_tables(args.data, db, args.output.timing);
     ExecOptions options = exec_options_for(args.output);
+    options.cancelled = cancel_flag();
     options.parameters = args.params;
     options.explain = args.explain;
     options.strategy = args.strategy;
@@ -58,6 +61,9 @@ int run(const RunArgs& args) {
     options.arch = args.arch;
     OutputArgs output = args.output;
     output.source_only = output.compile_only && args.emit_cuda;
+    // A Ctrl-C now stops the statement at its next check: a COPY into a database leaves
+    // the table as it was, and the exit status says the script did not finish.
+    handle_interrupts(InterruptMode::Cancel);
     db.execute_script(sql, options,
                       [&](const StatementOutcome& outcome) { print_outcome(outcome, output); });
   } catch (const std::exception& e) {

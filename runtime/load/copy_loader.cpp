@@ -13,6 +13,7 @@
 #include "compiler/common/error.h"
 #include "runtime/load/delimited_records.h"
 #include "runtime/load/field_parser.h"
+#include "runtime/load/load_meter.h"
 #include "runtime/load/parallel.h"
 #include "runtime/storage/host_memory.h"
 
@@ -44,16 +45,19 @@ struct PieceError {
 struct Piece {
   std::vector<ColumnBuilder> columns;
   size_t lines = 0;  // line breaks in the piece
+  size_t rows = 0;
   std::optional<PieceError> error;
+  bool cancelled = false;
 };
 
 class CopyJob {
  public:
-  CopyJob(const Table& table, const std::string& path, const CopyOptions& options)
+  CopyJob(const Table& table, const std::string& path, const CopyOptions& options, LoadMeter& meter)
       : schema_(table.schema),
         path_(path),
         options_(options),
-        format_{options.delimiter, options.csv, options.backslash_escapes} {}
+        format_{options.delimiter, options.csv, options.backslash_escapes},
+        meter_(meter) {}
 
   void parse_piece(const char* begin, const char* end, Piece& piece) const;
   // Parses the whole records of data[0, size); throws the first error in file order.
@@ -61,6 +65,11 @@ class CopyJob {
   // Skips the header record at the start of data; returns the bytes skipped.
   size_t skip_header(const char* data, size_t size);
   std::vector<std::vector<ColumnBuilder>>& parts() { return parts_; }
+  size_t rows() const { return rows_; }
+  [[noreturn]] void throw_cancelled() const {
+    throw Error(ErrorKind::Cancelled,
+                statement_name(options_, schema_) + " was cancelled; nothing was loaded");
+  }
   // The record after those parsed is longer than kMaxLineBytes.
   [[noreturn]] void throw_too_long() const {
     throw_error(lines_before_ + 1, PieceError{0, -1, too_long_message()});
@@ -73,7 +82,9 @@ class CopyJob {
   std::string path_;
   CopyOptions options_;
   RecordFormat format_;
+  LoadMeter& meter_;
   size_t lines_before_ = 0;  // line breaks in the blocks already parsed
+  size_t rows_ = 0;          // records parsed
   std::vector<std::vector<ColumnBuilder>> parts_;
 };
 
@@ -85,7 +96,13 @@ void CopyJob::parse_piece(const char* begin, const char* end, Piece& piece) cons
   auto fail = [&](int column, std::string message) {
     piece.error = PieceError{reader.record_start_lines(), column, std::move(message)};
   };
+  const char* metered = begin;  // parsed bytes up to here are counted
   for (const char* start = reader.position(); reader.next(error); start = reader.position()) {
+    if (reader.position() - metered >= static_cast<ptrdiff_t>(LoadMeter::kStep)) {
+      piece.cancelled = !meter_.advance(static_cast<uint64_t>(reader.position() - metered));
+      if (piece.cancelled) return;
+      metered = reader.position();
+    }
     if (!error.empty()) return fail(-1, error);
     if (static_cast<size_t>(reader.position() - start) > kMaxLineBytes) {
       return fail(-1, too_long_message());
@@ -113,8 +130,10 @@ void CopyJob::parse_piece(const char* begin, const char* end, Piece& piece) cons
         return fail(static_cast<int>(c), error);
       }
     }
+    ++piece.rows;
   }
   piece.lines = reader.lines();
+  meter_.advance(static_cast<uint64_t>(end - metered));
 }
 
 void CopyJob::throw_error(size_t line, const PieceError& error) const {
@@ -146,8 +165,10 @@ void CopyJob::parse_block(const char* data, size_t size) {
   run_parallel(count,
                [&](size_t t) { parse_piece(data + bounds[t], data + bounds[t + 1], pieces[t]); });
   for (Piece& piece : pieces) {
+    if (piece.cancelled) throw_cancelled();
     if (piece.error) throw_error(lines_before_ + piece.error->line + 1, *piece.error);
     lines_before_ += piece.lines;
+    rows_ += piece.rows;
     parts_.push_back(std::move(piece.columns));
   }
 }
@@ -168,6 +189,7 @@ class BlockReader {
   }
   // The file's size (0 for pipes and devices).
   uint64_t file_bytes() const { return file_bytes_; }
+  uint64_t bytes_read() const { return bytes_read_; }
   ~BlockReader() {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -208,6 +230,7 @@ class BlockReader {
       if (n < 0) fail("cannot read");
       if (n == 0) eof_ = true;
       filled_ += static_cast<size_t>(n);
+      bytes_read_ += static_cast<uint64_t>(n);
     }
   }
   [[noreturn]] void fail(const char* what) const {
@@ -219,6 +242,7 @@ class BlockReader {
   std::string path_;
   int fd_ = -1;
   uint64_t file_bytes_ = 0;
+  uint64_t bytes_read_ = 0;
   std::vector<char> buffer_;
   size_t filled_ = 0;
   size_t consumed_ = 0;
@@ -228,9 +252,11 @@ class BlockReader {
 
 }  // namespace
 
-TablePtr copy_into(const Table& table, const std::string& path, const CopyOptions& options) {
-  CopyJob job(table, path, options);
+TablePtr copy_into(const Table& table, const std::string& path, const CopyOptions& options,
+                   const LoadControl& control, LoadStats* stats) {
   BlockReader reader(statement_name(options, table.schema), path);
+  LoadMeter meter(control, reader.file_bytes());
+  CopyJob job(table, path, options, meter);
   RecordFormat format{options.delimiter, options.csv, options.backslash_escapes};
   // Parsed values take about as much memory as their text: refuse what cannot fit before
   // reading, rather than fail with std::bad_alloc halfway.
@@ -243,13 +269,21 @@ TablePtr copy_into(const Table& table, const std::string& path, const CopyOption
   job.parts().push_back(std::move(existing));
 
   bool first = true;
+  uint64_t text_bytes = 0;
   for (std::string_view block = reader.next(format); !block.empty(); block = reader.next(format)) {
+    if (meter.cancelled()) job.throw_cancelled();
     size_t skipped = first && options.header ? job.skip_header(block.data(), block.size()) : 0;
     first = false;
+    meter.advance(skipped);
     job.parse_block(block.data() + skipped, block.size() - skipped);
+    text_bytes += block.size();
   }
   if (reader.too_long()) job.throw_too_long();
-  return join_parts(table.schema, std::move(job.parts()));
+  if (meter.cancelled()) job.throw_cancelled();
+  TablePtr loaded = join_parts(table.schema, std::move(job.parts()));
+  if (stats)
+    *stats = LoadStats{job.rows(), text_bytes, reader.bytes_read(), false, meter.seconds()};
+  return loaded;
 }
 
 }  // namespace tally

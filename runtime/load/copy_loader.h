@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "runtime/load/load_report.h"
 #include "runtime/storage/table.h"
 
 namespace tally {
@@ -34,6 +35,9 @@ CopyOptions copy_options_from(const std::map<std::string, std::string>& options,
 // in only on success, so a failed COPY leaves nothing half-loaded. A delimiter at the end
 // of a line is allowed (.tbl files have one). Bad data throws ErrorKind::Data naming the
 // file, line, column and value; a file that cannot be read throws ErrorKind::Io.
-TablePtr copy_into(const Table& table, const std::string& path, const CopyOptions& options);
+// `control` may stop the load (ErrorKind::Cancelled) and is told its progress; `stats`,
+// when given, gets its totals.
+TablePtr copy_into(const Table& table, const std::string& path, const CopyOptions& options,
+                   const LoadControl& control = {}, LoadStats* stats = nullptr);
 
 }  // namespace tally

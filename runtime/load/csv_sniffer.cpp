@@ -173,12 +173,13 @@ SniffedCsv sniff_csv(std::string_view text, const std::string& path, const CsvHi
 }
 
 TablePtr load_csv_file(const std::string& path, const CsvHints& hints,
-                       const std::string& table_name) {
+                       const std::string& table_name, const LoadControl& control,
+                       LoadStats* stats) {
   SniffedCsv sniffed = sniff_csv(read_sample(path), path, hints);
   TableSchema schema;
   schema.name = table_name;
   schema.columns = std::move(sniffed.columns);
-  return copy_into(*make_empty_table(std::move(schema)), path, sniffed.options);
+  return copy_into(*make_empty_table(std::move(schema)), path, sniffed.options, control, stats);
 }
 
 }  // namespace tally
