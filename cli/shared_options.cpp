@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/load_lines.h"
 #include "cli/result_format.h"
 #include "compiler/common/byte_size.h"
 #include "compiler/common/elapsed.h"
@@ -114,6 +115,7 @@ void print_outcome(const StatementOutcome& outcome, const OutputArgs& output) {
   }
   if (!outcome.notice.empty()) std::cerr << "note: " << outcome.notice << "\n";
   if (output.timing) {
+    if (outcome.load) std::cerr << load_timing_line(*outcome.load) << "\n";
     const Timings& t = outcome.timings;
     std::cerr << fmt::format("Time: parse {:.2f} ms, bind {:.2f} ms, execute {:.2f} ms ({})\n",
                              t.parse_ms, t.bind_ms, t.execute_ms,
