@@ -1,6 +1,11 @@
 #include "cli/load_lines.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <mutex>
 
 namespace tally::cli {
 
@@ -25,7 +30,44 @@ std::string rate(uint64_t bytes, double seconds) {
                         : fmt::format("{:.1f} MB/s", mb_per_s);
 }
 
+// The progress line shown, if any: its width, to blank it out (no terminal escapes, so
+// that a dumb terminal clears it too).
+std::mutex progress_mutex;
+size_t progress_width = 0;
+
+double progress_delay() {
+  const char* text = std::getenv("TALLY_PROGRESS_DELAY");
+  return text ? std::strtod(text, nullptr) : 1.0;
+}
+
+void show_progress(const LoadProgress& p) {
+  static const double delay = progress_delay();
+  if (p.seconds < delay) return;
+  std::string line = p.file_bytes > 0
+                         ? fmt::format("loading: {}% of {}", p.file_bytes_done * 100 / p.file_bytes,
+                                       megabytes(p.file_bytes))
+                         : fmt::format("loading: {}", megabytes(p.text_bytes));
+  line += ", " + rate(p.text_bytes, p.seconds);
+  std::lock_guard lock(progress_mutex);
+  size_t width = line.size();
+  if (width < progress_width) line.append(progress_width - width, ' ');
+  progress_width = std::max(width, progress_width);
+  std::cerr << "\r" << line << std::flush;
+}
+
 }  // namespace
+
+std::function<void(const LoadProgress&)> terminal_progress_line() {
+  if (!isatty(STDERR_FILENO)) return {};
+  return show_progress;
+}
+
+void clear_progress_line() {
+  std::lock_guard lock(progress_mutex);
+  if (progress_width == 0) return;
+  std::cerr << "\r" << std::string(progress_width, ' ') << "\r" << std::flush;
+  progress_width = 0;
+}
 
 std::string load_timing_line(const LoadStats& s) {
   std::string bytes = megabytes(s.text_bytes);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/load_lines.h"
 #include "compiler/common/error.h"
 
 namespace tally::cli {
@@ -23,6 +24,7 @@ std::string source_line(const std::string& source, int line) {
 }  // namespace
 
 int report_error(const std::exception& error, const std::string& source) {
+  clear_progress_line();
   auto* tally_error = dynamic_cast<const Error*>(&error);
   if (dynamic_cast<const std::bad_alloc*>(&error)) {
     std::cerr << "out of memory: tally ran out of host memory\n";

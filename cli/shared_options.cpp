@@ -65,7 +65,10 @@ void add_output_options(CLI::App* cmd, OutputArgs& output) {
   cmd->add_option("--format", output.format, "Output: table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}));
   cmd->add_flag("--timing", output.timing,
-                "Print parse/bind/execute times (and the GPU's split) on stderr");
+                "Print parse/bind/execute times (and the GPU's split, a load's rate) on stderr");
+  cmd->add_flag(
+      "--no-progress{false}", output.progress,
+      "No progress line for loads that run longer than a second (shown on a terminal only)");
 }
 
 DeviceChoice parse_device(const std::string& d) {
@@ -81,6 +84,7 @@ ExecOptions exec_options_for(const OutputArgs& output) {
     options.device_memory_limit =
         parse_byte_size(output.device_memory_limit, "--device-memory-limit");
   }
+  if (output.progress) options.load_progress = terminal_progress_line();
   return options;
 }
 
@@ -98,6 +102,7 @@ std::string read_sql_file(const std::string& file) {
 
 void print_outcome(const StatementOutcome& outcome, const OutputArgs& output) {
   // stdout carries results only; the plan, notes and times go to stderr.
+  clear_progress_line();
   if (!outcome.explain.empty()) {
     flush_results();
     std::cerr << outcome.explain << "\n";

@@ -34,6 +34,7 @@ constexpr const char* kHelp =
     ".mode table|csv|json      how results print\n"
     ".device auto|cpu|gpu      where SELECTs run\n"
     ".explain on|off           print each SELECT's plan\n"
+    ".progress on|off          a progress line for long loads\n"
     ".tables                   the tables' names\n"
     ".schema [TABLE]           their CREATE TABLE statements\n"
     ".read FILE                run a SQL script\n"
@@ -131,6 +132,9 @@ class Shell {
       output_.timing = arg == "on";
     } else if (name == ".explain" && (arg == "on" || arg == "off")) {
       options_.explain = arg == "on";
+    } else if (name == ".progress" && (arg == "on" || arg == "off")) {
+      output_.progress = arg == "on";
+      options_.load_progress = exec_options_for(output_).load_progress;
     } else if (name == ".mode" && (arg == "table" || arg == "csv" || arg == "json")) {
       output_.format = arg;
     } else if (name == ".device" && (arg == "auto" || arg == "cpu" || arg == "gpu")) {

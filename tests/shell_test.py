@@ -2,10 +2,12 @@
 """The interactive shell under a pseudo-terminal, as a person would use it: a statement over
 several lines, dot commands, an error and a Ctrl-C that keep the session, the history file
 written, and a database opened, changed and opened again. A second session cancels a
-running COPY and a running SELECT with Ctrl-C and goes on with its tables.
+running COPY and a running SELECT with Ctrl-C and goes on with its tables; a third shows
+the progress line of a load on the terminal, and .progress off hides it.
 Usage: shell_test.py TALLY_BINARY"""
 import os
 import pty
+import re
 import select
 import signal
 import sys
@@ -154,10 +156,38 @@ def run_cancel_session(binary, tmp):
     return term.text, checks
 
 
+def run_progress_session(binary, tmp):
+    """A COPY of 8 MB with the progress line's delay at 0: the line shows on the terminal and
+    is blanked out before the COPY's tag; after .progress off it does not show."""
+    path = os.path.join(tmp, "progress.csv")
+    with open(path, "w") as rows:
+        rows.write("1,x\n" * 2000000)
+    env = dict(os.environ, TALLY_HISTORY="", TERM="dumb", TALLY_PROGRESS_DELAY="0")
+    term = Terminal([binary, "shell", "--device", "cpu"], env)
+    term.wait_for("tally> ")
+    term.send(f"CREATE TABLE t (a INTEGER, b VARCHAR); COPY t FROM '{path}';\n")
+    checks = {}
+    checks["a COPY shows its progress"] = term.wait_for("COPY 2000000") is not None and (
+        "loading: " in term.text and "% of 8.0 MB, " in term.text)
+    # The last update is blanked out on its line (\r is dropped here) before the tag.
+    checks["the progress line is cleared"] = re.search(r"MB/s *COPY 2000000", term.text) is not None
+    term.send(".progress off\n")
+    mark = len(term.text)
+    term.send(f"COPY t FROM '{path}';\n")
+    checks[".progress off hides it"] = term.wait_for("COPY 2000000", mark) is not None and (
+        "loading: " not in term.text[mark:])
+    term.send(".quit\n")
+    checks["exit status 0 after the loads"] = term.finish() == 0
+    return term.text, checks
+
+
 def main():
     binary = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
         cancel_text, cancel_checks = run_cancel_session(binary, tmp)
+        progress_text, progress_checks = run_progress_session(binary, tmp)
+        cancel_text += "\nprogress session:\n" + progress_text
+        cancel_checks.update(progress_checks)
         failed = [name for name, ok in cancel_checks.items() if not ok]
         if failed:
             print("cancel session output:\n" + cancel_text)

@@ -24,7 +24,7 @@ void LoadMeter::set_file_bytes_read(uint64_t file_bytes_read, uint64_t text_byte
 
 bool LoadMeter::advance(uint64_t text_bytes) {
   uint64_t done = text_done_ += text_bytes;
-  if (control_.progress) report(done);
+  if (control_.progress && text_bytes > 0) report(done);
   return !cancelled();
 }
 

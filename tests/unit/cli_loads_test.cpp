@@ -1,5 +1,5 @@
 // Loads as the tally command shows them: the --timing line of COPY and of files in FROM
-// (cli/load_lines.h), on stderr only.
+// (cli/load_lines.h), on stderr only, and no progress line where stderr is no terminal.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -16,11 +16,12 @@ struct Run {
   std::string out, err;
 };
 
-// Runs `tally ARGS` (already quoted) in `dir` with stdout and stderr in files.
-Run tally_in(const test::ScratchDir& dir, const std::string& args) {
+// Runs `tally ARGS` (already quoted) in `dir` with stdout and stderr in files; `env`:
+// assignments put before the command.
+Run tally_in(const test::ScratchDir& dir, const std::string& args, const std::string& env = "") {
   std::string out = (dir.path() / "stdout").string(), err = (dir.path() / "stderr").string();
   Run run;
-  run.status = test::run_shell("cd " + test::shell_quote(dir.path().string()) + " && " +
+  run.status = test::run_shell("cd " + test::shell_quote(dir.path().string()) + " && " + env + " " +
                                test::shell_quote(TALLY_BINARY) + " " + args + " </dev/null >" +
                                test::shell_quote(out) + " 2>" + test::shell_quote(err));
   run.out = test::slurp(out);
@@ -57,6 +58,22 @@ TEST_CASE("cli loads: --timing reports COPY and a file in FROM on stderr alone")
   run = tally_in(dir, "run --device cpu -e " + test::shell_quote("SELECT * FROM 'sales.csv'"));
   CHECK(run.status == 0);
   CHECK(count_of(run.err, "load:") == 0);
+}
+
+TEST_CASE("cli loads: no progress line when stderr is not a terminal") {
+  test::ScratchDir dir("tally_cli_loads");
+  {
+    std::ofstream rows(dir.path() / "rows.csv");
+    for (int i = 0; i < 500'000; ++i) rows << i << ",x\n";  // several MB: progress is told
+  }
+  Run run = tally_in(
+      dir,
+      "run --device cpu --timing -e " + test::shell_quote("CREATE TABLE t (a INTEGER, b VARCHAR); "
+                                                          "COPY t FROM 'rows.csv'"),
+      "TALLY_PROGRESS_DELAY=0");
+  CHECK(run.status == 0);
+  CHECK(count_of(run.err, "load: 500,000 rows") == 1);
+  CHECK(count_of(run.err, "loading") == 0);
 }
 
 }  // namespace
