@@ -1,16 +1,12 @@
 #include "runtime/load/copy_loader.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 
 #include "compiler/common/byte_size.h"
 #include "compiler/common/error.h"
+#include "runtime/load/block_reader.h"
 #include "runtime/load/delimited_records.h"
 #include "runtime/load/field_parser.h"
 #include "runtime/load/load_meter.h"
@@ -21,10 +17,9 @@ namespace tally {
 
 namespace {
 
-// The file is read in blocks of whole records; each block is split at record boundaries
-// into one piece per thread, parsed into its own builders, and the pieces are encoded in
-// file order at the end.
-constexpr size_t kBlockSize = 64 << 20;
+// The file is read in blocks of whole records (runtime/load/block_reader.h); each block is
+// split at record boundaries into one piece per thread, parsed into its own builders, and
+// the pieces are encoded in file order at the end.
 
 std::string statement_name(const CopyOptions& options, const TableSchema& schema) {
   return options.statement.empty() ? "COPY " + schema.name : options.statement;
@@ -173,96 +168,20 @@ void CopyJob::parse_block(const char* data, size_t size) {
   }
 }
 
-// Reads a file in blocks that end on record boundaries.
-class BlockReader {
- public:
-  BlockReader(const std::string& statement, const std::string& path)
-      : statement_(statement), path_(path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) fail("cannot open");
-    // Small files get a small buffer; a large one starts at one block.
-    struct stat info;
-    if (::fstat(fd_, &info) == 0 && info.st_size >= 0) {
-      file_bytes_ = static_cast<uint64_t>(info.st_size);
-      buffer_.resize(std::clamp<size_t>(static_cast<size_t>(info.st_size) + 1, 4096, kBlockSize));
-    }
-  }
-  // The file's size (0 for pipes and devices).
-  uint64_t file_bytes() const { return file_bytes_; }
-  uint64_t bytes_read() const { return bytes_read_; }
-  ~BlockReader() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  BlockReader(const BlockReader&) = delete;
-  BlockReader& operator=(const BlockReader&) = delete;
-
-  // The next run of whole records, empty at the end of the file.
-  std::string_view next(const RecordFormat& format) {
-    // Keep the partial record left over from the previous block.
-    std::memmove(buffer_.data(), buffer_.data() + consumed_, filled_ - consumed_);
-    filled_ -= consumed_;
-    consumed_ = 0;
-    for (;;) {
-      if (filled_ == buffer_.size()) buffer_.resize(std::max(kBlockSize, buffer_.size() * 2));
-      fill();
-      size_t end = eof_ ? filled_ : last_record_end(buffer_.data(), filled_, format);
-      if (end > 0 || eof_) {
-        consumed_ = end;
-        return {buffer_.data(), end};
-      }
-      // A record longer than the buffer: grow it and read on, up to the line limit (a file
-      // without line ends, such as /dev/zero, would otherwise take all memory).
-      if (filled_ > kMaxLineBytes) {
-        too_long_ = true;
-        return {};
-      }
-      buffer_.resize(buffer_.size() * 2);
-    }
-  }
-  // The last next() stopped at a record longer than kMaxLineBytes.
-  bool too_long() const { return too_long_; }
-
- private:
-  void fill() {
-    while (filled_ < buffer_.size() && !eof_) {
-      ssize_t n = ::read(fd_, buffer_.data() + filled_, buffer_.size() - filled_);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) fail("cannot read");
-      if (n == 0) eof_ = true;
-      filled_ += static_cast<size_t>(n);
-      bytes_read_ += static_cast<uint64_t>(n);
-    }
-  }
-  [[noreturn]] void fail(const char* what) const {
-    throw Error(ErrorKind::Io,
-                statement_ + ": " + what + " " + path_ + ": " + std::strerror(errno));
-  }
-
-  std::string statement_;
-  std::string path_;
-  int fd_ = -1;
-  uint64_t file_bytes_ = 0;
-  uint64_t bytes_read_ = 0;
-  std::vector<char> buffer_;
-  size_t filled_ = 0;
-  size_t consumed_ = 0;
-  bool eof_ = false;
-  bool too_long_ = false;
-};
-
 }  // namespace
 
 TablePtr copy_into(const Table& table, const std::string& path, const CopyOptions& options,
                    const LoadControl& control, LoadStats* stats) {
   BlockReader reader(statement_name(options, table.schema), path);
-  LoadMeter meter(control, reader.file_bytes());
+  const FileSource& source = reader.source();
+  LoadMeter meter(control, source.file_bytes());
   CopyJob job(table, path, options, meter);
   RecordFormat format{options.delimiter, options.csv, options.backslash_escapes};
   // Parsed values take about as much memory as their text: refuse what cannot fit before
   // reading, rather than fail with std::bad_alloc halfway.
-  require_host_memory(reader.file_bytes(),
+  require_host_memory(source.text_bytes_hint(),
                       fmt::format("{}: loading {} ({})", statement_name(options, table.schema),
-                                  path, format_bytes(reader.file_bytes())));
+                                  path, format_bytes(source.text_bytes_hint())));
 
   std::vector<ColumnBuilder> existing = builders_for(table.schema);
   for (size_t c = 0; c < table.columns.size(); ++c) append_column(existing[c], *table.columns[c]);
@@ -272,6 +191,8 @@ TablePtr copy_into(const Table& table, const std::string& path, const CopyOption
   uint64_t text_bytes = 0;
   for (std::string_view block = reader.next(format); !block.empty(); block = reader.next(format)) {
     if (meter.cancelled()) job.throw_cancelled();
+    // Progress is of the file on disk: for gzip, so many compressed bytes per text byte.
+    meter.set_file_bytes_read(source.file_bytes_read(), reader.text_bytes_read());
     size_t skipped = first && options.header ? job.skip_header(block.data(), block.size()) : 0;
     first = false;
     meter.advance(skipped);
@@ -281,8 +202,10 @@ TablePtr copy_into(const Table& table, const std::string& path, const CopyOption
   if (reader.too_long()) job.throw_too_long();
   if (meter.cancelled()) job.throw_cancelled();
   TablePtr loaded = join_parts(table.schema, std::move(job.parts()));
-  if (stats)
-    *stats = LoadStats{job.rows(), text_bytes, reader.bytes_read(), false, meter.seconds()};
+  if (stats) {
+    *stats =
+        LoadStats{job.rows(), text_bytes, source.file_bytes_read(), source.gzip(), meter.seconds()};
+  }
   return loaded;
 }
 
