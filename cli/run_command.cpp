@@ -85,9 +85,7 @@ void add_common_options(CLI::App* cmd, RunArgs& args) {
   cmd->add_flag("--emit-cuda", args.emit_cuda,
                 "Print the generated CUDA source (tally compile: nothing else on stdout)");
   cmd->add_flag("--explain", args.explain, "Print the bound query IR and the GPU plan on stderr");
-  // One value per -p, so that a file name after it is not taken as a second value.
-  cmd->add_option("-p,--param", args.params, "Value of a '?' parameter, in order (repeatable)")
-      ->allow_extra_args(false);
+  add_param_option(cmd, args.params);
 }
 
 }  // namespace
@@ -108,6 +106,7 @@ Runner add_compile_command(CLI::App& app) {
       "Generate and NVRTC-compile each SELECT's kernels without running them (no GPU needed)");
   add_common_options(cmd, *args);
   cmd->add_option("--arch", args->arch, "NVRTC target: sm_90, or compute_90 for PTX");
+  add_timing_option(cmd, args->output);
   args->output.compile_only = true;
   args->output.device = "cpu";  // CREATE/COPY/INSERT statements of the script still run
   return [args] { return run(*args); };

@@ -4,13 +4,15 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "runtime/session/database.h"
 #include "tools/data/generated_data.h"
 
 namespace tally::cli {
 
-// --tpch, --orders, --atable, --zipf, --seed.
+// --tpch (or --sf), --orders, --atable (or --rows), --zipf, --seed, --db: the same on every
+// subcommand.
 void add_data_options(CLI::App* cmd, GeneratedData& data);
 // Generates the tables; with `timing`, says how long that took on stderr.
 void generate_tables(const GeneratedData& data, Database& db, bool timing);
@@ -29,6 +31,10 @@ struct OutputArgs {
 
 // --device, --device-memory-limit, --format, --timing, --no-progress.
 void add_output_options(CLI::App* cmd, OutputArgs& output);
+// --timing alone (tally compile and prepare, which print no rows).
+void add_timing_option(CLI::App* cmd, OutputArgs& output);
+// -p/--param VALUE, repeatable: the values of '?' parameters in order.
+void add_param_option(CLI::App* cmd, std::vector<std::string>& params);
 
 DeviceChoice parse_device(const std::string& device);
 

@@ -11,24 +11,6 @@
 namespace tally {
 namespace {
 
-struct Run {
-  int status = -1;
-  std::string out, err;
-};
-
-// Runs `tally ARGS` (already quoted) in `dir` with stdout and stderr in files; `env`:
-// assignments put before the command.
-Run tally_in(const test::ScratchDir& dir, const std::string& args, const std::string& env = "") {
-  std::string out = (dir.path() / "stdout").string(), err = (dir.path() / "stderr").string();
-  Run run;
-  run.status = test::run_shell("cd " + test::shell_quote(dir.path().string()) + " && " + env + " " +
-                               test::shell_quote(TALLY_BINARY) + " " + args + " </dev/null >" +
-                               test::shell_quote(out) + " 2>" + test::shell_quote(err));
-  run.out = test::slurp(out);
-  run.err = test::slurp(err);
-  return run;
-}
-
 size_t count_of(const std::string& text, const std::string& part) {
   size_t n = 0;
   for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
@@ -46,16 +28,19 @@ TEST_CASE("cli loads: the --timing line gives rows - MB and MB/s") {
 TEST_CASE("cli loads: --timing reports COPY and a file in FROM on stderr alone") {
   test::ScratchDir dir("tally_cli_loads");
   std::ofstream(dir.path() / "sales.csv") << "region,amount\neast,1.5\nwest,2\neast,3\n";
-  Run run = tally_in(dir, "run --device cpu --timing --format csv -e " +
-                              test::shell_quote("CREATE TABLE t (r VARCHAR, a DECIMAL(5,1)); "
-                                                "COPY t FROM 'sales.csv' (HEADER); "
-                                                "SELECT COUNT(*) AS n FROM 'sales.csv'"));
+  test::TallyRun run =
+      test::run_tally({"run", "--device", "cpu", "--timing", "--format", "csv", "-e",
+                       "CREATE TABLE t (r VARCHAR, a DECIMAL(5,1)); "
+                       "COPY t FROM 'sales.csv' (HEADER); "
+                       "SELECT COUNT(*) AS n FROM 'sales.csv'"},
+                      "", dir.path().string());
   CHECK(run.status == 0);
   CHECK(count_of(run.err, "load: 3 rows, 0.0 MB in ") == 2);
   CHECK(count_of(run.err, " MB/s)\n") == 2);
   CHECK(run.out == "n\n3\n");
   // Without --timing nothing of it is said.
-  run = tally_in(dir, "run --device cpu -e " + test::shell_quote("SELECT * FROM 'sales.csv'"));
+  run = test::run_tally({"run", "--device", "cpu", "-e", "SELECT * FROM 'sales.csv'"}, "",
+                        dir.path().string());
   CHECK(run.status == 0);
   CHECK(count_of(run.err, "load:") == 0);
 }
@@ -66,11 +51,10 @@ TEST_CASE("cli loads: no progress line when stderr is not a terminal") {
     std::ofstream rows(dir.path() / "rows.csv");
     for (int i = 0; i < 500'000; ++i) rows << i << ",x\n";  // several MB: progress is told
   }
-  Run run = tally_in(
-      dir,
-      "run --device cpu --timing -e " + test::shell_quote("CREATE TABLE t (a INTEGER, b VARCHAR); "
-                                                          "COPY t FROM 'rows.csv'"),
-      "TALLY_PROGRESS_DELAY=0");
+  test::TallyRun run =
+      test::run_tally({"run", "--device", "cpu", "--timing", "-e",
+                       "CREATE TABLE t (a INTEGER, b VARCHAR); COPY t FROM 'rows.csv'"},
+                      "TALLY_PROGRESS_DELAY=0", dir.path().string());
   CHECK(run.status == 0);
   CHECK(count_of(run.err, "load: 500,000 rows") == 1);
   CHECK(count_of(run.err, "loading") == 0);
