@@ -19,7 +19,7 @@ Runner add_shell_command(CLI::App& app);      // tally shell
 Runner add_calibrate_command(CLI::App& app);  // tally calibrate
 
 // Prints an error (with the offending source line and a caret when it has a location)
-// and returns the exit code for it.
+// and returns the exit code for it: 130 for a cancelled statement, else 1.
 int report_error(const std::exception& error, const std::string& source);
 
 // Flushes stdout and throws Error(Io) "writing results failed: <reason>" when any write of

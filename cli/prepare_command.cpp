@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/interrupts.h"
 #include "cli/shared_options.h"
 #include "cli/statement_store.h"
 #include "compiler/common/elapsed.h"
@@ -25,16 +26,29 @@ struct PrepareArgs {
   std::string file;
   std::string sql;  // -e: the SELECT itself instead of a file
   GeneratedData data;
+  OutputArgs output;  // --timing
   bool list = false;
   std::string drop;
 };
 
 struct ExecArgs {
   std::string name;
-  std::vector<std::string> params;
+  std::vector<std::string> params;        // after the name
+  std::vector<std::string> param_values;  // -p, as run takes them
+  std::string database;                   // --db: another database than prepare's
   OutputArgs output;
   bool explain = false;
 };
+
+// The parameter values, given after the name or with -p (not both: their order would be
+// a guess).
+std::vector<std::string> parameter_values(const ExecArgs& args) {
+  if (!args.params.empty() && !args.param_values.empty()) {
+    throw Error(ErrorKind::Execution,
+                "give the parameter values after the statement name or with -p, not both");
+  }
+  return args.params.empty() ? args.param_values : args.params;
+}
 
 std::vector<std::string> type_names(const PreparedSelect& statement) {
   std::vector<std::string> names;
@@ -85,9 +99,16 @@ int prepare(const PrepareArgs& args) {
   std::string sql = args.sql.empty() ? read_sql_file(args.file) : args.sql;
   try {
     Database db;
-    generate_tables(args.data, db, false);
+    generate_tables(args.data, db, args.output.timing);
+    auto start = std::chrono::steady_clock::now();
     auto statement = db.prepare(sql);
+    double prepare_ms = ms_since(start);
+    start = std::chrono::steady_clock::now();
     std::string kernels = precompile(db, *statement);
+    if (args.output.timing) {
+      std::cerr << fmt::format("Time: parse and bind {:.2f} ms, kernels {:.1f} ms\n", prepare_ms,
+                               ms_since(start));
+    }
     StoredStatement stored{args.name, sql, args.data, type_names(*statement)};
     // exec may run from another folder.
     if (!stored.data.database.empty()) {
@@ -163,15 +184,19 @@ int exec(const ExecArgs& args) {
   try {
     StoredStatement stored = StatementStore::from_environment().load(args.name);
     sql = stored.sql;
-    if (args.params.size() != stored.parameter_types.size()) {
+    // Another database replaces the statement's data: nothing is generated over it.
+    if (!args.database.empty()) stored.data = GeneratedData{.database = args.database};
+    const std::vector<std::string> params = parameter_values(args);
+    if (params.size() != stored.parameter_types.size()) {
       throw Error(ErrorKind::Execution,
                   fmt::format("prepared statement \"{}\" takes {} parameter{} ({}) but {} {} given",
                               args.name, stored.parameter_types.size(),
                               stored.parameter_types.size() == 1 ? "" : "s",
-                              joined(stored.parameter_types, "none"), args.params.size(),
-                              args.params.size() == 1 ? "was" : "were"));
+                              joined(stored.parameter_types, "none"), params.size(),
+                              params.size() == 1 ? "was" : "were"));
     }
     Database db;
+    handle_interrupts(InterruptMode::Quit);
     generate_tables(stored.data, db, args.output.timing);
     auto start = std::chrono::steady_clock::now();
     auto statement = db.prepare(stored.sql);
@@ -184,8 +209,10 @@ int exec(const ExecArgs& args) {
                               joined(stored.parameter_types, "none")));
     }
     ExecOptions options = exec_options_for(args.output);
-    options.parameters = args.params;
+    options.parameters = params;
     options.explain = args.explain;
+    options.cancelled = cancel_flag();
+    handle_interrupts(InterruptMode::Cancel);
     StatementOutcome outcome = db.execute_prepared(*statement, options);
     outcome.timings.bind_ms = prepare_ms;  // parse and bind, as prepare did them
     print_outcome(outcome, args.output);
@@ -208,6 +235,7 @@ Runner add_prepare_command(CLI::App& app) {
       cmd->add_option("file", args->file, "File holding one SELECT, with ? for parameters");
   cmd->add_option("-e,--execute", args->sql, "The SELECT itself instead of a file")->excludes(file);
   add_data_options(cmd, args->data);
+  add_timing_option(cmd, args->output);
   cmd->add_flag("--list", args->list, "List the prepared statements");
   cmd->add_option("--drop", args->drop, "Delete the prepared statement of this name");
   return [args] { return run_prepare_command(*args); };
@@ -219,6 +247,10 @@ Runner add_exec_command(CLI::App& app) {
       app.add_subcommand("exec", "Run a statement saved by tally prepare with parameter values");
   cmd->add_option("name", args->name, "Statement name")->required();
   cmd->add_option("params", args->params, "Values of the '?' parameters, in order");
+  add_param_option(cmd, args->param_values);
+  cmd->add_option("--db", args->database,
+                  "Run over this database folder instead of the data the statement was prepared "
+                  "with");
   add_output_options(cmd, args->output);
   cmd->add_flag("--explain", args->explain, "Print the bound query IR and the GPU plan on stderr");
   return [args] { return exec(*args); };

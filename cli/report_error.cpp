@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/load_lines.h"
 #include "compiler/common/error.h"
 
 namespace tally::cli {
@@ -23,6 +24,7 @@ std::string source_line(const std::string& source, int line) {
 }  // namespace
 
 int report_error(const std::exception& error, const std::string& source) {
+  clear_progress_line();
   auto* tally_error = dynamic_cast<const Error*>(&error);
   if (dynamic_cast<const std::bad_alloc*>(&error)) {
     std::cerr << "out of memory: tally ran out of host memory\n";
@@ -33,6 +35,8 @@ int report_error(const std::exception& error, const std::string& source) {
     return 1;
   }
   std::cerr << error_kind_name(tally_error->kind()) << ": " << error.what() << "\n";
+  // A Ctrl-C that cancelled the statement exits as an interrupted command does.
+  if (tally_error->kind() == ErrorKind::Cancelled) return 130;
   // The parser's message already shows the line and a caret; other errors with a
   // location get them here, psql style.
   const auto& loc = tally_error->location();

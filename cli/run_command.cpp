@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/interrupts.h"
 #include "cli/shared_options.h"
 #include "compiler/common/error.h"
 #include "runtime/cuda/device.h"
@@ -47,8 +48,10 @@ int run(const RunArgs& args) {
       require_gpu();
     }
     Database db;
+    handle_interrupts(InterruptMode::Quit);
     generate_tables(args.data, db, args.output.timing);
     ExecOptions options = exec_options_for(args.output);
+    options.cancelled = cancel_flag();
     options.parameters = args.params;
     options.explain = args.explain;
     options.strategy = args.strategy;
@@ -58,6 +61,9 @@ int run(const RunArgs& args) {
     options.arch = args.arch;
     OutputArgs output = args.output;
     output.source_only = output.compile_only && args.emit_cuda;
+    // A Ctrl-C now stops the statement at its next check: a COPY into a database leaves
+    // the table as it was, and the exit status says the script did not finish.
+    handle_interrupts(InterruptMode::Cancel);
     db.execute_script(sql, options,
                       [&](const StatementOutcome& outcome) { print_outcome(outcome, output); });
   } catch (const std::exception& e) {
@@ -79,9 +85,7 @@ void add_common_options(CLI::App* cmd, RunArgs& args) {
   cmd->add_flag("--emit-cuda", args.emit_cuda,
                 "Print the generated CUDA source (tally compile: nothing else on stdout)");
   cmd->add_flag("--explain", args.explain, "Print the bound query IR and the GPU plan on stderr");
-  // One value per -p, so that a file name after it is not taken as a second value.
-  cmd->add_option("-p,--param", args.params, "Value of a '?' parameter, in order (repeatable)")
-      ->allow_extra_args(false);
+  add_param_option(cmd, args.params);
 }
 
 }  // namespace
@@ -102,6 +106,7 @@ Runner add_compile_command(CLI::App& app) {
       "Generate and NVRTC-compile each SELECT's kernels without running them (no GPU needed)");
   add_common_options(cmd, *args);
   cmd->add_option("--arch", args->arch, "NVRTC target: sm_90, or compute_90 for PTX");
+  add_timing_option(cmd, args->output);
   args->output.compile_only = true;
   args->output.device = "cpu";  // CREATE/COPY/INSERT statements of the script still run
   return [args] { return run(*args); };

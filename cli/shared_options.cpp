@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/load_lines.h"
 #include "cli/result_format.h"
 #include "compiler/common/byte_size.h"
 #include "compiler/common/elapsed.h"
@@ -23,16 +24,28 @@ OutputFormat parse_format(const std::string& f) {
   return OutputFormat::Table;
 }
 
+// --timing's lines on stderr; `gpu_line`: the GPU's split too (compile prints it anyway).
+void print_times(const StatementOutcome& outcome, bool gpu_line) {
+  if (outcome.load) std::cerr << load_timing_line(*outcome.load) << "\n";
+  const Timings& t = outcome.timings;
+  std::cerr << fmt::format("Time: parse {:.2f} ms, bind {:.2f} ms, execute {:.2f} ms ({})\n",
+                           t.parse_ms, t.bind_ms, t.execute_ms,
+                           outcome.result ? outcome.result->device : outcome.tag);
+  if (gpu_line && !t.gpu.empty()) std::cerr << "GPU: " << t.gpu << "\n";
+}
+
 }  // namespace
 
 void add_data_options(CLI::App* cmd, GeneratedData& data) {
-  cmd->add_option("--tpch", data.tpch_sf, "Generate TPC-H lineitem at this scale factor")
+  // Every subcommand spells these alike; --sf and --rows are tally gen's older spellings.
+  cmd->add_option("--tpch,--sf", data.tpch_sf, "Generate TPC-H lineitem at this scale factor")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--orders", data.orders_rows,
                   "Generate the seed paper's Query A table orders(zip, chargedamount, tax, "
                   "ordertotal) with this many rows");
-  cmd->add_option("--atable", data.atable_rows,
-                  "Generate the seed paper's Query B table atable(col1..col4) with this many rows");
+  cmd->add_option("--atable,--rows", data.atable_rows,
+                  "Generate the seed paper's Query B table atable(col1..col4) with this many "
+                  "rows (tally gen: the rows of the table it writes)");
   cmd->add_option("--zipf", data.zipf, "Zipf exponent of atable.col1 (0: uniform)");
   cmd->add_option("--seed", data.seed, "Seed of the data generators");
   cmd->add_option("--db", data.database,
@@ -55,6 +68,17 @@ void generate_tables(const GeneratedData& data, Database& db, bool timing) {
   }
 }
 
+void add_timing_option(CLI::App* cmd, OutputArgs& output) {
+  cmd->add_flag("--timing", output.timing,
+                "Print parse/bind/execute times (and the GPU's split, a load's rate) on stderr");
+}
+
+void add_param_option(CLI::App* cmd, std::vector<std::string>& params) {
+  // One value per -p, so that a file name after it is not taken as a second value.
+  cmd->add_option("-p,--param", params, "Value of a '?' parameter, in order (repeatable)")
+      ->allow_extra_args(false);
+}
+
 void add_output_options(CLI::App* cmd, OutputArgs& output) {
   cmd->add_option("--device", output.device, "Engine: auto, cpu or gpu")
       ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
@@ -63,8 +87,10 @@ void add_output_options(CLI::App* cmd, OutputArgs& output) {
                   "query that needs more fails)");
   cmd->add_option("--format", output.format, "Output: table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}));
-  cmd->add_flag("--timing", output.timing,
-                "Print parse/bind/execute times (and the GPU's split) on stderr");
+  add_timing_option(cmd, output);
+  cmd->add_flag(
+      "--no-progress{false}", output.progress,
+      "No progress line for loads that run longer than a second (shown on a terminal only)");
 }
 
 DeviceChoice parse_device(const std::string& d) {
@@ -80,6 +106,7 @@ ExecOptions exec_options_for(const OutputArgs& output) {
     options.device_memory_limit =
         parse_byte_size(output.device_memory_limit, "--device-memory-limit");
   }
+  if (output.progress) options.load_progress = terminal_progress_line();
   return options;
 }
 
@@ -97,6 +124,7 @@ std::string read_sql_file(const std::string& file) {
 
 void print_outcome(const StatementOutcome& outcome, const OutputArgs& output) {
   // stdout carries results only; the plan, notes and times go to stderr.
+  clear_progress_line();
   if (!outcome.explain.empty()) {
     flush_results();
     std::cerr << outcome.explain << "\n";
@@ -105,6 +133,7 @@ void print_outcome(const StatementOutcome& outcome, const OutputArgs& output) {
   std::ostream& tags = output.source_only ? std::cerr : std::cout;
   if (output.compile_only && !outcome.timings.gpu.empty()) {
     tags << outcome.tag << ": " << outcome.timings.gpu << "\n";
+    if (output.timing) print_times(outcome, false);
     return;
   }
   if (outcome.result) {
@@ -113,13 +142,7 @@ void print_outcome(const StatementOutcome& outcome, const OutputArgs& output) {
     tags << outcome.tag << "\n";
   }
   if (!outcome.notice.empty()) std::cerr << "note: " << outcome.notice << "\n";
-  if (output.timing) {
-    const Timings& t = outcome.timings;
-    std::cerr << fmt::format("Time: parse {:.2f} ms, bind {:.2f} ms, execute {:.2f} ms ({})\n",
-                             t.parse_ms, t.bind_ms, t.execute_ms,
-                             outcome.result ? outcome.result->device : outcome.tag);
-    if (!outcome.timings.gpu.empty()) std::cerr << "GPU: " << outcome.timings.gpu << "\n";
-  }
+  if (output.timing) print_times(outcome, true);
   flush_results();
 }
 

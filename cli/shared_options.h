@@ -4,13 +4,15 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "runtime/session/database.h"
 #include "tools/data/generated_data.h"
 
 namespace tally::cli {
 
-// --tpch, --orders, --atable, --zipf, --seed.
+// --tpch (or --sf), --orders, --atable (or --rows), --zipf, --seed, --db: the same on every
+// subcommand.
 void add_data_options(CLI::App* cmd, GeneratedData& data);
 // Generates the tables; with `timing`, says how long that took on stderr.
 void generate_tables(const GeneratedData& data, Database& db, bool timing);
@@ -20,18 +22,24 @@ struct OutputArgs {
   std::string device_memory_limit;  // --device-memory-limit: "2GiB"; empty: no limit
   std::string format = "table";
   bool timing = false;
+  bool progress = true;       // --no-progress: no progress line for long loads on a terminal
   bool compile_only = false;  // tally compile: print the compile line instead of rows
   // tally compile --emit-cuda: stdout carries the generated source alone (compile lines
   // and statement tags go to stderr), so that it can be compiled as it is.
   bool source_only = false;
 };
 
-// --device, --device-memory-limit, --format, --timing.
+// --device, --device-memory-limit, --format, --timing, --no-progress.
 void add_output_options(CLI::App* cmd, OutputArgs& output);
+// --timing alone (tally compile and prepare, which print no rows).
+void add_timing_option(CLI::App* cmd, OutputArgs& output);
+// -p/--param VALUE, repeatable: the values of '?' parameters in order.
+void add_param_option(CLI::App* cmd, std::vector<std::string>& params);
 
 DeviceChoice parse_device(const std::string& device);
 
-// The execution options --device and --device-memory-limit give (the rest at defaults).
+// The execution options --device, --device-memory-limit and --no-progress give (the rest at
+// defaults).
 ExecOptions exec_options_for(const OutputArgs& output);
 
 // The SQL text of `file` ('-' or empty: standard input). Throws Error(Io).

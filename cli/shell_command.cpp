@@ -1,16 +1,15 @@
 // tally shell (and a bare `tally` on a terminal): an interactive session over one in-memory
 // database, with line editing and history, statements over several lines, and dot commands.
 #include <fmt/format.h>
-#include <signal.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/interrupts.h"
 #include "cli/line_editor.h"
 #include "cli/result_format.h"
 #include "cli/shared_options.h"
@@ -35,34 +34,13 @@ constexpr const char* kHelp =
     ".mode table|csv|json      how results print\n"
     ".device auto|cpu|gpu      where SELECTs run\n"
     ".explain on|off           print each SELECT's plan\n"
+    ".progress on|off          a progress line for long loads\n"
     ".tables                   the tables' names\n"
     ".schema [TABLE]           their CREATE TABLE statements\n"
     ".read FILE                run a SQL script\n"
     ".open DATABASE            use this database folder's tables (created when missing)\n"
     ".rows N                   longest table printed whole (0: no limit)\n"
     "Statements end with ';' and may span lines.\n";
-
-// Ctrl-C: at the prompt it drops the line being typed; while a statement runs (statements
-// cannot be cancelled yet) the first says so and the second leaves.
-volatile sig_atomic_t interrupts = 0;
-volatile sig_atomic_t running = 0;
-
-void on_interrupt(int) {
-  interrupts = interrupts + 1;
-  if (!running) return;
-  if (interrupts >= 2) _exit(130);
-  constexpr char kNote[] =
-      "\nnote: a running statement cannot be cancelled yet; Ctrl-C again quits tally\n";
-  (void)!write(STDERR_FILENO, kNote, sizeof(kNote) - 1);
-}
-
-// Without SA_RESTART, so that a Ctrl-C at the prompt returns from the line read.
-void catch_interrupts() {
-  struct sigaction action {};
-  action.sa_handler = on_interrupt;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, nullptr);
-}
 
 // Splits a dot command into words (no quoting: names and paths without spaces).
 std::vector<std::string> words(const std::string& line) {
@@ -75,8 +53,10 @@ std::vector<std::string> words(const std::string& line) {
 class Shell {
  public:
   explicit Shell(const ShellArgs& args) : output_(args.output), editor_(args.history) {
+    handle_interrupts(InterruptMode::Quit);  // no session yet: Ctrl-C leaves
     generate_tables(args.data, *db_, args.output.timing);
     options_ = exec_options_for(output_);
+    options_.cancelled = cancel_flag();
   }
 
   int run() {
@@ -84,16 +64,17 @@ class Shell {
     if (isatty(STDIN_FILENO)) {
       std::cerr << "tally shell: statements end with ';', .help lists the dot commands\n";
     }
-    catch_interrupts();
     for (;;) {
-      interrupts = 0;
+      // Ctrl-C drops the line being typed here, and cancels what the line runs.
+      handle_interrupts(InterruptMode::Prompt);
       const auto line = editor_.read(pending.empty() ? "tally> " : "   ...> ");
-      if (interrupts > 0) {  // Ctrl-C at the prompt: start over
+      if (interrupted()) {
         std::cerr << "^C\n";
         pending.clear();
         continue;
       }
       if (!line) break;
+      handle_interrupts(InterruptMode::Cancel);
       if (pending.empty() && line->starts_with('.')) {
         editor_.remember(*line);
         if (!dot_command(words(*line))) break;
@@ -111,16 +92,13 @@ class Shell {
   }
 
  private:
-  // Runs `sql`; an error is printed and the session goes on.
+  // Runs `sql`; an error (a cancel too) is printed and the session goes on.
   void execute(const std::string& sql) {
-    interrupts = 0;
-    running = 1;
     try {
       db_->execute_script(sql, options_, [&](const StatementOutcome& o) { print(o); });
     } catch (const std::exception& e) {
       report_error(e, sql);
     }
-    running = 0;
   }
 
   // In table mode a result longer than max_rows_ prints its first max_rows_ rows.
@@ -154,6 +132,9 @@ class Shell {
       output_.timing = arg == "on";
     } else if (name == ".explain" && (arg == "on" || arg == "off")) {
       options_.explain = arg == "on";
+    } else if (name == ".progress" && (arg == "on" || arg == "off")) {
+      output_.progress = arg == "on";
+      options_.load_progress = exec_options_for(output_).load_progress;
     } else if (name == ".mode" && (arg == "table" || arg == "csv" || arg == "json")) {
       output_.format = arg;
     } else if (name == ".device" && (arg == "auto" || arg == "cpu" || arg == "gpu")) {

@@ -428,8 +428,16 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
     if (report_out) *report_out = report;
     return result;
   };
+  // Between steps, never inside one: a kernel in flight runs to its end.
+  auto stop_if_cancelled = [&] {
+    if (options.cancelled && options.cancelled()) {
+      throw Error(ErrorKind::Cancelled, "the statement was cancelled");
+    }
+  };
   for (int attempt = 1;; ++attempt) {
+    stop_if_cancelled();
     GpuCompilation c = compile_plan(query, stats, plan, compile.arch, options.plans);
+    stop_if_cancelled();
     report.codegen_ms += c.codegen_ms;
     report.nvrtc_ms += c.source == BinarySource::Nvrtc ? c.binary->compile_ms : 0;
     report.binary_source = c.source;

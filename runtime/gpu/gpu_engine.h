@@ -5,6 +5,7 @@
 // already uploaded, so repeated queries over one table upload it once.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -22,6 +23,9 @@ struct GpuRunOptions {
   uint64_t hash_capacity = 0;        // > 0: first Hash attempt at this capacity (tests of growth)
   GpuPlanCache* plans = nullptr;     // a prepared statement's: skips codegen for a known plan
   uint64_t device_memory_limit = 0;  // > 0: the most device memory the engine may hold
+  // Asked before each compile and each launch of kernels (grow-and-rerun included): a
+  // kernel in flight runs to its end, the next one is not started.
+  std::function<bool()> cancelled = {};
 };
 
 struct GpuRunReport {

@@ -1,18 +1,15 @@
 #include "runtime/load/copy_loader.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 
 #include "compiler/common/byte_size.h"
 #include "compiler/common/error.h"
+#include "runtime/load/block_reader.h"
 #include "runtime/load/delimited_records.h"
 #include "runtime/load/field_parser.h"
+#include "runtime/load/load_meter.h"
 #include "runtime/load/parallel.h"
 #include "runtime/storage/host_memory.h"
 
@@ -20,10 +17,9 @@ namespace tally {
 
 namespace {
 
-// The file is read in blocks of whole records; each block is split at record boundaries
-// into one piece per thread, parsed into its own builders, and the pieces are encoded in
-// file order at the end.
-constexpr size_t kBlockSize = 64 << 20;
+// The file is read in blocks of whole records (runtime/load/block_reader.h); each block is
+// split at record boundaries into one piece per thread, parsed into its own builders, and
+// the pieces are encoded in file order at the end.
 
 std::string statement_name(const CopyOptions& options, const TableSchema& schema) {
   return options.statement.empty() ? "COPY " + schema.name : options.statement;
@@ -44,16 +40,19 @@ struct PieceError {
 struct Piece {
   std::vector<ColumnBuilder> columns;
   size_t lines = 0;  // line breaks in the piece
+  size_t rows = 0;
   std::optional<PieceError> error;
+  bool cancelled = false;
 };
 
 class CopyJob {
  public:
-  CopyJob(const Table& table, const std::string& path, const CopyOptions& options)
+  CopyJob(const Table& table, const std::string& path, const CopyOptions& options, LoadMeter& meter)
       : schema_(table.schema),
         path_(path),
         options_(options),
-        format_{options.delimiter, options.csv, options.backslash_escapes} {}
+        format_{options.delimiter, options.csv, options.backslash_escapes},
+        meter_(meter) {}
 
   void parse_piece(const char* begin, const char* end, Piece& piece) const;
   // Parses the whole records of data[0, size); throws the first error in file order.
@@ -61,6 +60,11 @@ class CopyJob {
   // Skips the header record at the start of data; returns the bytes skipped.
   size_t skip_header(const char* data, size_t size);
   std::vector<std::vector<ColumnBuilder>>& parts() { return parts_; }
+  size_t rows() const { return rows_; }
+  [[noreturn]] void throw_cancelled() const {
+    throw Error(ErrorKind::Cancelled,
+                statement_name(options_, schema_) + " was cancelled; nothing was loaded");
+  }
   // The record after those parsed is longer than kMaxLineBytes.
   [[noreturn]] void throw_too_long() const {
     throw_error(lines_before_ + 1, PieceError{0, -1, too_long_message()});
@@ -73,7 +77,9 @@ class CopyJob {
   std::string path_;
   CopyOptions options_;
   RecordFormat format_;
+  LoadMeter& meter_;
   size_t lines_before_ = 0;  // line breaks in the blocks already parsed
+  size_t rows_ = 0;          // records parsed
   std::vector<std::vector<ColumnBuilder>> parts_;
 };
 
@@ -85,7 +91,13 @@ void CopyJob::parse_piece(const char* begin, const char* end, Piece& piece) cons
   auto fail = [&](int column, std::string message) {
     piece.error = PieceError{reader.record_start_lines(), column, std::move(message)};
   };
+  const char* metered = begin;  // parsed bytes up to here are counted
   for (const char* start = reader.position(); reader.next(error); start = reader.position()) {
+    if (reader.position() - metered >= static_cast<ptrdiff_t>(LoadMeter::kStep)) {
+      piece.cancelled = !meter_.advance(static_cast<uint64_t>(reader.position() - metered));
+      if (piece.cancelled) return;
+      metered = reader.position();
+    }
     if (!error.empty()) return fail(-1, error);
     if (static_cast<size_t>(reader.position() - start) > kMaxLineBytes) {
       return fail(-1, too_long_message());
@@ -113,8 +125,10 @@ void CopyJob::parse_piece(const char* begin, const char* end, Piece& piece) cons
         return fail(static_cast<int>(c), error);
       }
     }
+    ++piece.rows;
   }
   piece.lines = reader.lines();
+  meter_.advance(static_cast<uint64_t>(end - metered));
 }
 
 void CopyJob::throw_error(size_t line, const PieceError& error) const {
@@ -146,110 +160,53 @@ void CopyJob::parse_block(const char* data, size_t size) {
   run_parallel(count,
                [&](size_t t) { parse_piece(data + bounds[t], data + bounds[t + 1], pieces[t]); });
   for (Piece& piece : pieces) {
+    if (piece.cancelled) throw_cancelled();
     if (piece.error) throw_error(lines_before_ + piece.error->line + 1, *piece.error);
     lines_before_ += piece.lines;
+    rows_ += piece.rows;
     parts_.push_back(std::move(piece.columns));
   }
 }
 
-// Reads a file in blocks that end on record boundaries.
-class BlockReader {
- public:
-  BlockReader(const std::string& statement, const std::string& path)
-      : statement_(statement), path_(path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) fail("cannot open");
-    // Small files get a small buffer; a large one starts at one block.
-    struct stat info;
-    if (::fstat(fd_, &info) == 0 && info.st_size >= 0) {
-      file_bytes_ = static_cast<uint64_t>(info.st_size);
-      buffer_.resize(std::clamp<size_t>(static_cast<size_t>(info.st_size) + 1, 4096, kBlockSize));
-    }
-  }
-  // The file's size (0 for pipes and devices).
-  uint64_t file_bytes() const { return file_bytes_; }
-  ~BlockReader() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  BlockReader(const BlockReader&) = delete;
-  BlockReader& operator=(const BlockReader&) = delete;
-
-  // The next run of whole records, empty at the end of the file.
-  std::string_view next(const RecordFormat& format) {
-    // Keep the partial record left over from the previous block.
-    std::memmove(buffer_.data(), buffer_.data() + consumed_, filled_ - consumed_);
-    filled_ -= consumed_;
-    consumed_ = 0;
-    for (;;) {
-      if (filled_ == buffer_.size()) buffer_.resize(std::max(kBlockSize, buffer_.size() * 2));
-      fill();
-      size_t end = eof_ ? filled_ : last_record_end(buffer_.data(), filled_, format);
-      if (end > 0 || eof_) {
-        consumed_ = end;
-        return {buffer_.data(), end};
-      }
-      // A record longer than the buffer: grow it and read on, up to the line limit (a file
-      // without line ends, such as /dev/zero, would otherwise take all memory).
-      if (filled_ > kMaxLineBytes) {
-        too_long_ = true;
-        return {};
-      }
-      buffer_.resize(buffer_.size() * 2);
-    }
-  }
-  // The last next() stopped at a record longer than kMaxLineBytes.
-  bool too_long() const { return too_long_; }
-
- private:
-  void fill() {
-    while (filled_ < buffer_.size() && !eof_) {
-      ssize_t n = ::read(fd_, buffer_.data() + filled_, buffer_.size() - filled_);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) fail("cannot read");
-      if (n == 0) eof_ = true;
-      filled_ += static_cast<size_t>(n);
-    }
-  }
-  [[noreturn]] void fail(const char* what) const {
-    throw Error(ErrorKind::Io,
-                statement_ + ": " + what + " " + path_ + ": " + std::strerror(errno));
-  }
-
-  std::string statement_;
-  std::string path_;
-  int fd_ = -1;
-  uint64_t file_bytes_ = 0;
-  std::vector<char> buffer_;
-  size_t filled_ = 0;
-  size_t consumed_ = 0;
-  bool eof_ = false;
-  bool too_long_ = false;
-};
-
 }  // namespace
 
-TablePtr copy_into(const Table& table, const std::string& path, const CopyOptions& options) {
-  CopyJob job(table, path, options);
+TablePtr copy_into(const Table& table, const std::string& path, const CopyOptions& options,
+                   const LoadControl& control, LoadStats* stats) {
   BlockReader reader(statement_name(options, table.schema), path);
+  const FileSource& source = reader.source();
+  LoadMeter meter(control, source.file_bytes());
+  CopyJob job(table, path, options, meter);
   RecordFormat format{options.delimiter, options.csv, options.backslash_escapes};
   // Parsed values take about as much memory as their text: refuse what cannot fit before
   // reading, rather than fail with std::bad_alloc halfway.
-  require_host_memory(reader.file_bytes(),
+  require_host_memory(source.text_bytes_hint(),
                       fmt::format("{}: loading {} ({})", statement_name(options, table.schema),
-                                  path, format_bytes(reader.file_bytes())));
+                                  path, format_bytes(source.text_bytes_hint())));
 
   std::vector<ColumnBuilder> existing = builders_for(table.schema);
   for (size_t c = 0; c < table.columns.size(); ++c) append_column(existing[c], *table.columns[c]);
   job.parts().push_back(std::move(existing));
 
   bool first = true;
+  uint64_t text_bytes = 0;
   for (std::string_view block = reader.next(format); !block.empty(); block = reader.next(format)) {
+    if (meter.cancelled()) job.throw_cancelled();
+    // Progress is of the file on disk: for gzip, so many compressed bytes per text byte.
+    meter.set_file_bytes_read(source.file_bytes_read(), reader.text_bytes_read());
     size_t skipped = first && options.header ? job.skip_header(block.data(), block.size()) : 0;
     first = false;
+    meter.advance(skipped);
     job.parse_block(block.data() + skipped, block.size() - skipped);
+    text_bytes += block.size();
   }
   if (reader.too_long()) job.throw_too_long();
-  return join_parts(table.schema, std::move(job.parts()));
+  if (meter.cancelled()) job.throw_cancelled();
+  TablePtr loaded = join_parts(table.schema, std::move(job.parts()));
+  if (stats) {
+    *stats =
+        LoadStats{job.rows(), text_bytes, source.file_bytes_read(), source.gzip(), meter.seconds()};
+  }
+  return loaded;
 }
 
 }  // namespace tally

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "runtime/load/load_report.h"
 #include "runtime/storage/table.h"
 
 namespace tally {
@@ -25,15 +26,20 @@ struct CopyOptions {
 // Options of a COPY statement (keys as written, any case: FORMAT csv|text, DELIMITER,
 // HEADER, NULL), with defaults from the file name: FORMAT csv or a .csv file -> ',' and
 // CSV quoting; a .tbl file -> '|'; otherwise PostgreSQL text format (tab, backslash
-// escapes). NULL is "" for CSV and .tbl, "\N" for text. Unknown options and bad values
-// throw ErrorKind::Unsupported.
+// escapes). NULL is "" for CSV and .tbl, "\N" for text. A .gz after the name is looked
+// through (sales.csv.gz is CSV). Unknown options and bad values throw
+// ErrorKind::Unsupported.
 CopyOptions copy_options_from(const std::map<std::string, std::string>& options,
                               const std::string& path);
 
 // A new table: the rows of `table` followed by the rows of the file. The caller swaps it
 // in only on success, so a failed COPY leaves nothing half-loaded. A delimiter at the end
 // of a line is allowed (.tbl files have one). Bad data throws ErrorKind::Data naming the
-// file, line, column and value; a file that cannot be read throws ErrorKind::Io.
-TablePtr copy_into(const Table& table, const std::string& path, const CopyOptions& options);
+// file, line, column and value; a file that cannot be read throws ErrorKind::Io. A gzip
+// file (known by its magic bytes) is inflated as it is read, never held whole; damaged or
+// cut gzip data throws ErrorKind::Data naming the file. `control` may stop the load
+// (ErrorKind::Cancelled) and is told its progress; `stats`, when given, gets its totals.
+TablePtr copy_into(const Table& table, const std::string& path, const CopyOptions& options,
+                   const LoadControl& control = {}, LoadStats* stats = nullptr);
 
 }  // namespace tally

@@ -38,7 +38,10 @@ char parse_delimiter(const std::string& value) {
 }  // namespace
 
 CopyOptions copy_options_from(const std::map<std::string, std::string>& options,
-                              const std::string& path) {
+                              const std::string& file_path) {
+  // sales.csv.gz reads as sales.csv does, decompressed.
+  const std::string path =
+      ends_with(file_path, ".gz") ? file_path.substr(0, file_path.size() - 3) : file_path;
   std::map<std::string, std::string> given;
   for (const auto& [key, value] : options) {
     std::string k = lower(key);

@@ -3,14 +3,12 @@
 #include <fmt/format.h>
 
 #include <cctype>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <set>
 
 #include "compiler/common/error.h"
 #include "runtime/load/column_guess.h"
 #include "runtime/load/delimited_records.h"
+#include "runtime/load/file_source.h"
 
 namespace tally {
 
@@ -118,20 +116,18 @@ std::vector<std::string> column_names(const Record* header, size_t count) {
   return names;
 }
 
-[[noreturn]] void throw_read_error(const char* what, const std::string& path) {
-  throw Error(ErrorKind::Io, fmt::format("read_csv: {} {}: {}", what, path, std::strerror(errno)));
-}
-
 // The file's first kSampleBytes, cut after its last whole record when the file is longer:
 // the types guessed from it are checked on every row by the load, which names the line
 // and column of a value that does not fit.
+// A gzip file is sniffed on its inflated text.
 std::string read_sample(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw_read_error("cannot open", path);
+  FileSource file("read_csv", path);
   std::string sample(kSampleBytes + 1, '\0');
-  file.read(sample.data(), static_cast<std::streamsize>(sample.size()));
-  if (file.bad()) throw_read_error("cannot read", path);
-  sample.resize(static_cast<size_t>(file.gcount()));
+  size_t filled = 0;
+  for (size_t n = 1; n > 0 && filled < sample.size(); filled += n) {
+    n = file.read(sample.data() + filled, sample.size() - filled);
+  }
+  sample.resize(filled);
   if (sample.size() <= kSampleBytes) return sample;
   size_t end = last_record_end(sample.data(), sample.size(), csv_format(','));
   if (end == 0) {
@@ -173,12 +169,13 @@ SniffedCsv sniff_csv(std::string_view text, const std::string& path, const CsvHi
 }
 
 TablePtr load_csv_file(const std::string& path, const CsvHints& hints,
-                       const std::string& table_name) {
+                       const std::string& table_name, const LoadControl& control,
+                       LoadStats* stats) {
   SniffedCsv sniffed = sniff_csv(read_sample(path), path, hints);
   TableSchema schema;
   schema.name = table_name;
   schema.columns = std::move(sniffed.columns);
-  return copy_into(*make_empty_table(std::move(schema)), path, sniffed.options);
+  return copy_into(*make_empty_table(std::move(schema)), path, sniffed.options, control, stats);
 }
 
 }  // namespace tally

@@ -34,7 +34,9 @@ SniffedCsv sniff_csv(std::string_view text, const std::string& path, const CsvHi
 // Sniffs the file at `path` (its first kMaxLineBytes when longer), then loads all of it
 // into a table named `table_name`, checking every row against the guessed types. A file
 // that cannot be read throws ErrorKind::Io; a line over kMaxLineBytes, ErrorKind::Data.
+// `control` and `stats` as for copy_into.
 TablePtr load_csv_file(const std::string& path, const CsvHints& hints,
-                       const std::string& table_name);
+                       const std::string& table_name, const LoadControl& control = {},
+                       LoadStats* stats = nullptr);
 
 }  // namespace tally

@@ -87,8 +87,7 @@ StatementOutcome Database::execute(const ast::Statement& statement, const ExecOp
   // SELECTs time their execution themselves (without binding); other statements here.
   if (outcome.timings.execute_ms == 0) {
     outcome.timings.execute_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count();
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
   return outcome;
 }
@@ -101,11 +100,11 @@ StatementOutcome Database::execute_body(const ast::Statement& statement,
         if constexpr (std::is_same_v<T, ast::SelectStmt>) {
           return run_select(body, statement.parameter_count, options);
         } else if constexpr (std::is_same_v<T, ast::CreateTableStmt>) {
-          return changing_table(body.name, [&] { return run_create(body); });
+          return changing_table(body.name, [&] { return run_create(body, options); });
         } else if constexpr (std::is_same_v<T, ast::DropTableStmt>) {
           return changing_table(body.name, [&] { return run_drop(body); });
         } else if constexpr (std::is_same_v<T, ast::CopyStmt>) {
-          return changing_table(body.table, [&] { return run_copy(body); });
+          return changing_table(body.table, [&] { return run_copy(body, options); });
         } else {
           return changing_table(body.table, [&] { return run_insert(body); });
         }
@@ -120,18 +119,24 @@ void Database::execute_script(std::string_view sql, const ExecOptions& options,
   double parse_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   for (const auto& statement : statements) {
+    // A cancel that came between two statements (or during the last one's printing) stops
+    // the script before the next.
+    if (options.cancelled && options.cancelled()) {
+      throw Error(ErrorKind::Cancelled, "the script was cancelled before its next statement");
+    }
     StatementOutcome outcome = execute(statement, options);
     outcome.timings.parse_ms = parse_ms / static_cast<double>(statements.size());
     on_outcome(outcome);
   }
 }
 
-StatementOutcome Database::run_create(const ast::CreateTableStmt& stmt) {
+StatementOutcome Database::run_create(const ast::CreateTableStmt& stmt,
+                                      const ExecOptions& options) {
   if (table(stmt.name)) {
     if (stmt.if_not_exists) return tagged("CREATE TABLE");
     throw Error(ErrorKind::Catalog, fmt::format("table \"{}\" already exists", stmt.name));
   }
-  if (stmt.as_select) return run_create_as(stmt);
+  if (stmt.as_select) return run_create_as(stmt, options);
   TableSchema schema;
   schema.name = stmt.name;
   for (const auto& def : stmt.columns) {

@@ -16,6 +16,7 @@
 #include "compiler/ir/query.h"
 #include "compiler/parse/ast.h"
 #include "compiler/plan/gpu_target.h"
+#include "runtime/load/load_report.h"
 #include "runtime/result/result.h"
 #include "runtime/session/prepared_select.h"
 #include "runtime/storage/table.h"
@@ -41,9 +42,13 @@ struct ExecOptions {
   // Device memory the GPU engine may hold (columns, tables, results); 0: all there is.
   uint64_t device_memory_limit = 0;
   // The CPU engine asks `cancelled` before each morsel and tells `progress` after it
-  // (runtime/cpu/cpu_engine.h); the GPU engine asks `cancelled` before it starts.
+  // (runtime/cpu/cpu_engine.h); the GPU engine asks `cancelled` before each compile and
+  // launch, loads every few MB, and a script before each statement.
   std::function<bool()> cancelled = {};
   std::function<void(uint64_t done, uint64_t total)> progress = {};
+  // COPY and files in FROM: told the bytes read every few MB (runtime/load/load_report.h);
+  // they stop at `cancelled` too.
+  std::function<void(const LoadProgress&)> load_progress = {};
 };
 
 struct Timings {
@@ -60,7 +65,13 @@ struct StatementOutcome {
   std::string notice;  // e.g. which engine ran when --device auto chose
   std::string cuda;    // the generated source, when asked for
   Timings timings;
+  std::optional<LoadStats> load;  // COPY, or a SELECT that read a file in FROM
 };
+
+// What a load run by a statement may do: stop at Ctrl-C, tell its progress.
+inline LoadControl load_control(const ExecOptions& options) {
+  return {options.cancelled, options.load_progress};
+}
 
 // The outcome of a statement that returns no rows.
 inline StatementOutcome tagged(std::string tag) {
@@ -127,10 +138,10 @@ class Database : public Catalog {
   StatementOutcome compile_select(const BoundSelect& query, const TablePtr& input,
                                   const ExecOptions& options, StatementOutcome outcome,
                                   GpuPlanCache* plans);
-  StatementOutcome run_create(const ast::CreateTableStmt& stmt);
-  StatementOutcome run_create_as(const ast::CreateTableStmt& stmt);
+  StatementOutcome run_create(const ast::CreateTableStmt& stmt, const ExecOptions& options);
+  StatementOutcome run_create_as(const ast::CreateTableStmt& stmt, const ExecOptions& options);
   StatementOutcome run_drop(const ast::DropTableStmt& stmt);
-  StatementOutcome run_copy(const ast::CopyStmt& stmt);
+  StatementOutcome run_copy(const ast::CopyStmt& stmt, const ExecOptions& options);
   StatementOutcome run_insert(const ast::InsertStmt& stmt);
   TablePtr existing_table(const std::string& name) const;  // throws if missing
   // Opened on first use (and dropped after an error lost the GPU context); held by the

@@ -4,7 +4,7 @@
 
 namespace tally {
 
-TablePtr load_file_table(const ast::TableRef& ref) {
+TablePtr load_file_table(const ast::TableRef& ref, const LoadControl& control, LoadStats* stats) {
   CsvHints hints;
   // The transformer admits only these options, with checked values.
   if (auto header = ref.file_options.find("header"); header != ref.file_options.end()) {
@@ -14,7 +14,7 @@ TablePtr load_file_table(const ast::TableRef& ref) {
     hints.delimiter = delim->second.at(0);
   }
   try {
-    return load_csv_file(ref.name, hints, ref.name);
+    return load_csv_file(ref.name, hints, ref.name, control, stats);
   } catch (const Error& e) {
     if (e.location()) throw;
     throw Error(e.kind(), e.what(), ref.location);

@@ -8,13 +8,14 @@
 
 #include "compiler/bind/catalog.h"
 #include "compiler/parse/ast.h"
+#include "runtime/load/load_report.h"
 #include "runtime/storage/table.h"
 
 namespace tally {
 
 // Sniffs and loads the file `ref` names (ref.is_file) into a table named ref.name. Errors
-// carry the location of the path in the statement.
-TablePtr load_file_table(const ast::TableRef& ref);
+// carry the location of the path in the statement. `control` and `stats` as for copy_into.
+TablePtr load_file_table(const ast::TableRef& ref, const LoadControl& control, LoadStats* stats);
 
 // The tables of `base` and, when not null, `file`.
 class FileTableCatalog : public Catalog {

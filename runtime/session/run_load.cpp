@@ -8,13 +8,16 @@
 
 namespace tally {
 
-StatementOutcome Database::run_copy(const ast::CopyStmt& stmt) {
+StatementOutcome Database::run_copy(const ast::CopyStmt& stmt, const ExecOptions& exec) {
   TablePtr old = existing_table(stmt.table);
   CopyOptions options = copy_options_from(stmt.options, stmt.path);
-  TablePtr loaded = copy_into(*old, stmt.path, options);
+  LoadStats stats;
+  TablePtr loaded = copy_into(*old, stmt.path, options, load_control(exec), &stats);
   size_t added = loaded->rows() - old->rows();
   put_table(std::move(loaded));
-  return tagged(fmt::format("COPY {}", added));
+  StatementOutcome outcome = tagged(fmt::format("COPY {}", added));
+  outcome.load = stats;
+  return outcome;
 }
 
 namespace {

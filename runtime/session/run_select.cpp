@@ -64,7 +64,12 @@ StatementOutcome Database::run_select(const ast::SelectStmt& stmt, int parameter
                                       const ExecOptions& options) {
   StatementOutcome outcome;
   auto start = std::chrono::steady_clock::now();
-  TablePtr file_input = stmt.from && stmt.from->is_file ? load_file_table(*stmt.from) : nullptr;
+  TablePtr file_input;
+  if (stmt.from && stmt.from->is_file) {
+    LoadStats stats;
+    file_input = load_file_table(*stmt.from, load_control(options), &stats);
+    outcome.load = stats;
+  }
   BoundSelect query = bind_select(stmt, FileTableCatalog(*this, file_input), parameter_count);
   outcome.timings.bind_ms = ms_since(start);
   return run_bound(query, options, std::move(outcome), nullptr, std::move(file_input));
@@ -93,9 +98,6 @@ StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions
     if (why_not) outcome.notice = "ran on the CPU engine: " + *why_not;
   }
   if (try_gpu) {
-    if (options.cancelled && options.cancelled()) {
-      throw Error(ErrorKind::Cancelled, "the statement was cancelled");
-    }
     if (!input)
       throw Error(ErrorKind::Unsupported, "a query without FROM is not supported on the GPU");
     try {
@@ -104,6 +106,7 @@ StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions
       gpu_options.hash_capacity = options.hash_capacity;
       gpu_options.plans = plans;
       gpu_options.device_memory_limit = options.device_memory_limit;
+      gpu_options.cancelled = options.cancelled;
       GpuRunReport report;
       outcome.result = gpu()->run(query, *input, parameters, strings, gpu_options, &report);
       outcome.timings.gpu = gpu_timing(report);

@@ -1,5 +1,5 @@
 // Helpers for tests that run the tally binary as a child process: a temporary directory
-// removed at the end of the test, shell quoting, and reading a file back.
+// removed at the end of the test, shell quoting, reading a file back, and a run of tally.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace tally::test {
 
@@ -51,6 +52,29 @@ inline std::string slurp(const std::filesystem::path& path) {
 inline int run_shell(const std::string& command) {
   int status = std::system(command.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// What a run of the tally binary gave.
+struct TallyRun {
+  int status = -1;  // the exit code, -1 when a signal ended it
+  std::string out, err;
+};
+
+// Runs `tally ARGS...` (quoted here) in `cwd` (default: the test's own) with stdin from
+// /dev/null and stdout and stderr captured; `env`: assignments ("A=1 B=2") for it.
+inline TallyRun run_tally(const std::vector<std::string>& args, const std::string& env = "",
+                          const std::string& cwd = "") {
+  ScratchDir io("tally_run_io");
+  std::string command = cwd.empty() ? "" : "cd " + shell_quote(cwd) + " && ";
+  command += "env " + env + " " + shell_quote(TALLY_BINARY);
+  for (const auto& a : args) command += " " + shell_quote(a);
+  command += " </dev/null >" + shell_quote((io.path() / "out").string()) + " 2>" +
+             shell_quote((io.path() / "err").string());
+  TallyRun run;
+  run.status = run_shell(command);
+  run.out = slurp(io.path() / "out");
+  run.err = slurp(io.path() / "err");
+  return run;
 }
 
 }  // namespace tally::test
