@@ -1,5 +1,6 @@
-// The CPU engine's vectorized path for the common aggregate shape: scan -> optional filter
-// -> GROUP BY keys (or none) -> COUNT / SUM / AVG / MIN / MAX. Each worker claims morsels,
+// The CPU engine's vectorized path for aggregated queries: scan -> optional filter -> GROUP
+// BY keys (or none) -> aggregates (typed for COUNT / SUM / AVG / MIN / MAX, the row path's
+// states for the others: runtime/cpu/vector_aggs.h). Each worker claims morsels,
 // decodes them in batches straight from the column encodings, evaluates the filter into a
 // selection, the keys and arguments with typed batch operators (runtime/cpu/vector_expr.h),
 // numbers the groups in a direct or hash table (runtime/cpu/vector_groups.h) and updates
