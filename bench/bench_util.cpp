@@ -1,6 +1,8 @@
 #include "bench/bench_util.h"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 #include "runtime/compile/nvrtc.h"
 #include "runtime/cuda/memory.h"
@@ -25,6 +27,13 @@ extern "C" __global__ void read_bandwidth(const uint4* __restrict__ data, unsign
 )";
 
 }  // namespace
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());

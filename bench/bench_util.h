@@ -3,11 +3,15 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace tally::bench {
 
 double median(std::vector<double> v);
+
+// The whole text of a file ("" when it cannot be read).
+std::string read_file(const std::string& path);
 
 // Median device time of `launch` over `reps` runs after two warm-up runs; `reset` runs
 // before each, outside the timed region.

@@ -41,13 +41,6 @@ std::string source_dir() {
   return env ? env : TALLY_SOURCE_DIR;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 struct HandResult {
   double ms = 0;
   std::vector<unsigned long long> counts;
@@ -117,7 +110,7 @@ void bench_sf(double sf, int reps, double bandwidth_gbs, const std::string& devi
       std::chrono::duration<double>(std::chrono::steady_clock::now() - gen_start).count();
   Database db;
   db.put_table(table);
-  auto statements = parse_script(read_file(source_dir() + "/queries/tpch_q1.sql"));
+  auto statements = parse_script(bench::read_file(source_dir() + "/queries/tpch_q1.sql"));
   BoundSelect q1 = bind_select(std::get<ast::SelectStmt>(statements[0].body), db, 0);
   size_t bytes = 0;
   for (const auto& sc : q1.scan) bytes += table->columns[sc.table_column]->encoded_bytes();

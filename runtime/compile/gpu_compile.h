@@ -10,12 +10,10 @@
 #include "compiler/codegen/gpu_program.h"
 #include "runtime/compile/gpu_plan_cache.h"
 #include "runtime/compile/nvrtc.h"
+#include "runtime/storage/scan_stats.h"
 #include "runtime/storage/table.h"
 
 namespace tally {
-
-// What the planner needs of each scan column.
-std::vector<ColumnStats> scan_stats(const BoundSelect& query, const Table& table);
 
 struct GpuCompileOptions {
   GpuStrategy strategy = GpuStrategy::Auto;

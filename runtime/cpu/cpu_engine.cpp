@@ -1,14 +1,16 @@
 #include "runtime/cpu/cpu_engine.h"
 
-#include <atomic>
-#include <cmath>
+#include <fmt/format.h>
+
+#include <cstdlib>
 #include <cstring>
-#include <exception>
 #include <mutex>
-#include <thread>
+#include <string_view>
 
 #include "compiler/eval/evaluator.h"
 #include "runtime/cpu/agg_state.h"
+#include "runtime/cpu/morsels.h"
+#include "runtime/cpu/vector_engine.h"
 #include "runtime/result/group_table.h"
 #include "runtime/result/result_builder.h"
 
@@ -126,55 +128,19 @@ class CpuQuery {
   void scan() {
     size_t rows = table_ ? table_->rows() : 1;
     size_t morsels = (rows + options_.morsel_rows - 1) / options_.morsel_rows;
-    unsigned threads = options_.threads ? options_.threads : std::thread::hardware_concurrency();
-    threads = static_cast<unsigned>(std::max<size_t>(1, std::min<size_t>(threads, morsels)));
+    unsigned threads = morsel_workers(rows, options_);
     std::optional<MorselDecoder> decoder;
     if (table_) decoder.emplace(query_, table_, *strings_);
     locals_.clear();
     for (unsigned t = 0; t < threads; ++t) locals_.emplace_back(query_.group_keys.size());
     projected_.assign(morsels, {});
-    run_workers(threads, morsels, rows, decoder ? &*decoder : nullptr);
-  }
-
-  void run_workers(unsigned threads, size_t morsels, size_t rows, const MorselDecoder* decoder) {
-    std::atomic<size_t> next{0};
-    std::exception_ptr failure;
-    std::mutex failure_mutex;
     InOrderPrefix prefix(morsels, rows_needed_in_order(query_, parameters_));
-    std::mutex progress_mutex;
-    uint64_t rows_done = 0;
-    auto work = [&](unsigned t) {
-      try {
-        std::vector<Value> buffer;
-        for (size_t m; (m = next.fetch_add(1)) < morsels;) {
-          if (options_.cancelled && options_.cancelled()) {
-            throw Error(ErrorKind::Cancelled, "the statement was cancelled");
-          }
-          size_t begin = m * options_.morsel_rows;
-          size_t end = std::min(rows, begin + options_.morsel_rows);
-          if (decoder) decoder->decode(begin, end, buffer);
-          process_morsel(t, m, end - begin, buffer);
-          if (options_.progress) {
-            std::lock_guard lock(progress_mutex);
-            rows_done += end - begin;
-            options_.progress(rows_done, rows);
-          }
-          if (prefix.done(m, projected_[m].size())) next = morsels;  // LIMIT has its rows
-        }
-      } catch (...) {
-        std::lock_guard lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-        next = morsels;  // stop the other workers early
-      }
-    };
-    if (threads == 1) {
-      work(0);
-    } else {
-      std::vector<std::thread> pool;
-      for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work, t);
-      for (auto& th : pool) th.join();
-    }
-    if (failure) std::rethrow_exception(failure);
+    std::vector<std::vector<Value>> buffers(threads);
+    run_morsels(rows, threads, options_, [&](unsigned t, const MorselRange& m) {
+      if (decoder) decoder->decode(m.begin, m.end, buffers[t]);
+      process_morsel(t, m.index, m.end - m.begin, buffers[t]);
+      return prefix.done(m.index, projected_[m.index].size());  // LIMIT has its rows
+    });
   }
 
   // COUNT(*)s alone over every row: the morsel's row count is the answer, no row is read.
@@ -261,17 +227,47 @@ class CpuQuery {
   std::vector<std::vector<std::vector<Value>>> projected_;  // per morsel, in input order
 };
 
+// The path a query runs on, decided before its scan: TALLY_CPU_PATH stands in for Auto.
+bool runs_vectorized(const BoundSelect& query, const Table* table, const CpuOptions& options) {
+  CpuPath path = options.path;
+  if (path == CpuPath::Auto) {
+    const char* env = std::getenv("TALLY_CPU_PATH");
+    const std::string_view name = env ? env : "auto";
+    if (name == "row") path = CpuPath::Row;
+    if (name == "vector") path = CpuPath::Vector;
+    if (name != "row" && name != "vector" && name != "auto" && !name.empty()) {
+      throw Error(ErrorKind::Unsupported,
+                  fmt::format("TALLY_CPU_PATH is '{}': use row, vector or auto", name));
+    }
+  }
+  if (path == CpuPath::Row) return false;
+  const std::optional<std::string> why = vector_path_unsupported(query, table);
+  if (why && path == CpuPath::Vector) {
+    throw Error(ErrorKind::Unsupported, "the CPU engine's vector path does not run " + *why);
+  }
+  return !why;
+}
+
 }  // namespace
 
 Result run_cpu(const BoundSelect& query, const Table* table, const std::vector<Value>& parameters,
                const CpuOptions& options) {
-  return CpuQuery(query, table, parameters, options).run();
+  if (!runs_vectorized(query, table, options)) {
+    return CpuQuery(query, table, parameters, options).run();
+  }
+  auto strings = options.strings ? options.strings : std::make_shared<StringHeap>();
+  return finish_partial_groups(query, run_vector_path(query, *table, parameters, options, strings),
+                               parameters);
 }
 
 PartialGroups run_cpu_partial(const BoundSelect& query, const Table* table,
                               const CpuOptions& options) {
   std::vector<Value> no_parameters;
-  return CpuQuery(query, table, no_parameters, options).run_partial();
+  if (!runs_vectorized(query, table, options)) {
+    return CpuQuery(query, table, no_parameters, options).run_partial();
+  }
+  auto strings = options.strings ? options.strings : std::make_shared<StringHeap>();
+  return run_vector_path(query, *table, no_parameters, options, strings);
 }
 
 }  // namespace tally

@@ -1,29 +1,18 @@
 // The CPU engine: runs a BoundSelect over a table with all cores. It is the reference
-// every GPU result is compared with, so it favours plain, exact code over speed tricks.
+// every GPU result is compared with. Its row path (here) is plain, exact code; the common
+// aggregate shape runs on its vector path (runtime/cpu/vector_engine.h), which gives the
+// row path's results and errors (CpuOptions::path chooses).
 #pragma once
 
-#include <cstdint>
-#include <functional>
-#include <memory>
 #include <vector>
 
 #include "compiler/ir/query.h"
+#include "runtime/cpu/cpu_options.h"
 #include "runtime/cpu/partial_groups.h"
 #include "runtime/result/result.h"
 #include "runtime/storage/table.h"
 
 namespace tally {
-
-struct CpuOptions {
-  unsigned threads = 0;  // 0: one per hardware thread
-  size_t morsel_rows = 16384;
-  // Heap that VARCHAR parameter values point into; the result's strings live here too.
-  std::shared_ptr<StringHeap> strings;
-  // Asked before each morsel: true stops the query with Error(Cancelled).
-  std::function<bool()> cancelled = {};
-  // Told after each morsel: rows scanned so far, and in all (calls are serialised).
-  std::function<void(uint64_t done, uint64_t total)> progress = {};
-};
 
 // `table` may be null when the query has no FROM (one input row). `parameters` are
 // already converted to query.parameter_types.

@@ -16,6 +16,7 @@
 #include "compiler/ir/query.h"
 #include "compiler/parse/ast.h"
 #include "compiler/plan/gpu_target.h"
+#include "runtime/cpu/cpu_options.h"
 #include "runtime/load/load_report.h"
 #include "runtime/result/result.h"
 #include "runtime/session/prepared_select.h"
@@ -39,6 +40,7 @@ struct ExecOptions {
   std::vector<std::string> parameters;  // values for '?', converted to the inferred types
   bool explain = false;                 // also produce the plan text
   unsigned cpu_threads = 0;             // CPU engine threads per query; 0: one per CPU
+  CpuPath cpu_path = CpuPath::Auto;     // the CPU engine's row or vector path (cpu_options.h)
   // Device memory the GPU engine may hold (columns, tables, results); 0: all there is.
   uint64_t device_memory_limit = 0;
   // The CPU engine asks `cancelled` before each morsel and tells `progress` after it

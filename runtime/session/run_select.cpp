@@ -122,6 +122,7 @@ StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions
     CpuOptions cpu;
     cpu.strings = strings;
     cpu.threads = options.cpu_threads;
+    cpu.path = options.cpu_path;
     cpu.cancelled = options.cancelled;
     cpu.progress = options.progress;
     outcome.result = run_cpu(query, input.get(), parameters, cpu);

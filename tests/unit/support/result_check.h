@@ -30,9 +30,10 @@ inline void run_script(Database& db, const std::string& sql) {
 
 // Runs a script and returns the result of its last statement that produced one.
 inline Result run_sql(Database& db, const std::string& sql,
-                      std::vector<std::string> parameters = {}) {
+                      std::vector<std::string> parameters = {}, CpuPath path = CpuPath::Auto) {
   ExecOptions options;
   options.device = DeviceChoice::Cpu;
+  options.cpu_path = path;
   options.parameters = std::move(parameters);
   std::optional<Result> last;
   db.execute_script(sql, options, [&](const StatementOutcome& outcome) {

@@ -1,0 +1,244 @@
+#include "runtime/cpu/vector_engine.h"
+
+#include <bit>
+
+#include "runtime/cpu/morsels.h"
+#include "runtime/cpu/vector_aggs.h"
+#include "runtime/cpu/vector_plan.h"
+#include "runtime/cpu/vector_scan.h"
+#include "runtime/storage/scan_stats.h"
+
+namespace tally {
+
+namespace {
+
+// What every worker of one query shares.
+struct QueryInputs {
+  const BoundSelect& query;
+  const Table& table;
+  const std::vector<Value>& parameters;
+  std::shared_ptr<StringHeap> strings;
+  std::vector<ColumnStats> stats;
+  std::vector<std::vector<int64_t>> code_to_id;  // per scan column: string codes -> heap ids
+  std::vector<AggSpec> specs;
+  BatchDecoder decoder;
+  VectorPlan plan;
+
+  QueryInputs(const BoundSelect& q, const Table& t, const std::vector<Value>& p,
+              std::shared_ptr<StringHeap> s)
+      : query(q),
+        table(t),
+        parameters(p),
+        strings(std::move(s)),
+        stats(scan_stats(q, t)),
+        specs(make_agg_specs(q, strings.get())),
+        decoder(q, t) {
+    for (const auto& sc : q.scan) {
+      std::vector<int64_t> ids;
+      for (const auto& text : t.columns[static_cast<size_t>(sc.table_column)]->dictionary()) {
+        ids.push_back(strings->intern(text));
+      }
+      code_to_id.push_back(std::move(ids));
+    }
+  }
+
+  VecEnv env(std::vector<Vec>* columns) const {
+    VecEnv e;
+    e.stats = &stats;
+    e.parameters = &parameters;
+    e.strings = strings.get();
+    e.columns = columns;
+    e.code_to_id = &code_to_id;
+    return e;
+  }
+};
+
+// One worker's operators, group table and states.
+class VectorWorker {
+ public:
+  explicit VectorWorker(const QueryInputs& in) : in_(in) {
+    for (size_t c = 0; c < in.query.scan.size(); ++c) columns_.emplace_back(in.decoder.phys(c));
+    const VecEnv env = in.env(&columns_);
+    if (in.query.filter) filter_ = compile_vector(*in.query.filter, env);
+    compile_keys(env);
+    for (size_t a = 0; a < in.query.aggregates.size(); ++a) {
+      const auto& call = in.query.aggregates[a];
+      args_.push_back(call.arg ? compile_vector(*call.arg, env) : nullptr);
+      const Phys phys = call.arg ? vector_phys(*call.arg, env) : Phys::I64;
+      aggs_.push_back(make_agg_column(in.specs[a], phys));
+    }
+    if (in.plan.direct) {
+      index_ = make_direct_index(*in.plan.direct);
+      for (auto& agg : aggs_) agg->resize(index_->groups());
+    } else {
+      index_ = make_hash_index(in.plan.key_phys, in.plan.keys_nullable);
+    }
+  }
+
+  void run(const MorselRange& m) {
+    for (size_t b = m.begin; b < m.end; b += kBatchRows) batch(b, std::min(kBatchRows, m.end - b));
+  }
+
+  // Adds another worker's groups and states into this one's.
+  void absorb(VectorWorker& other) {
+    const GroupIndex& from = *other.index_;
+    for (size_t g = 0; g < from.groups(); ++g) {
+      if (!from.used(g)) continue;
+      const uint32_t into = index_->merge_key(from, g);
+      for (size_t a = 0; a < aggs_.size(); ++a) {
+        if (into >= index_->groups() - 1 && !in_.plan.direct) aggs_[a]->resize(index_->groups());
+        aggs_[a]->combine(into, *other.aggs_[a], g);
+      }
+    }
+  }
+
+  // The worker's groups and states, keys as the row path holds them.
+  PartialGroups take() {
+    PartialGroups out;
+    out.strings = in_.strings;
+    const bool dense = !in_.plan.direct;  // a hash table numbers only the groups it holds
+    out.keys.reserve(dense ? index_->groups() : 0);
+    out.states.reserve(dense ? index_->groups() : 0);
+    for (size_t g = 0; g < index_->groups(); ++g) {
+      if (!index_->used(g)) continue;
+      std::vector<Value> keys;
+      keys.reserve(keys_.size());
+      for (size_t k = 0; k < keys_.size(); ++k) keys.push_back(key_value(g, k));
+      out.keys.push_back(std::move(keys));
+      std::vector<AggState> states(aggs_.size());
+      for (size_t a = 0; a < aggs_.size(); ++a) aggs_[a]->to_state(g, states[a]);
+      out.states.push_back(std::move(states));
+    }
+    return out;
+  }
+
+ private:
+  void compile_keys(const VecEnv& env) {
+    for (size_t k = 0; k < in_.query.group_keys.size(); ++k) {
+      const int codes = in_.plan.key_codes[k];
+      if (codes >= 0) {
+        keys_.push_back(&columns_[static_cast<size_t>(codes)]);
+        continue;
+      }
+      key_ops_.push_back(compile_vector(*in_.query.group_keys[k], env));
+      keys_.push_back(&key_ops_.back()->out());
+    }
+  }
+
+  Value key_value(size_t g, size_t k) const {
+    if (index_->key_null(g, k)) return Value();
+    const int128 payload = index_->key_payload(g, k);
+    const int codes = in_.plan.key_codes[k];
+    if (codes >= 0) {
+      return Value::from_int(
+          in_.code_to_id[static_cast<size_t>(codes)][static_cast<size_t>(payload)]);
+    }
+    const Type& type = in_.query.group_keys[k]->type;
+    if (type.is_float())
+      return Value::from_double(std::bit_cast<double>(static_cast<int64_t>(payload)));
+    if (type.is_decimal()) return Value::from_decimal(payload);
+    return Value::from_int(static_cast<int64_t>(payload));
+  }
+
+  void decode(bool filter_columns, size_t begin, const Sel& sel) {
+    for (size_t c = 0; c < columns_.size(); ++c) {
+      const bool wanted = filter_columns ? in_.plan.filter_reads[c]
+                                         : in_.plan.others_read[c] && !in_.plan.filter_reads[c];
+      if (wanted) in_.decoder.decode(c, begin, sel, columns_[c]);
+    }
+  }
+
+  // The rows of the batch the filter keeps (a dense selection when it keeps them all).
+  Sel select(const Sel& all) {
+    filter_->eval(all);
+    const Vec& f = filter_->out();
+    uint16_t* idx = selected_.rows.data();
+    size_t n = 0;
+    for (uint32_t r = 0; r < all.n; ++r) {
+      idx[n] = static_cast<uint16_t>(r);
+      n += !f.is_null(r) && f.i[r] != 0;
+    }
+    selected_.n = n;
+    return n == all.n ? all : selected_.sel();
+  }
+
+  void batch(size_t begin, size_t n) {
+    const Sel all{nullptr, n, true};
+    decode(true, begin, all);
+    const Sel sel = filter_ ? select(all) : all;
+    if (sel.n == 0) return;
+    decode(false, begin, sel);
+    for (auto& op : key_ops_) op->eval(sel);
+    index_->assign(keys_, sel, gids_.data());
+    if (!in_.plan.direct) {
+      for (auto& agg : aggs_) agg->resize(index_->groups());
+    }
+    const uint32_t* gids = keys_.empty() ? nullptr : gids_.data();
+    for (size_t a = 0; a < aggs_.size(); ++a) {
+      if (args_[a]) args_[a]->eval(sel);
+      aggs_[a]->update(args_[a] ? &args_[a]->out() : nullptr, sel, gids);
+    }
+  }
+
+  const QueryInputs& in_;
+  std::vector<Vec> columns_;
+  VecOpPtr filter_;
+  std::vector<VecOpPtr> key_ops_;
+  std::vector<const Vec*> keys_;
+  std::vector<VecOpPtr> args_;
+  std::vector<std::unique_ptr<AggColumn>> aggs_;
+  std::unique_ptr<GroupIndex> index_;
+  std::vector<uint32_t> gids_ = std::vector<uint32_t>(kBatchRows);
+  SelBuffer selected_;
+};
+
+std::optional<std::string> expr_unsupported(const ExprPtr& e) {
+  return e ? vector_unsupported(*e) : std::nullopt;
+}
+
+size_t state_bytes(const QueryInputs& in) {
+  size_t bytes = 0;
+  std::vector<Vec> none;
+  const VecEnv env = in.env(&none);
+  for (size_t a = 0; a < in.specs.size(); ++a) {
+    const auto& call = in.query.aggregates[a];
+    const Phys phys = call.arg ? vector_phys(*call.arg, env) : Phys::I64;
+    bytes += make_agg_column(in.specs[a], phys)->bytes_per_group();
+  }
+  return bytes;
+}
+
+}  // namespace
+
+std::optional<std::string> vector_path_unsupported(const BoundSelect& query, const Table* table) {
+  if (!table) return "a query without FROM";
+  if (!query.aggregated) return "a query without aggregates or GROUP BY";
+  if (query.group_keys.size() > 64) return "more than 64 group keys";
+  if (auto why = expr_unsupported(query.filter)) return why;
+  for (const auto& key : query.group_keys) {
+    if (auto why = expr_unsupported(key)) return why;
+  }
+  for (const auto& call : query.aggregates) {
+    if (auto why = expr_unsupported(call.arg)) return why;
+  }
+  return std::nullopt;
+}
+
+PartialGroups run_vector_path(const BoundSelect& query, const Table& table,
+                              const std::vector<Value>& parameters, const CpuOptions& options,
+                              std::shared_ptr<StringHeap> strings) {
+  QueryInputs in(query, table, parameters, strings);
+  std::vector<Vec> none;
+  in.plan = plan_vector(query, table, in.env(&none), state_bytes(in));
+  const unsigned workers = morsel_workers(table.rows(), options);
+  std::vector<std::unique_ptr<VectorWorker>> pool;
+  for (unsigned t = 0; t < workers; ++t) pool.push_back(std::make_unique<VectorWorker>(in));
+  run_morsels(table.rows(), workers, options, [&](unsigned t, const MorselRange& m) {
+    pool[t]->run(m);
+    return false;
+  });
+  for (size_t t = 1; t < pool.size(); ++t) pool[0]->absorb(*pool[t]);
+  return pool[0]->take();
+}
+
+}  // namespace tally

@@ -1,0 +1,139 @@
+// The CPU engine's vector path on cases chosen by hand: TPC-H Q1 and Q6 exactly as the row
+// path gives them, errors raised (or not, behind a guard) as the row path raises them,
+// NULL keys in direct and hash tables, 128-bit DECIMAL sums, aggregates kept in the row
+// path's states, and how a query's path is chosen (CpuOptions::path, TALLY_CPU_PATH) and
+// why one is declined.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "tests/unit/support/result_check.h"
+#include "tools/data/tpch_lineitem.h"
+
+namespace tally {
+namespace {
+
+Result run_on(Database& db, const std::string& sql, CpuPath path,
+              std::vector<std::string> parameters = {}) {
+  return test::run_sql(db, sql, std::move(parameters), path);
+}
+
+std::string error_on(Database& db, const std::string& sql, CpuPath path) {
+  try {
+    run_on(db, sql, path);
+  } catch (const Error& e) {
+    return std::string(error_kind_name(e.kind())) + ": " + e.what();
+  }
+  return "";
+}
+
+// The rows as sorted text, to compare both paths' results whatever their group order.
+std::vector<std::string> rows_of(const Result& r) {
+  std::vector<std::string> rows;
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    std::string line;
+    for (size_t c = 0; c < r.names.size(); ++c) line += r.cell_text(i, c) + "|";
+    rows.push_back(line);
+  }
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+void check_same(Database& db, const std::string& sql, std::vector<std::string> parameters = {}) {
+  INFO(sql);
+  const auto row = rows_of(run_on(db, sql, CpuPath::Row, parameters));
+  const auto vec = rows_of(run_on(db, sql, CpuPath::Vector, parameters));
+  CHECK(vec == row);
+  CHECK(!row.empty());
+}
+
+// Small tables with NULLs, zeros and extreme values.
+Database& edge_db() {
+  static Database* db = [] {
+    auto* d = new Database();
+    test::run_script(*d,
+                     "CREATE TABLE t (k INTEGER, s VARCHAR, a BIGINT, b INTEGER, d DECIMAL(12,2), "
+                     "w DECIMAL(38,0), f DOUBLE);"
+                     "INSERT INTO t VALUES (1, 'x', 9000000000000000000, 0, 1.50, "
+                     "90000000000000000000000000000000000000, 0.5),"
+                     "(NULL, 'y', 9000000000000000000, 2, NULL, "
+                     "90000000000000000000000000000000000000, NULL),"
+                     "(2, NULL, -5, 5, -2.25, 1, -0.0),"
+                     "(NULL, 'x', NULL, NULL, 3.00, NULL, 2.5),"
+                     "(1, 'y', 7, 1, 0.01, 5, 1e300);");
+    return d;
+  }();
+  return *db;
+}
+
+}  // namespace
+
+TEST_CASE("cpu vector path: TPC-H Q1 and Q6 give the row path's rows exactly") {
+  Database db;
+  db.put_table(generate_lineitem(0.05, 11));
+  check_same(db, test::query_file("tpch_q1"));
+  check_same(db, test::query_file("tpch_q6"));
+  check_same(db,
+             "SELECT l_orderkey, COUNT(*), SUM(l_quantity), MIN(l_shipdate), MAX(l_discount) "
+             "FROM lineitem WHERE l_shipmode <> 'AIR' GROUP BY l_orderkey");
+  check_same(db,
+             "SELECT l_partkey / 3, l_returnflag, AVG(l_extendedprice), COUNT(l_comment) FROM "
+             "lineitem WHERE l_quantity BETWEEN ? AND ? GROUP BY 1, 2",
+             {"10", "20"});
+}
+
+TEST_CASE("cpu vector path: errors are the row path's - and guarded ones are not raised") {
+  Database& db = edge_db();
+  for (const char* sql : {"SELECT SUM(a / b) FROM t", "SELECT k, SUM(a + a) FROM t GROUP BY k",
+                          "SELECT SUM(a) FROM t", "SELECT MAX(CAST(a AS INTEGER)) FROM t",
+                          "SELECT SUM(w) FROM t", "SELECT SUM(f / (b - b)) FROM t"}) {
+    INFO(sql);
+    const std::string row = error_on(db, sql, CpuPath::Row);
+    CHECK(row.starts_with("execution error"));
+    CHECK(error_on(db, sql, CpuPath::Vector) == row);
+  }
+  check_same(db, "SELECT SUM(CASE WHEN b <> 0 THEN a / b ELSE 0 END) FROM t");
+  check_same(db, "SELECT COUNT(*) FROM t WHERE b <> 0 AND 100 / b > 10");
+  check_same(db, "SELECT COUNT(*) FROM t WHERE b = 0 OR 100 / b > 10");
+  check_same(db, "SELECT SUM(COALESCE(b, 7) + 1), MIN(d), MAX(d), AVG(d) FROM t");
+}
+
+TEST_CASE("cpu vector path: NULL keys form one group in direct and hash tables") {
+  Database& db = edge_db();
+  check_same(db, "SELECT k, s, COUNT(*), COUNT(b), SUM(d), MIN(f), MAX(f) FROM t GROUP BY k, s");
+  check_same(db, "SELECT a, COUNT(*), SUM(b) FROM t GROUP BY a");  // wide domain: hashed
+  check_same(db, "SELECT f, d, COUNT(*) FROM t GROUP BY f, d");
+  check_same(db, "SELECT b % 2, SUM(w) FROM t WHERE w < 10 GROUP BY 1");
+  const Result r = run_on(db, "SELECT k, COUNT(*) FROM t GROUP BY k ORDER BY k", CpuPath::Vector);
+  REQUIRE(r.rows.size() == 3);
+  CHECK(r.rows[0][0].i == 1);
+  CHECK(r.rows[0][1].i == 2);
+  CHECK(r.rows[2][0].null);
+  CHECK(r.rows[2][1].i == 2);
+}
+
+TEST_CASE("cpu vector path: the path is chosen before the scan - and a declined one says why") {
+  Database& db = edge_db();
+  const std::string declined = "SELECT b FROM t";
+  CHECK(error_on(db, declined, CpuPath::Vector).find("without aggregates") != std::string::npos);
+  CHECK(run_on(db, declined, CpuPath::Auto).rows.size() == 5);
+  CHECK(error_on(db, "SELECT COUNT(*) FROM t WHERE b IN (k, 2)", CpuPath::Vector)
+            .find("non-constant") != std::string::npos);
+  ::setenv("TALLY_CPU_PATH", "bogus", 1);
+  CHECK(error_on(db, "SELECT COUNT(*) FROM t", CpuPath::Auto).find("TALLY_CPU_PATH") !=
+        std::string::npos);
+  ::setenv("TALLY_CPU_PATH", "vector", 1);
+  CHECK(error_on(db, declined, CpuPath::Auto).find("without aggregates") != std::string::npos);
+  ::setenv("TALLY_CPU_PATH", "row", 1);
+  CHECK(error_on(db, declined, CpuPath::Auto).empty());
+  ::unsetenv("TALLY_CPU_PATH");
+}
+
+TEST_CASE("cpu vector path: aggregates without typed states keep the row path's states") {
+  Database& db = edge_db();
+  check_same(db, "SELECT k, COUNT(DISTINCT b), SUM(DISTINCT d), MIN(s), MAX(s) FROM t GROUP BY k");
+  check_same(db, "SELECT s, VAR_SAMP(d), STDDEV_SAMP(f), BOOL_AND(b > 0) FROM t GROUP BY s");
+}
+
+}  // namespace tally
