@@ -256,8 +256,7 @@ Result run_cpu(const BoundSelect& query, const Table* table, const std::vector<V
     return CpuQuery(query, table, parameters, options).run();
   }
   auto strings = options.strings ? options.strings : std::make_shared<StringHeap>();
-  return finish_partial_groups(query, run_vector_path(query, *table, parameters, options, strings),
-                               parameters);
+  return run_vector_query(query, *table, parameters, options, strings);
 }
 
 PartialGroups run_cpu_partial(const BoundSelect& query, const Table* table,

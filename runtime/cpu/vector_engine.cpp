@@ -6,6 +6,7 @@
 #include "runtime/cpu/vector_aggs.h"
 #include "runtime/cpu/vector_plan.h"
 #include "runtime/cpu/vector_scan.h"
+#include "runtime/result/result_builder.h"
 #include "runtime/storage/scan_stats.h"
 
 namespace tally {
@@ -96,23 +97,63 @@ class VectorWorker {
   PartialGroups take() {
     PartialGroups out;
     out.strings = in_.strings;
-    const bool dense = !in_.plan.direct;  // a hash table numbers only the groups it holds
-    out.keys.reserve(dense ? index_->groups() : 0);
-    out.states.reserve(dense ? index_->groups() : 0);
+    out.keys.reserve(group_bound());
+    out.states.reserve(group_bound());
+    each_group([&](std::vector<Value> keys, size_t g) {
+      out.keys.push_back(std::move(keys));
+      std::vector<AggState> states(aggs_.size());
+      for (size_t a = 0; a < aggs_.size(); ++a) aggs_[a]->to_state(g, states[a]);
+      out.states.push_back(std::move(states));
+    });
+    return out;
+  }
+
+  // Each group's keys and aggregate finals (finish_partial_groups' first step), without
+  // holding every group's states at once. An aggregated query without GROUP BY has its one
+  // row even over no input.
+  GroupRows finals() {
+    GroupRows rows;
+    rows.keys.reserve(group_bound());
+    rows.aggregates.reserve(group_bound());
+    each_group([&](std::vector<Value> keys, size_t g) {
+      rows.keys.push_back(std::move(keys));
+      rows.aggregates.push_back(group_finals(&g));
+    });
+    if (keys_.empty() && rows.keys.empty()) {
+      rows.keys.emplace_back();
+      rows.aggregates.push_back(group_finals(nullptr));
+    }
+    return rows;
+  }
+
+ private:
+  // Calls visit(keys, g) for each group, its keys as the row path holds them.
+  template <typename Visit>
+  void each_group(Visit&& visit) {
     for (size_t g = 0; g < index_->groups(); ++g) {
       if (!index_->used(g)) continue;
       std::vector<Value> keys;
       keys.reserve(keys_.size());
       for (size_t k = 0; k < keys_.size(); ++k) keys.push_back(key_value(g, k));
-      out.keys.push_back(std::move(keys));
-      std::vector<AggState> states(aggs_.size());
-      for (size_t a = 0; a < aggs_.size(); ++a) aggs_[a]->to_state(g, states[a]);
-      out.states.push_back(std::move(states));
+      visit(std::move(keys), g);
     }
-    return out;
   }
 
- private:
+  // The groups a hash table holds (a direct table numbers every possible key: no bound).
+  size_t group_bound() const { return in_.plan.direct ? 0 : index_->groups(); }
+
+  // The finals of group *g (null: of no rows); throws as the aggregates' finals do.
+  std::vector<Value> group_finals(const size_t* g) {
+    std::vector<Value> finals;
+    finals.reserve(aggs_.size());
+    for (size_t a = 0; a < aggs_.size(); ++a) {
+      AggState state;
+      if (g) aggs_[a]->to_state(*g, state);
+      finals.push_back(agg_final(state, in_.specs[a]));
+    }
+    return finals;
+  }
+
   void compile_keys(const VecEnv& env) {
     for (size_t k = 0; k < in_.query.group_keys.size(); ++k) {
       const int codes = in_.plan.key_codes[k];
@@ -224,9 +265,13 @@ std::optional<std::string> vector_path_unsupported(const BoundSelect& query, con
   return std::nullopt;
 }
 
-PartialGroups run_vector_path(const BoundSelect& query, const Table& table,
-                              const std::vector<Value>& parameters, const CpuOptions& options,
-                              std::shared_ptr<StringHeap> strings) {
+namespace {
+
+// Runs the query's scan on every worker, merges the workers' groups into the first one and
+// returns what `finish` makes of it.
+template <typename Finish>
+auto run_merged(const BoundSelect& query, const Table& table, const std::vector<Value>& parameters,
+                const CpuOptions& options, std::shared_ptr<StringHeap> strings, Finish&& finish) {
   QueryInputs in(query, table, parameters, strings);
   std::vector<Vec> none;
   in.plan = plan_vector(query, table, in.env(&none), state_bytes(in));
@@ -238,7 +283,27 @@ PartialGroups run_vector_path(const BoundSelect& query, const Table& table,
     return false;
   });
   for (size_t t = 1; t < pool.size(); ++t) pool[0]->absorb(*pool[t]);
-  return pool[0]->take();
+  return finish(*pool[0]);
+}
+
+}  // namespace
+
+PartialGroups run_vector_path(const BoundSelect& query, const Table& table,
+                              const std::vector<Value>& parameters, const CpuOptions& options,
+                              std::shared_ptr<StringHeap> strings) {
+  return run_merged(query, table, parameters, options, std::move(strings),
+                    [](VectorWorker& merged) { return merged.take(); });
+}
+
+Result run_vector_query(const BoundSelect& query, const Table& table,
+                        const std::vector<Value>& parameters, const CpuOptions& options,
+                        std::shared_ptr<StringHeap> strings) {
+  const GroupRows rows = run_merged(query, table, parameters, options, strings,
+                                    [](VectorWorker& merged) { return merged.finals(); });
+  Result result = finish_result(
+      query, evaluate_group_outputs(query, rows, parameters, strings.get()), parameters, strings);
+  result.device = "cpu";
+  return result;
 }
 
 }  // namespace tally

@@ -17,6 +17,7 @@
 #include "compiler/ir/query.h"
 #include "runtime/cpu/cpu_options.h"
 #include "runtime/cpu/partial_groups.h"
+#include "runtime/result/result.h"
 #include "runtime/storage/table.h"
 
 namespace tally {
@@ -29,5 +30,11 @@ std::optional<std::string> vector_path_unsupported(const BoundSelect& query, con
 PartialGroups run_vector_path(const BoundSelect& query, const Table& table,
                               const std::vector<Value>& parameters, const CpuOptions& options,
                               std::shared_ptr<StringHeap> strings);
+
+// The result of `query` over `table`, as finish_partial_groups(run_vector_path(...)) gives
+// it, with the finals computed group by group rather than from every group's states.
+Result run_vector_query(const BoundSelect& query, const Table& table,
+                        const std::vector<Value>& parameters, const CpuOptions& options,
+                        std::shared_ptr<StringHeap> strings);
 
 }  // namespace tally
