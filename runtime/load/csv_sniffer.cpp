@@ -168,14 +168,8 @@ SniffedCsv sniff_csv(std::string_view text, const std::string& path, const CsvHi
   return sniffed;
 }
 
-TablePtr load_csv_file(const std::string& path, const CsvHints& hints,
-                       const std::string& table_name, const LoadControl& control,
-                       LoadStats* stats) {
-  SniffedCsv sniffed = sniff_csv(read_sample(path), path, hints);
-  TableSchema schema;
-  schema.name = table_name;
-  schema.columns = std::move(sniffed.columns);
-  return copy_into(*make_empty_table(std::move(schema)), path, sniffed.options, control, stats);
+SniffedCsv sniff_csv_file(const std::string& path, const CsvHints& hints) {
+  return sniff_csv(read_sample(path), path, hints);
 }
 
 }  // namespace tally
