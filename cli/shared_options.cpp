@@ -88,8 +88,8 @@ void add_output_options(CLI::App* cmd, OutputArgs& output) {
   cmd->add_option("--format", output.format, "Output: table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}));
   add_timing_option(cmd, output);
-  cmd->add_flag(
-      "--no-progress{false}", output.progress,
+  cmd->add_flag_callback(
+      "--no-progress", [&output] { output.progress = false; },
       "No progress line for loads that run longer than a second (shown on a terminal only)");
 }
 

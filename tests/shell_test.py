@@ -3,7 +3,7 @@
 several lines, dot commands, an error and a Ctrl-C that keep the session, the history file
 written, and a database opened, changed and opened again. A second session cancels a
 running COPY and a running SELECT with Ctrl-C and goes on with its tables; a third shows
-the progress line of a load on the terminal, and .progress off hides it.
+the progress line of a load on the terminal, and .progress off (--no-progress) hides it.
 Usage: shell_test.py TALLY_BINARY"""
 import os
 import pty
@@ -178,6 +178,13 @@ def run_progress_session(binary, tmp):
         "loading: " not in term.text[mark:])
     term.send(".quit\n")
     checks["exit status 0 after the loads"] = term.finish() == 0
+    # tally run on the terminal: the same line, unless --no-progress.
+    copy = f"CREATE TABLE t (a INTEGER, b VARCHAR); COPY t FROM '{path}'"
+    for flag, shown in (("--timing", True), ("--no-progress", False)):
+        run = Terminal([binary, "run", "--device", "cpu", flag, "-e", copy], env)
+        run.wait_for("COPY 2000000")
+        checks[f"run {flag}: progress {'shown' if shown else 'hidden'}"] = (
+            run.finish() == 0 and ("loading: " in run.text) == shown)
     return term.text, checks
 
 

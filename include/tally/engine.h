@@ -93,8 +93,9 @@ class Engine {
   const EngineOptions& options() const;
 
   // Stops the statements running on this Engine now (call it from another thread): each
-  // throws Error(Cancelled), the CPU engine at its next block of rows, a statement for the
-  // GPU before it starts. Statements that start later run as usual.
+  // throws Error(Cancelled), the CPU engine at its next block of rows, a COPY or file load
+  // within a few MB, a statement for the GPU before its next compile or kernel launch, a
+  // script before its next statement. Statements that start later run as usual.
   void cancel();
 
   // Runs a script of statements (CREATE TABLE, DROP TABLE, COPY, INSERT, SELECT) in order

@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "runtime/load/delimited_records.h"
 #include "runtime/load/file_source.h"
+#include "runtime/load/raw_buffer.h"
 
 namespace tally {
 
@@ -32,7 +32,7 @@ class BlockReader {
   void fill();
 
   FileSource source_;
-  std::vector<char> buffer_;
+  RawBuffer buffer_;
   size_t filled_ = 0;
   size_t consumed_ = 0;
   uint64_t text_read_ = 0;

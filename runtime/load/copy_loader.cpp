@@ -72,6 +72,14 @@ class CopyJob {
 
  private:
   [[noreturn]] void throw_error(size_t line, const PieceError& error) const;
+  // Appends a record's fields to `columns`; on an error sets `error` and returns the column
+  // (-1: the whole record).
+  int store_record(std::span<RawField> fields, std::vector<ColumnBuilder>& columns,
+                   std::string& scratch, std::string& error) const;
+  // The field of the record that table column `c` comes from.
+  size_t field_of(size_t c) const {
+    return options_.source_fields.empty() ? c : options_.source_fields[c];
+  }
 
   const TableSchema& schema_;
   std::string path_;
@@ -84,7 +92,6 @@ class CopyJob {
 };
 
 void CopyJob::parse_piece(const char* begin, const char* end, Piece& piece) const {
-  size_t n = schema_.columns.size();
   piece.columns = builders_for(schema_);
   RecordReader reader(format_, begin, end);
   std::string scratch, error;
@@ -102,40 +109,46 @@ void CopyJob::parse_piece(const char* begin, const char* end, Piece& piece) cons
     if (static_cast<size_t>(reader.position() - start) > kMaxLineBytes) {
       return fail(-1, too_long_message());
     }
-    std::span<RawField> fields = reader.fields();
-    // A delimiter at the end of the line (TPC-H .tbl) adds one empty field.
-    if (fields.size() == n + 1 && fields.back().raw.empty() && !fields.back().quoted) {
-      fields = fields.first(n);
-    }
-    if (fields.size() != n) {
-      return fail(
-          -1, "expected " + std::to_string(n) + " fields, found " + std::to_string(fields.size()));
-    }
-    for (size_t c = 0; c < n; ++c) {
-      const RawField& field = fields[c];
-      if (!field.quoted && field.raw == options_.null_text) {
-        if (schema_.columns[c].not_null) {
-          return fail(static_cast<int>(c), "NULL in a NOT NULL column");
-        }
-        piece.columns[c].append_null();
-        continue;
-      }
-      std::string_view text = field_text(field, format_, scratch);
-      if (!append_field(schema_.columns[c], text, piece.columns[c], error)) {
-        return fail(static_cast<int>(c), error);
-      }
-    }
+    int column = store_record(reader.fields(), piece.columns, scratch, error);
+    if (!error.empty()) return fail(column, error);
     ++piece.rows;
   }
   piece.lines = reader.lines();
   meter_.advance(static_cast<uint64_t>(end - metered));
 }
 
+int CopyJob::store_record(std::span<RawField> fields, std::vector<ColumnBuilder>& columns,
+                          std::string& scratch, std::string& error) const {
+  const size_t expected = options_.source_fields.empty() ? columns.size() : options_.file_fields;
+  // A delimiter at the end of the line (TPC-H .tbl) adds one empty field.
+  if (fields.size() == expected + 1 && fields.back().raw.empty() && !fields.back().quoted) {
+    fields = fields.first(expected);
+  }
+  if (fields.size() != expected) {
+    error = fmt::format("expected {} fields, found {}", expected, fields.size());
+    return -1;
+  }
+  for (size_t c = 0; c < columns.size(); ++c) {
+    const RawField& field = fields[field_of(c)];
+    if (!field.quoted && field.raw == options_.null_text) {
+      if (schema_.columns[c].not_null) {
+        error = "NULL in a NOT NULL column";
+        return static_cast<int>(c);
+      }
+      columns[c].append_null();
+      continue;
+    }
+    std::string_view text = field_text(field, format_, scratch);
+    if (!append_field(schema_.columns[c], text, columns[c], error)) return static_cast<int>(c);
+  }
+  return -1;
+}
+
 void CopyJob::throw_error(size_t line, const PieceError& error) const {
   std::string where =
       statement_name(options_, schema_) + ": " + path_ + " line " + std::to_string(line);
   if (error.column >= 0) {
-    where += ", column " + std::to_string(error.column + 1) + " (" +
+    where += ", column " + std::to_string(field_of(static_cast<size_t>(error.column)) + 1) + " (" +
              schema_.columns[static_cast<size_t>(error.column)].name + ")";
   }
   throw Error(ErrorKind::Data, where + ": " + error.message);

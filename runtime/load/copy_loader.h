@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "runtime/load/load_report.h"
 #include "runtime/storage/table.h"
@@ -21,6 +22,11 @@ struct CopyOptions {
   bool csv = false;                // "quoted" fields with "" for a quote inside
   bool backslash_escapes = false;  // PostgreSQL text format: \t, \n, \\, ... in fields
   std::string statement;           // how errors name the statement; empty: "COPY <table>"
+  // Some of a file's fields (the columns a query reads): the field each table column comes
+  // from, ascending, and how many fields each record must have. The other fields are
+  // counted, not parsed. Empty: one field per table column, in order.
+  std::vector<size_t> source_fields = {};
+  size_t file_fields = 0;
 };
 
 // Options of a COPY statement (keys as written, any case: FORMAT csv|text, DELIMITER,

@@ -9,6 +9,7 @@
 #include "runtime/load/column_guess.h"
 #include "runtime/load/delimited_records.h"
 #include "runtime/load/file_source.h"
+#include "runtime/load/raw_buffer.h"
 
 namespace tally {
 
@@ -51,34 +52,47 @@ char sniff_delimiter(std::string_view text) {
   throw Error(ErrorKind::Data, fmt::format("read_csv: {} line {}: {}", path, line, what));
 }
 
-// Every record with its fields' guesses; throws at a malformed or ragged record.
-std::vector<Record> read_records(std::string_view text, const std::string& path,
-                                 const RecordFormat& format) {
-  std::vector<Record> records;
+// The sample's first record (a header, maybe), and the guesses of the later records
+// widened into one per column. Only the first record is kept: the sample is 16 MiB.
+struct SampleRecords {
+  Record first;
+  std::vector<ColumnGuess> rest;
+};
+
+// Reads every record of `text`; throws at a malformed or ragged record.
+SampleRecords read_records(std::string_view text, const std::string& path,
+                           const RecordFormat& format) {
+  SampleRecords sample;
   RecordReader reader(format, text.data(), text.data() + text.size());
   std::string error, scratch;
-  while (reader.next(error)) {
-    Record record;
-    record.line = reader.record_start_lines() + 1;
-    if (!error.empty()) throw_data_error(path, record.line, error);
-    for (const RawField& field : reader.fields()) {
-      record.fields.emplace_back(field_text(field, format, scratch));
-      record.guesses.push_back(guess_field(record.fields.back(), field.quoted));
+  for (bool first = true; reader.next(error); first = false) {
+    size_t line = reader.record_start_lines() + 1;
+    if (!error.empty()) throw_data_error(path, line, error);
+    std::span<RawField> fields = reader.fields();
+    if (first) {
+      sample.first.line = line;
+      for (const RawField& field : fields) {
+        sample.first.fields.emplace_back(field_text(field, format, scratch));
+        sample.first.guesses.push_back(guess_field(sample.first.fields.back(), field.quoted));
+      }
+      sample.rest.resize(fields.size());
+      continue;
     }
-    if (!records.empty() && record.fields.size() != records.front().fields.size()) {
-      throw_data_error(path, record.line,
-                       fmt::format("expected {} fields, found {}", records.front().fields.size(),
-                                   record.fields.size()));
+    if (fields.size() != sample.rest.size()) {
+      throw_data_error(
+          path, line,
+          fmt::format("expected {} fields, found {}", sample.rest.size(), fields.size()));
     }
-    records.push_back(std::move(record));
+    for (size_t c = 0; c < fields.size(); ++c) {
+      sample.rest[c].add(guess_field(field_text(fields[c], format, scratch), fields[c].quoted));
+    }
   }
-  return records;
+  return sample;
 }
 
 // A name is a value that is not a number or date; a header has at least one where its
 // column holds numbers or dates, or (all columns text) consists of distinct non-empty ones.
-bool looks_like_header(const std::vector<Record>& records, const std::vector<ColumnGuess>& rest) {
-  const Record& first = records.front();
+bool looks_like_header(const Record& first, const std::vector<ColumnGuess>& rest) {
   bool all_text = true;
   for (size_t c = 0; c < rest.size(); ++c) {
     bool text_column = rest[c].kind == GuessKind::Varchar || rest[c].kind == GuessKind::Null;
@@ -118,25 +132,27 @@ std::vector<std::string> column_names(const Record* header, size_t count) {
 
 // The file's first kSampleBytes, cut after its last whole record when the file is longer:
 // the types guessed from it are checked on every row by the load, which names the line
-// and column of a value that does not fit.
-// A gzip file is sniffed on its inflated text.
-std::string read_sample(const std::string& path) {
+// and column of a value that does not fit. A gzip file is sniffed on its inflated text.
+struct Sample {
+  RawBuffer buffer;
+  size_t size = 0;
+};
+
+Sample read_sample(const std::string& path) {
   FileSource file("read_csv", path);
-  std::string sample(kSampleBytes + 1, '\0');
-  size_t filled = 0;
-  for (size_t n = 1; n > 0 && filled < sample.size(); filled += n) {
-    n = file.read(sample.data() + filled, sample.size() - filled);
+  Sample sample;
+  sample.buffer.resize(kSampleBytes + 1);
+  for (size_t n = 1; n > 0 && sample.size < sample.buffer.size(); sample.size += n) {
+    n = file.read(sample.buffer.data() + sample.size, sample.buffer.size() - sample.size);
   }
-  sample.resize(filled);
-  if (sample.size() <= kSampleBytes) return sample;
-  size_t end = last_record_end(sample.data(), sample.size(), csv_format(','));
-  if (end == 0) {
+  if (sample.size <= kSampleBytes) return sample;
+  sample.size = last_record_end(sample.buffer.data(), sample.size, csv_format(','));
+  if (sample.size == 0) {
     throw Error(ErrorKind::Data,
                 fmt::format("read_csv: {} line 1: the line is longer than the maximum line "
                             "length ({} MiB)",
                             path, kMaxLineBytes >> 20));
   }
-  sample.resize(end);
   return sample;
 }
 
@@ -152,30 +168,21 @@ SniffedCsv sniff_csv(std::string_view text, const std::string& path, const CsvHi
   options.csv = true;
   options.null_text = "";
   options.statement = "read_csv";
-  std::vector<Record> records = read_records(text, path, csv_format(options.delimiter));
-
-  size_t count = records.front().fields.size();
-  std::vector<ColumnGuess> rest(count);
-  for (size_t r = 1; r < records.size(); ++r) {
-    for (size_t c = 0; c < count; ++c) rest[c].add(records[r].guesses[c]);
-  }
-  options.header = hints.header.value_or(looks_like_header(records, rest));
+  SampleRecords sample = read_records(text, path, csv_format(options.delimiter));
+  std::vector<ColumnGuess>& rest = sample.rest;
+  size_t count = rest.size();
+  options.header = hints.header.value_or(looks_like_header(sample.first, rest));
   if (!options.header) {
-    for (size_t c = 0; c < count; ++c) rest[c].add(records.front().guesses[c]);
+    for (size_t c = 0; c < count; ++c) rest[c].add(sample.first.guesses[c]);
   }
-  std::vector<std::string> names = column_names(options.header ? &records.front() : nullptr, count);
+  std::vector<std::string> names = column_names(options.header ? &sample.first : nullptr, count);
   for (size_t c = 0; c < count; ++c) sniffed.columns.push_back({names[c], rest[c].type(), false});
   return sniffed;
 }
 
-TablePtr load_csv_file(const std::string& path, const CsvHints& hints,
-                       const std::string& table_name, const LoadControl& control,
-                       LoadStats* stats) {
-  SniffedCsv sniffed = sniff_csv(read_sample(path), path, hints);
-  TableSchema schema;
-  schema.name = table_name;
-  schema.columns = std::move(sniffed.columns);
-  return copy_into(*make_empty_table(std::move(schema)), path, sniffed.options, control, stats);
+SniffedCsv sniff_csv_file(const std::string& path, const CsvHints& hints) {
+  Sample sample = read_sample(path);
+  return sniff_csv({sample.buffer.data(), sample.size}, path, hints);
 }
 
 }  // namespace tally

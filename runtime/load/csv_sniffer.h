@@ -31,12 +31,10 @@ struct SniffedCsv {
 // throws ErrorKind::Data naming `path` and the line.
 SniffedCsv sniff_csv(std::string_view text, const std::string& path, const CsvHints& hints);
 
-// Sniffs the file at `path` (its first kMaxLineBytes when longer), then loads all of it
-// into a table named `table_name`, checking every row against the guessed types. A file
-// that cannot be read throws ErrorKind::Io; a line over kMaxLineBytes, ErrorKind::Data.
-// `control` and `stats` as for copy_into.
-TablePtr load_csv_file(const std::string& path, const CsvHints& hints,
-                       const std::string& table_name, const LoadControl& control = {},
-                       LoadStats* stats = nullptr);
+// Sniffs the file at `path` (its first kMaxLineBytes when longer; a gzip file inflated).
+// copy_into with the options returned then loads it, checking every value it stores against
+// the guessed types. A file that cannot be read throws ErrorKind::Io; a line over
+// kMaxLineBytes, ErrorKind::Data.
+SniffedCsv sniff_csv_file(const std::string& path, const CsvHints& hints);
 
 }  // namespace tally

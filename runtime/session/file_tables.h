@@ -1,32 +1,27 @@
-// Files in FROM ('sales.csv', read_csv(...)): loaded into a table for one statement, which
-// the binder sees beside the Database's tables. The binder never reads files itself.
+// Files in FROM ('sales.csv', read_csv(...)): sniffed, bound, and loaded for one statement
+// into a table the binder sees beside the Database's tables. Only the columns the query
+// reads are parsed and stored. The binder never reads files itself.
 #pragma once
 
-#include <string>
-#include <string_view>
-#include <vector>
-
 #include "compiler/bind/catalog.h"
+#include "compiler/ir/query.h"
 #include "compiler/parse/ast.h"
 #include "runtime/load/load_report.h"
 #include "runtime/storage/table.h"
 
 namespace tally {
 
-// Sniffs and loads the file `ref` names (ref.is_file) into a table named ref.name. Errors
-// carry the location of the path in the statement. `control` and `stats` as for copy_into.
-TablePtr load_file_table(const ast::TableRef& ref, const LoadControl& control, LoadStats* stats);
-
-// The tables of `base` and, when not null, `file`.
-class FileTableCatalog : public Catalog {
- public:
-  FileTableCatalog(const Catalog& base, TablePtr file) : base_(base), file_(std::move(file)) {}
-  const TableSchema* find_table(std::string_view name) const override;
-  std::vector<std::string> table_names() const override;
-
- private:
-  const Catalog& base_;
-  TablePtr file_;
+struct FileSelect {
+  BoundSelect query;  // its scan numbered over `input`'s columns
+  TablePtr input;     // the columns of the file that the query reads
+  LoadStats stats;
 };
+
+// Sniffs the file that stmt.from names (stmt.from->is_file), binds `stmt` over it and the
+// tables of `base`, and loads the file's columns that the query reads (the first one when
+// it reads none, for the row count). Errors about the file carry the location of its path.
+// `control` as for copy_into.
+FileSelect bind_file_select(const ast::SelectStmt& stmt, const Catalog& base, int parameter_count,
+                            const LoadControl& control);
 
 }  // namespace tally

@@ -64,15 +64,15 @@ StatementOutcome Database::run_select(const ast::SelectStmt& stmt, int parameter
                                       const ExecOptions& options) {
   StatementOutcome outcome;
   auto start = std::chrono::steady_clock::now();
-  TablePtr file_input;
   if (stmt.from && stmt.from->is_file) {
-    LoadStats stats;
-    file_input = load_file_table(*stmt.from, load_control(options), &stats);
-    outcome.load = stats;
+    FileSelect file = bind_file_select(stmt, *this, parameter_count, load_control(options));
+    outcome.load = file.stats;
+    outcome.timings.bind_ms = ms_since(start);  // the file's load included
+    return run_bound(file.query, options, std::move(outcome), nullptr, std::move(file.input));
   }
-  BoundSelect query = bind_select(stmt, FileTableCatalog(*this, file_input), parameter_count);
+  BoundSelect query = bind_select(stmt, *this, parameter_count);
   outcome.timings.bind_ms = ms_since(start);
-  return run_bound(query, options, std::move(outcome), nullptr, std::move(file_input));
+  return run_bound(query, options, std::move(outcome));
 }
 
 StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions& options,

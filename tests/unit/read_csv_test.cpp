@@ -9,12 +9,14 @@
 #include "compiler/common/error.h"
 #include "compiler/parse/parser.h"
 #include "runtime/load/csv_sniffer.h"
+#include "runtime/session/file_tables.h"
 #include "tests/unit/support/result_check.h"
 #include "tests/unit/support/shell.h"
 
 namespace tally {
 namespace {
 
+using test::date_cell;
 using test::decimal_cell;
 using test::error_from;
 using test::expect_rows;
@@ -163,20 +165,27 @@ TEST_CASE("read_csv: a file without line ends is refused at the line limit") {
         "read_csv: /dev/zero line 1: the line is longer than the maximum line length (16 MiB)");
 }
 
-TEST_CASE("read_csv: types guessed from the first 16 MiB are checked on every later row") {
+TEST_CASE("read_csv: types guessed from the first 16 MiB are checked on every later value read") {
   // Integers fill the sample; a text value after it must fail the load, naming its line.
-  std::string text = "n\n";
+  std::string text = "n,m\n";
   size_t lines = 1;
   while (text.size() <= kMaxLineBytes + 100) {
-    text += "12345678\n";
+    text += "12345678,1\n";
     ++lines;
   }
-  text += "not a number\n";
+  text += "not a number,1\n";
+  text += "1,2,3\n";
   CsvFile file(text);
   Database db;
   std::string message =
       error_from([&] { run_sql(db, "SELECT COUNT(*) FROM '" + file.path + "'"); }, ErrorKind::Data);
   CHECK(message.find(fmt::format("line {}, column 1 (n)", lines + 1)) != std::string::npos);
+  // A query that does not read n does not check its values, but every record's fields are
+  // still counted.
+  message =
+      error_from([&] { run_sql(db, "SELECT SUM(m) FROM '" + file.path + "'"); }, ErrorKind::Data);
+  CHECK(message.find(fmt::format("line {}: expected 2 fields, found 3", lines + 2)) !=
+        std::string::npos);
   std::string small = "n\n1\n2\nthree\n";
   CsvFile whole(small, "small.csv");
   expect_rows(run_sql(db, "SELECT COUNT(*) FROM '" + whole.path + "'"), {{int_cell(3)}});
@@ -204,6 +213,34 @@ TEST_CASE("read_csv: SELECT region - SUM(amount) FROM 'file.csv' GROUP BY 1 - ex
   expect_rows(run_sql(db, "SELECT COUNT(*) FROM '" + file.path + "' WHERE sales.amount > 5"),
               {{int_cell(2)}});
   CHECK(db.table_names().empty());
+}
+
+TEST_CASE("read_csv: a query loads only the columns it reads") {
+  CsvFile file(
+      "a,b,c,d\n"
+      "1,x,2.5,2024-01-01\n"
+      "2,y,3.5,2024-01-02\n"
+      "3,x,4.5,2024-01-03\n");
+  Database db;
+  auto loaded_columns = [&](const std::string& sql) {
+    auto statements = parse_script(sql);
+    const auto& select = std::get<ast::SelectStmt>(statements.at(0).body);
+    FileSelect file_select = bind_file_select(select, db, 0, {});
+    std::vector<std::string> names;
+    for (const auto& column : file_select.input->schema.columns) names.push_back(column.name);
+    CHECK(file_select.input->rows() == 3);
+    return names;
+  };
+  const std::string query = "SELECT d, SUM(c) FROM '" + file.path + "' WHERE a > 1 GROUP BY d";
+  CHECK(loaded_columns(query) == std::vector<std::string>{"a", "c", "d"});
+  expect_rows(run_sql(db, query + " ORDER BY d"),
+              {{date_cell(test::days_since_epoch(2024, 1, 2)), decimal_cell(35, 1)},
+               {date_cell(test::days_since_epoch(2024, 1, 3)), decimal_cell(45, 1)}});
+  // No column read: the first one is loaded, for the row count.
+  CHECK(loaded_columns("SELECT COUNT(*) FROM '" + file.path + "'") ==
+        std::vector<std::string>{"a"});
+  CHECK(loaded_columns("SELECT * FROM '" + file.path + "'") ==
+        std::vector<std::string>{"a", "b", "c", "d"});
 }
 
 TEST_CASE("read_csv: options header and delim - in => and = spellings") {
