@@ -79,12 +79,22 @@ TablePtr stored_table(const GenArgs& args) {
   return table;
 }
 
+// --out names a directory (created; the file is TABLE.tbl in it) or, ending in .tbl, the file.
+std::string output_path(const std::string& out, const std::string& table) {
+  const std::filesystem::path given(out);
+  if (given.extension() == ".tbl") {
+    if (given.has_parent_path()) std::filesystem::create_directories(given.parent_path());
+    return given.string();
+  }
+  std::filesystem::create_directories(given);
+  return (given / (table + ".tbl")).string();
+}
+
 int gen(const GenArgs& args) {
   try {
     std::string name = args.data.database.empty() ? table_to_write(args) : args.table;
     TablePtr table = args.data.database.empty() ? generate(name, args.data) : stored_table(args);
-    std::filesystem::create_directories(args.out);
-    std::string path = (std::filesystem::path(args.out) / (name + ".tbl")).string();
+    const std::string path = output_path(args.out, name);
     write_tbl(*table, path);
     std::cout << fmt::format("wrote {} rows to {}\n", table->rows(), path);
   } catch (const std::exception& e) {
@@ -103,7 +113,7 @@ Runner add_gen_command(CLI::App& app) {
                   "lineitem, orders (Query A) or atable (Query B); none: the one --tpch, "
                   "--orders or --atable asks for");
   add_data_options(cmd, args->data);
-  cmd->add_option("--out", args->out, "Output directory");
+  cmd->add_option("--out", args->out, "Output directory, or a file ending in .tbl");
   return [args] { return gen(*args); };
 }
 

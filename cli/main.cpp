@@ -53,6 +53,8 @@ int main(int argc, char** argv) {
   CLI::App app{"tally: a JIT query compiler for GROUP BY / aggregate SQL on NVIDIA GPUs"};
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", std::string("tally ") + TALLY_VERSION);
+  // Every option's default shows in --help (subcommands inherit this).
+  app.option_defaults()->always_capture_default();
   const Runners runners = {{"run", tally::cli::add_run_command(app)},
                            {"gen", tally::cli::add_gen_command(app)},
                            {"compile", tally::cli::add_compile_command(app)},
@@ -70,7 +72,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(static_cast<int>(arg_pointers.size()), arg_pointers.data());
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version exit 0; any misuse of the command line 2 (README "Exit status").
+    return app.exit(e) == 0 ? 0 : 2;
   }
   try {
     if (app.got_subcommand("help")) return print_help(app, help_topic);

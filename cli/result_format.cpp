@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace tally {
 
 namespace {
@@ -122,6 +124,20 @@ std::string format_json(const Result& r) {
   return out;
 }
 
+// Names right-aligned to the longest, so the values line up.
+std::string format_lines(const Result& r) {
+  size_t width = 0;
+  for (const std::string& name : r.names) width = std::max(width, name.size());
+  std::string out;
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    if (i > 0) out += "\n";
+    for (size_t c = 0; c < r.names.size(); ++c) {
+      out += fmt::format("{:>{}} = {}\n", r.names[c], width, r.cell_text(i, c));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string format_result(const Result& result, OutputFormat format) {
@@ -130,6 +146,8 @@ std::string format_result(const Result& result, OutputFormat format) {
       return format_csv(result);
     case OutputFormat::Json:
       return format_json(result);
+    case OutputFormat::Line:
+      return format_lines(result);
     default:
       return format_table(result);
   }

@@ -1,4 +1,5 @@
-// Printing results: aligned like psql, CSV (RFC 4180), or JSON (an array of objects).
+// Printing results: aligned like psql, CSV (RFC 4180), JSON (an array of objects), or line
+// (one "column = value" line a cell, a blank line between rows, like sqlite3's .mode line).
 #pragma once
 
 #include <string>
@@ -7,7 +8,7 @@
 
 namespace tally {
 
-enum class OutputFormat { Table, Csv, Json };
+enum class OutputFormat { Table, Csv, Json, Line };
 
 std::string format_result(const Result& result, OutputFormat format);
 

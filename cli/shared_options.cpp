@@ -21,6 +21,7 @@ namespace {
 OutputFormat parse_format(const std::string& f) {
   if (f == "csv") return OutputFormat::Csv;
   if (f == "json") return OutputFormat::Json;
+  if (f == "line") return OutputFormat::Line;
   return OutputFormat::Table;
 }
 
@@ -85,8 +86,8 @@ void add_output_options(CLI::App* cmd, OutputArgs& output) {
   cmd->add_option("--device-memory-limit", output.device_memory_limit,
                   "Most GPU memory to use, e.g. 2GiB (columns beyond it are evicted; a "
                   "query that needs more fails)");
-  cmd->add_option("--format", output.format, "Output: table, csv or json")
-      ->check(CLI::IsMember({"table", "csv", "json"}));
+  cmd->add_option("--format", output.format, "Output: table, csv, json or line")
+      ->check(CLI::IsMember({"table", "csv", "json", "line"}));
   add_timing_option(cmd, output);
   cmd->add_flag_callback(
       "--no-progress", [&output] { output.progress = false; },

@@ -31,7 +31,7 @@ constexpr const char* kHelp =
     ".help                     this list\n"
     ".quit, .exit              leave (so does Ctrl-D)\n"
     ".timer on|off             print each statement's times\n"
-    ".mode table|csv|json      how results print\n"
+    ".mode table|csv|json|line how results print\n"
     ".device auto|cpu|gpu      where SELECTs run\n"
     ".explain on|off           print each SELECT's plan\n"
     ".progress on|off          a progress line for long loads\n"
@@ -135,7 +135,8 @@ class Shell {
     } else if (name == ".progress" && (arg == "on" || arg == "off")) {
       output_.progress = arg == "on";
       options_.load_progress = exec_options_for(output_).load_progress;
-    } else if (name == ".mode" && (arg == "table" || arg == "csv" || arg == "json")) {
+    } else if (name == ".mode" &&
+               (arg == "table" || arg == "csv" || arg == "json" || arg == "line")) {
       output_.format = arg;
     } else if (name == ".device" && (arg == "auto" || arg == "cpu" || arg == "gpu")) {
       output_.device = arg;

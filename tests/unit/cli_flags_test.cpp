@@ -3,6 +3,7 @@
 // and the older spellings still work.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -115,4 +116,29 @@ TEST_CASE("cli flags: compile and prepare take --timing - exec takes -p and --db
 }
 
 }  // namespace
+TEST_CASE("cli flags: gen --out FILE.tbl writes that file") {
+  test::ScratchDir dir("tally_cli_flags");
+  const std::string file = (dir.path() / "sub" / "x.tbl").string();
+  TallyRun run = run_tally({"gen", "--atable", "10", "--out", file});
+  CHECK_MESSAGE(run.status == 0, run.err);
+  CHECK(run.out == "wrote 10 rows to " + file + "\n");
+  CHECK(std::filesystem::is_regular_file(file));
+}
+
+TEST_CASE("cli flags: --format line prints a cell a line") {
+  TallyRun run = run_tally({"run", "--device", "cpu", "--format", "line", "--atable", "4", "-e",
+                            "SELECT col1 % 1 AS a, COUNT(*) AS longer FROM atable GROUP BY 1"});
+  CHECK_MESSAGE(run.status == 0, run.err);
+  CHECK(run.out == "     a = 0\nlonger = 4\n");
+}
+
+TEST_CASE("cli flags: --help shows the options' defaults") {
+  TallyRun run = run_tally({"run", "--help"});
+  CHECK(run.status == 0);
+  CHECK(contains(run.out, "{auto,cpu,gpu}=auto"));  // --device
+  // A command line tally cannot take exits 2 (README "Exit status").
+  CHECK(run_tally({"run", "--no-such-option"}).status == 2);
+  CHECK(run_tally({"run", "--device", "tpu", "-e", "SELECT 1"}).status == 2);
+}
+
 }  // namespace tally
