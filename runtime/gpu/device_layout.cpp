@@ -3,36 +3,41 @@
 #include <algorithm>
 #include <thread>
 
-#include "runtime/storage/bit_packing.h"
-
 namespace tally {
 namespace {
 
 uint64_t field_mask(uint32_t bits) { return bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 
-// ORs `field` into lane L's stream at stream bit `bit` (`lane_words` points at the lane's
-// word 0 of its block; stream words are 32 apart). A field of up to 64 bits spans up to
-// three 32-bit words.
-void put_field(uint32_t* lane_words, uint64_t bit, uint64_t field) {
-  uint32_t* w = lane_words + (bit >> 5) * 32;
-  const unsigned shift = bit & 31;
-  w[0] |= static_cast<uint32_t>(field << shift);
-  const uint64_t rest = shift == 0 ? field >> 32 : field >> (32 - shift);
-  if (rest != 0) w[32] |= static_cast<uint32_t>(rest);
-  const uint64_t last = rest >> 32;
-  if (last != 0) w[64] |= static_cast<uint32_t>(last);
-}
-
-void transpose_blocks(std::span<const uint64_t> packed, uint64_t rows, uint32_t bits,
-                      uint64_t first_block, uint64_t end_block, uint32_t* out) {
-  for (uint64_t b = first_block; b < end_block; ++b) {
-    uint32_t* block = out + b * 32 * bits;
+// One block: its 1024 fields are read in row order, then each lane's 32 fields are
+// packed into its stream through an accumulator, so every output word is written once
+// (no zeroing first, no read-modify-write of scattered words).
+void transpose_block(std::span<const uint64_t> packed, uint64_t rows, uint32_t bits, uint64_t block,
+                     uint32_t* out) {
+  uint64_t fields[kLaneBlockRows];
+  const uint64_t first = block * kLaneBlockRows;
+  const uint64_t count = std::min<uint64_t>(kLaneBlockRows, rows - first);
+  const uint64_t mask = field_mask(bits);
+  uint64_t bit = first * bits;
+  for (uint64_t i = 0; i < count; ++i, bit += bits) {
+    const uint64_t word = bit >> 6;
+    const unsigned shift = bit & 63;
+    uint64_t v = packed[word] >> shift;
+    if (shift + bits > 64) v |= packed[word + 1] << (64 - shift);
+    fields[i] = v & mask;
+  }
+  std::fill(fields + count, fields + kLaneBlockRows, 0);
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    unsigned __int128 pending = 0;  // up to 31 + 64 bits
+    uint32_t pending_bits = 0;
+    uint32_t* stream = out + lane;
     for (uint32_t j = 0; j < 32; ++j) {
-      for (uint32_t lane = 0; lane < 32; ++lane) {
-        const uint64_t row = b * kLaneBlockRows + j * 32 + lane;
-        if (row >= rows) return;  // rows are in (j, lane) order inside a block
-        const uint64_t field = unpack_field(packed, row, static_cast<int>(bits));
-        if (field != 0) put_field(block + lane, uint64_t{j} * bits, field);
+      pending |= static_cast<unsigned __int128>(fields[j * 32 + lane]) << pending_bits;
+      pending_bits += bits;
+      while (pending_bits >= 32) {
+        *stream = static_cast<uint32_t>(pending);
+        stream += 32;
+        pending >>= 32;
+        pending_bits -= 32;
       }
     }
   }
@@ -44,21 +49,31 @@ uint64_t lane_transposed_word_count(uint64_t rows, uint32_t bits) {
   return (rows + kLaneBlockRows - 1) / kLaneBlockRows * 32 * bits;
 }
 
+void lane_transpose_blocks(std::span<const uint64_t> packed, uint64_t rows, uint32_t bits,
+                           uint64_t first_block, uint64_t end_block, uint32_t* out) {
+  if (bits == 0) return;
+  for (uint64_t b = first_block; b < end_block; ++b) {
+    transpose_block(packed, rows, bits, b, out + (b - first_block) * 32 * bits);
+  }
+}
+
 std::vector<uint32_t> lane_transposed_words(std::span<const uint64_t> packed, uint64_t rows,
                                             uint32_t bits) {
-  std::vector<uint32_t> out(lane_transposed_word_count(rows, bits), 0);
+  std::vector<uint32_t> out(lane_transposed_word_count(rows, bits));
   if (bits == 0 || rows == 0) return out;
   const uint64_t blocks = (rows + kLaneBlockRows - 1) / kLaneBlockRows;
   // Blocks own disjoint words: threads need no coordination. Small columns stay on this one.
   const uint64_t threads = std::clamp<uint64_t>(std::thread::hardware_concurrency(), 1,
                                                 std::max<uint64_t>(1, blocks / 64));
   const uint64_t per_thread = (blocks + threads - 1) / threads;
+  auto part = [&](uint64_t t) {
+    const uint64_t first = std::min(blocks, t * per_thread);
+    const uint64_t end = std::min(blocks, first + per_thread);
+    lane_transpose_blocks(packed, rows, bits, first, end, out.data() + first * 32 * bits);
+  };
   std::vector<std::thread> workers;
-  for (uint64_t t = 1; t < threads; ++t) {
-    workers.emplace_back(transpose_blocks, packed, rows, bits, t * per_thread,
-                         std::min(blocks, (t + 1) * per_thread), out.data());
-  }
-  transpose_blocks(packed, rows, bits, 0, std::min(blocks, per_thread), out.data());
+  for (uint64_t t = 1; t < threads; ++t) workers.emplace_back(part, t);
+  part(0);
   for (auto& w : workers) w.join();
   return out;
 }

@@ -27,6 +27,11 @@ uint64_t lane_transposed_word_count(uint64_t rows, uint32_t bits);
 std::vector<uint32_t> lane_transposed_words(std::span<const uint64_t> packed, uint64_t rows,
                                             uint32_t bits);
 
+// Blocks [first_block, end_block) of the device layout into `out` (32 * bits words a block;
+// `out` is where first_block starts). Every word is written, none read.
+void lane_transpose_blocks(std::span<const uint64_t> packed, uint64_t rows, uint32_t bits,
+                           uint64_t first_block, uint64_t end_block, uint32_t* out);
+
 // Field `row` of a device-layout column, as the GPU decodes it (for tests).
 uint64_t lane_transposed_field(std::span<const uint32_t> words, uint64_t row, uint32_t bits);
 

@@ -17,6 +17,7 @@
 #include "runtime/cuda/device.h"
 #include "runtime/cuda/memory.h"
 #include "runtime/cuda/module.h"
+#include "runtime/gpu/column_upload.h"
 #include "runtime/gpu/device_layout.h"
 #include "runtime/gpu/gpu_engine.h"
 #include "runtime/storage/table.h"
@@ -49,7 +50,9 @@ struct GpuEngine::Impl {
   std::map<const Column*, DeviceColumn> columns;
   std::map<const cuda::CompiledKernel*, LoadedModule> modules;
   std::string lookup_error;
-  uint64_t query = 0;  // sequence number of the query running now
+  ColumnUploader uploader;
+  uint64_t uploaded_bytes = 0;  // by upload_column, ever (a run reports its difference)
+  uint64_t query = 0;           // sequence number of the query running now
 
   Impl() {
     pool.set_reclaimer([this] { return evict_column(); });
@@ -89,31 +92,18 @@ struct GpuEngine::Impl {
     // columns are stored in whole blocks and a field read may look 64 words further), and
     // every validity bitmap covers whole blocks.
     constexpr size_t kBlockPadBytes = kLaneBlockRows * 16;
-    std::vector<uint32_t> transposed;
-    const uint8_t* bytes = nullptr;
-    size_t size = 0;
-    if (column->encoding() == Encoding::Plain) {
-      bytes = column->plain_bytes().data();
-      size = column->plain_bytes().size();
-    } else {
-      transposed = lane_transposed_words(column->packed_words(), column->size(),
-                                         static_cast<uint32_t>(column->bits()));
-      bytes = reinterpret_cast<const uint8_t*>(transposed.data());
-      size = transposed.size() * 4;
-    }
+    const uint64_t size = ColumnUploader::data_bytes(*column);
     d.data = pool.allocate(size + kBlockPadBytes, "a column");
-    if (size > 0) d.data.upload(bytes, size);
+    const auto& validity = column->validity_words();
+    const size_t block_words = kLaneBlockRows / 64;
+    const size_t words = (validity.size() + block_words - 1) / block_words * block_words;
+    if (!validity.empty()) d.validity = pool.allocate(words * 8, "a validity bitmap");
+    uploader.upload(*column, d.data, d.validity);
+    uploaded_bytes += size + validity.size() * 8;
     static const std::vector<uint8_t> zeros(kBlockPadBytes, 0);
     d.data.upload(zeros.data(), kBlockPadBytes, size);  // the tail only, not the column again
-    const auto& validity = column->validity_words();
-    if (!validity.empty()) {
-      const size_t block_words = kLaneBlockRows / 64;
-      const size_t words = (validity.size() + block_words - 1) / block_words * block_words;
-      d.validity = pool.allocate(words * 8, "a validity bitmap");
-      d.validity.upload(validity.data(), validity.size() * 8);
-      if (words > validity.size()) {
-        d.validity.upload(zeros.data(), (words - validity.size()) * 8, validity.size() * 8);
-      }
+    if (words > validity.size()) {
+      d.validity.upload(zeros.data(), (words - validity.size()) * 8, validity.size() * 8);
     }
     return columns.emplace(column.get(), std::move(d)).first->second;
   }
