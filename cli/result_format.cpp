@@ -3,45 +3,72 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
+#include <mutex>
+#include <sstream>
+
+#include "compiler/common/run_parallel.h"
 
 namespace tally {
 
 namespace {
 
+constexpr size_t kRowsPerChunk = 1 << 14;  // rows a formatting task spells
+
+// f(begin, end) over chunks of rows [0, rows), on all cores.
+void for_row_chunks(size_t rows, const std::function<void(size_t, size_t)>& f) {
+  run_parallel((rows + kRowsPerChunk - 1) / kRowsPerChunk,
+               [&](size_t p) { f(p * kRowsPerChunk, std::min(rows, (p + 1) * kRowsPerChunk)); });
+}
+
 bool right_aligned(const Type& t) { return t.is_numeric(); }
 
-std::string format_table(const Result& r) {
-  size_t n = r.names.size();
+std::string table_cell(const Result& r, size_t i, size_t c) {
+  return r.rows[i][c].null ? "" : r.cell_text(i, c);  // psql prints NULL as an empty cell
+}
+
+std::vector<size_t> table_widths(const Result& r) {
+  const size_t n = r.names.size();
   std::vector<size_t> width(n);
-  std::vector<std::vector<std::string>> cells(r.rows.size(), std::vector<std::string>(n));
   for (size_t c = 0; c < n; ++c) width[c] = r.names[c].size();
-  for (size_t i = 0; i < r.rows.size(); ++i) {
-    for (size_t c = 0; c < n; ++c) {
-      // psql prints NULL as an empty cell.
-      cells[i][c] = r.rows[i][c].null ? "" : r.cell_text(i, c);
-      width[c] = std::max(width[c], cells[i][c].size());
+  std::mutex mutex;
+  for_row_chunks(r.rows.size(), [&](size_t begin, size_t end) {
+    std::vector<size_t> local(n);
+    for (size_t i = begin; i < end; ++i) {
+      for (size_t c = 0; c < n; ++c) local[c] = std::max(local[c], table_cell(r, i, c).size());
     }
-  }
+    std::lock_guard lock(mutex);
+    for (size_t c = 0; c < n; ++c) width[c] = std::max(width[c], local[c]);
+  });
+  return width;
+}
+
+std::string table_header(const Result& r, const std::vector<size_t>& width) {
   std::string out;
-  for (size_t c = 0; c < n; ++c) {
+  for (size_t c = 0; c < r.names.size(); ++c) {
     size_t pad = width[c] - r.names[c].size();
     out += (c ? " | " : " ") + std::string(pad / 2, ' ') + r.names[c] +
            std::string(pad - pad / 2, ' ');
   }
   out += "\n";
-  for (size_t c = 0; c < n; ++c) out += (c ? "-+-" : "-") + std::string(width[c], '-');
-  out += "-\n";
-  for (const auto& row : cells) {
-    for (size_t c = 0; c < n; ++c) {
+  for (size_t c = 0; c < r.names.size(); ++c) out += (c ? "-+-" : "-") + std::string(width[c], '-');
+  return out + "-\n";
+}
+
+std::string table_rows(const Result& r, const std::vector<size_t>& width, size_t begin,
+                       size_t end) {
+  std::string out;
+  for (size_t i = begin; i < end; ++i) {
+    for (size_t c = 0; c < r.names.size(); ++c) {
       out += c ? " | " : " ";
-      out += right_aligned(r.types[c]) ? fmt::format("{:>{}}", row[c], width[c])
-                                       : fmt::format("{:<{}}", row[c], width[c]);
+      const std::string cell = table_cell(r, i, c);
+      out += right_aligned(r.types[c]) ? fmt::format("{:>{}}", cell, width[c])
+                                       : fmt::format("{:<{}}", cell, width[c]);
     }
     // psql trims trailing blanks of the last column.
     while (!out.empty() && out.back() == ' ') out.pop_back();
     out += "\n";
   }
-  out += fmt::format("({} row{})\n", r.rows.size(), r.rows.size() == 1 ? "" : "s");
   return out;
 }
 
@@ -55,11 +82,15 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
-std::string format_csv(const Result& r) {
+std::string csv_header(const Result& r) {
   std::string out;
   for (size_t c = 0; c < r.names.size(); ++c) out += (c ? "," : "") + csv_field(r.names[c]);
-  out += "\n";
-  for (size_t i = 0; i < r.rows.size(); ++i) {
+  return out + "\n";
+}
+
+std::string csv_rows(const Result& r, size_t begin, size_t end) {
+  std::string out;
+  for (size_t i = begin; i < end; ++i) {
     for (size_t c = 0; c < r.names.size(); ++c) {
       if (c) out += ",";
       if (!r.rows[i][c].null) out += csv_field(r.cell_text(i, c));
@@ -111,25 +142,24 @@ std::string json_value(const Result& r, size_t i, size_t c) {
   return json_string(text);
 }
 
-std::string format_json(const Result& r) {
-  std::string out = "[";
-  for (size_t i = 0; i < r.rows.size(); ++i) {
+std::string json_rows(const Result& r, size_t begin, size_t end) {
+  std::string out;
+  for (size_t i = begin; i < end; ++i) {
     out += i ? ",\n {" : "\n {";
     for (size_t c = 0; c < r.names.size(); ++c) {
       out += (c ? ", " : "") + json_string(r.names[c]) + ": " + json_value(r, i, c);
     }
     out += "}";
   }
-  out += r.rows.empty() ? "]\n" : "\n]\n";
   return out;
 }
 
 // Names right-aligned to the longest, so the values line up.
-std::string format_lines(const Result& r) {
+std::string line_rows(const Result& r, size_t begin, size_t end) {
   size_t width = 0;
   for (const std::string& name : r.names) width = std::max(width, name.size());
   std::string out;
-  for (size_t i = 0; i < r.rows.size(); ++i) {
+  for (size_t i = begin; i < end; ++i) {
     if (i > 0) out += "\n";
     for (size_t c = 0; c < r.names.size(); ++c) {
       out += fmt::format("{:>{}} = {}\n", r.names[c], width, r.cell_text(i, c));
@@ -138,19 +168,52 @@ std::string format_lines(const Result& r) {
   return out;
 }
 
+// Writes rows [0, rows) as `format_rows` spells them: a window of chunks is formatted on
+// all cores, then written in order, so a large result streams out in bounded memory.
+void write_rows(std::ostream& out, size_t rows,
+                const std::function<std::string(size_t, size_t)>& format_rows) {
+  const size_t window = worker_threads() * 4 * kRowsPerChunk;
+  for (size_t first = 0; first < rows; first += window) {
+    const size_t last = std::min(rows, first + window);
+    std::vector<std::string> parts((last - first + kRowsPerChunk - 1) / kRowsPerChunk);
+    run_parallel(parts.size(), [&](size_t p) {
+      const size_t begin = first + p * kRowsPerChunk;
+      parts[p] = format_rows(begin, std::min(last, begin + kRowsPerChunk));
+    });
+    for (const std::string& part : parts) out << part;
+  }
+}
+
 }  // namespace
 
-std::string format_result(const Result& result, OutputFormat format) {
+void write_result(std::ostream& out, const Result& r, OutputFormat format) {
+  const size_t rows = r.rows.size();
   switch (format) {
     case OutputFormat::Csv:
-      return format_csv(result);
+      out << csv_header(r);
+      write_rows(out, rows, [&](size_t b, size_t e) { return csv_rows(r, b, e); });
+      return;
     case OutputFormat::Json:
-      return format_json(result);
+      out << "[";
+      write_rows(out, rows, [&](size_t b, size_t e) { return json_rows(r, b, e); });
+      out << (rows == 0 ? "]\n" : "\n]\n");
+      return;
     case OutputFormat::Line:
-      return format_lines(result);
-    default:
-      return format_table(result);
+      write_rows(out, rows, [&](size_t b, size_t e) { return line_rows(r, b, e); });
+      return;
+    default: {
+      const std::vector<size_t> width = table_widths(r);
+      out << table_header(r, width);
+      write_rows(out, rows, [&](size_t b, size_t e) { return table_rows(r, width, b, e); });
+      out << fmt::format("({} row{})\n", rows, rows == 1 ? "" : "s");
+    }
   }
+}
+
+std::string format_result(const Result& result, OutputFormat format) {
+  std::ostringstream out;
+  write_result(out, result, format);
+  return out.str();
 }
 
 }  // namespace tally

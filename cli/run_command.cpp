@@ -1,9 +1,13 @@
 // tally run: execute a SQL script against generated or loaded tables.
 #include <fmt/format.h>
 
+#include <chrono>
+#include <iostream>
+
 #include "cli/commands.h"
 #include "cli/interrupts.h"
 #include "cli/shared_options.h"
+#include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
 #include "runtime/cuda/device.h"
 #include "runtime/session/database.h"
@@ -41,6 +45,7 @@ void require_gpu() {
 }
 
 int run(const RunArgs& args) {
+  const auto start = std::chrono::steady_clock::now();
   std::string sql;
   try {
     sql = args.sql.empty() ? read_sql_file(args.file) : args.sql;
@@ -66,6 +71,9 @@ int run(const RunArgs& args) {
     handle_interrupts(InterruptMode::Cancel);
     db.execute_script(sql, options,
                       [&](const StatementOutcome& outcome) { print_outcome(outcome, output); });
+    if (args.output.timing) {
+      std::cerr << fmt::format("Total: {:.1f} ms (the whole command)\n", ms_since(start));
+    }
   } catch (const std::exception& e) {
     return report_error(e, sql);
   }

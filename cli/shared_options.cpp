@@ -26,12 +26,13 @@ OutputFormat parse_format(const std::string& f) {
 }
 
 // --timing's lines on stderr; `gpu_line`: the GPU's split too (compile prints it anyway).
-void print_times(const StatementOutcome& outcome, bool gpu_line) {
+void print_times(const StatementOutcome& outcome, bool gpu_line, double output_ms = 0) {
   if (outcome.load) std::cerr << load_timing_line(*outcome.load) << "\n";
   const Timings& t = outcome.timings;
-  std::cerr << fmt::format("Time: parse {:.2f} ms, bind {:.2f} ms, execute {:.2f} ms ({})\n",
+  std::string output = outcome.result ? fmt::format(", output {:.2f} ms", output_ms) : "";
+  std::cerr << fmt::format("Time: parse {:.2f} ms, bind {:.2f} ms, execute {:.2f} ms ({}){}\n",
                            t.parse_ms, t.bind_ms, t.execute_ms,
-                           outcome.result ? outcome.result->device : outcome.tag);
+                           outcome.result ? outcome.result->device : outcome.tag, output);
   if (gpu_line && !t.gpu.empty()) std::cerr << "GPU: " << t.gpu << "\n";
 }
 
@@ -137,13 +138,17 @@ void print_outcome(const StatementOutcome& outcome, const OutputArgs& output) {
     if (output.timing) print_times(outcome, false);
     return;
   }
+  // Output time: spelling the rows and handing them to stdout, flushed.
+  auto start = std::chrono::steady_clock::now();
   if (outcome.result) {
-    std::cout << format_result(*outcome.result, parse_format(output.format));
+    write_result(std::cout, *outcome.result, parse_format(output.format));
+    flush_results();
   } else if (output.format == "table") {
     tags << outcome.tag << "\n";
   }
+  const double output_ms = ms_since(start);
   if (!outcome.notice.empty()) std::cerr << "note: " << outcome.notice << "\n";
-  if (output.timing) print_times(outcome, true);
+  if (output.timing) print_times(outcome, true, output_ms);
   flush_results();
 }
 

@@ -5,10 +5,12 @@
 #include <bit>
 #include <chrono>
 #include <cstring>
+#include <map>
 
 #include "compiler/codegen/lookup_tables.h"
 #include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
+#include "compiler/common/run_parallel.h"
 #include "compiler/eval/evaluator.h"
 #include "runtime/cuda/device.h"
 #include "runtime/cuda/memory.h"
@@ -241,9 +243,9 @@ class GpuExecution {
     return read_status();
   }
 
-  GroupRows download() {
+  GroupCells download() {
     auto start = std::chrono::steady_clock::now();
-    GroupRows rows = download_groups();
+    GroupCells rows = download_groups();
     report_.download_ms += ms_since(start);
     return rows;
   }
@@ -334,23 +336,17 @@ class GpuExecution {
     for (const auto& a : c_.program.args) arg_words_.push_back(arg_value(a));
   }
 
-  Value decode(int128 cell, bool null, const Type& type, int dictionary_column, int domain) {
-    if (!null && domain >= 0 && type.is_string()) {
-      const auto& ids = lookup_tables_.domains[domain];
-      if (cell < 0 || cell >= static_cast<int128>(ids.size())) {
-        throw Error(ErrorKind::Internal, "the GPU returned a string id outside its domain");
-      }
-      return Value::from_int(ids[static_cast<size_t>(cell)]);
-    }
-    return decode_cell(inputs(), cell, null, type, dictionary_column);
-  }
-
-  GroupRows download_groups() {
+  // The finals as flat cells, decoded on all cores. Dictionary strings are interned
+  // first, once a code, so that the decoding threads only read.
+  GroupCells download_groups() {
     uint64_t groups = 0;
     out_count_.download(&groups, 8);
     if (groups > max_groups_)
       throw Error(ErrorKind::Internal, "GPU produced more groups than slots");
-    size_t nk = query_.group_keys.size(), na = query_.aggregates.size();
+    GroupCells cells;
+    cells.groups = groups;
+    const size_t nk = cells.key_count = query_.group_keys.size();
+    const size_t na = cells.aggregate_count = query_.aggregates.size();
     std::vector<int128> keys(groups * nk), values(groups * na);
     std::vector<uint8_t> key_nulls(groups * nk), value_nulls(groups * na);
     if (groups * nk > 0) {
@@ -361,22 +357,54 @@ class GpuExecution {
       out_values_.download(values.data(), values.size() * 16);
       out_value_nulls_.download(value_nulls.data(), value_nulls.size());
     }
-    GroupRows rows;
-    for (uint64_t g = 0; g < groups; ++g) {
-      std::vector<Value> k, a;
-      for (size_t i = 0; i < nk; ++i) {
-        k.push_back(decode(keys[g * nk + i], key_nulls[g * nk + i], query_.group_keys[i]->type,
-                           c_.plan.keys[i].dictionary_column, c_.program.key_domains[i]));
-      }
-      for (size_t i = 0; i < na; ++i) {
-        a.push_back(decode(values[g * na + i], value_nulls[g * na + i], query_.aggregates[i].type,
-                           c_.plan.layout.aggregate_dictionary[i],
-                           c_.program.aggregate_domains[i]));
-      }
-      rows.keys.push_back(std::move(k));
-      rows.aggregates.push_back(std::move(a));
+    std::vector<CellDecoder> key_decoders, value_decoders;
+    for (size_t i = 0; i < nk; ++i) {
+      key_decoders.push_back(decoder(query_.group_keys[i]->type, c_.plan.keys[i].dictionary_column,
+                                     c_.program.key_domains[i]));
     }
-    return rows;
+    for (size_t i = 0; i < na; ++i) {
+      value_decoders.push_back(decoder(query_.aggregates[i].type,
+                                       c_.plan.layout.aggregate_dictionary[i],
+                                       c_.program.aggregate_domains[i]));
+    }
+    cells.keys.resize(groups * nk);
+    cells.aggregates.resize(groups * na);
+    constexpr uint64_t kGroupsPerTask = 1 << 16;
+    run_parallel((groups + kGroupsPerTask - 1) / kGroupsPerTask, [&](size_t t) {
+      const uint64_t end = std::min(groups, (t + 1) * kGroupsPerTask);
+      for (uint64_t i = t * kGroupsPerTask * nk; i < end * nk; ++i) {
+        cells.keys[i] = key_decoders[i % nk].decode(keys[i], key_nulls[i]);
+      }
+      for (uint64_t i = t * kGroupsPerTask * na; i < end * na; ++i) {
+        cells.aggregates[i] = value_decoders[i % na].decode(values[i], value_nulls[i]);
+      }
+    });
+    return cells;
+  }
+
+  // How a result cell becomes a Value: a number, or a string id through `ids` (a dictionary
+  // code's, or a computed string's domain id).
+  struct CellDecoder {
+    Type type;
+    const std::vector<int64_t>* ids = nullptr;
+    Value decode(int128 cell, bool null) const {
+      if (null || ids == nullptr) return from_cell(cell, null, type);
+      if (cell < 0 || cell >= static_cast<int128>(ids->size())) {
+        throw Error(ErrorKind::Internal, "the GPU returned a string code outside its column");
+      }
+      return Value::from_int((*ids)[static_cast<size_t>(cell)]);
+    }
+  };
+
+  CellDecoder decoder(const Type& type, int dictionary_column, int domain) {
+    if (domain >= 0 && type.is_string()) return {type, &lookup_tables_.domains[domain]};
+    if (dictionary_column < 0) return {type, nullptr};
+    auto& ids = interned_[dictionary_column];
+    if (ids.empty()) {
+      const Column& column = *table_.columns[query_.scan[dictionary_column].table_column];
+      for (const std::string& s : column.dictionary()) ids.push_back(strings_.intern(s));
+    }
+    return {type, &ids};
   }
 
   GpuEngine::Impl& engine_;
@@ -392,6 +420,7 @@ class GpuExecution {
   std::vector<uint64_t> arg_words_;  // the kernels' parameter block (KernelArgs<N>)
   cuda::DeviceBuffer out_keys_, out_key_nulls_, out_values_, out_value_nulls_;
   uint64_t max_groups_ = 0;
+  std::map<int, std::vector<int64_t>> interned_;  // string ids of a scan column's dictionary
 };
 
 uint64_t grown_capacity(const GpuPlan& plan, uint64_t rows) {
@@ -410,6 +439,8 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   impl_->begin_query();
   impl_->lookup_error.clear();
   GpuRunReport report;
+  const uint64_t uploaded_before = impl_->uploaded_bytes;
+  auto plan_start = std::chrono::steady_clock::now();
   std::vector<ColumnStats> stats = scan_stats(query, table);
   GpuCompileOptions compile;
   compile.strategy = options.strategy;
@@ -419,11 +450,15 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   compile.parameters = &parameters;
   compile.table = &table;
   GpuPlan plan = plan_for(query, stats, table.rows(), compile);
+  report.plan_ms = ms_since(plan_start);
   // Rows of every output (hidden ones too) to ORDER BY, OFFSET and LIMIT as the CPU does.
   auto finish = [&](std::vector<std::vector<Value>> rows, const GpuCompilation& c) {
     report.plan = describe_plan(plan);
     report.source = c.program.source;
+    auto finish_start = std::chrono::steady_clock::now();
     Result result = finish_result(query, std::move(rows), parameters, strings);
+    report.finish_ms += ms_since(finish_start);
+    report.column_bytes = impl_->uploaded_bytes - uploaded_before;
     result.device = "gpu: " + impl_->device.profile().name;
     if (report_out) *report_out = report;
     return result;
@@ -467,8 +502,11 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
     }
     if (full) throw Error(ErrorKind::Device, "the GPU hash table kept filling up; giving up");
     run.raise_errors(status);
-    GroupRows groups = run.download();
-    return finish(evaluate_group_outputs(query, groups, parameters, strings.get()), c);
+    GroupCells groups = run.download();
+    auto outputs_start = std::chrono::steady_clock::now();
+    auto rows = evaluate_group_outputs(query, groups, parameters, strings.get());
+    report.finish_ms = ms_since(outputs_start);
+    return finish(std::move(rows), c);
   }
 }
 

@@ -32,8 +32,10 @@ struct GpuRunReport {
   std::string plan;    // the final plan, after any grow-and-rerun
   std::string source;  // the generated CUDA of the final attempt
   int attempts = 0;    // 1 + reruns
-  double codegen_ms = 0, nvrtc_ms = 0, upload_ms = 0, init_ms = 0, scan_ms = 0, finalize_ms = 0,
-         download_ms = 0;
+  double plan_ms = 0, codegen_ms = 0, nvrtc_ms = 0, upload_ms = 0, init_ms = 0, scan_ms = 0,
+         finalize_ms = 0, download_ms = 0;
+  double finish_ms = 0;       // on the host: HAVING, outputs, DISTINCT, ORDER BY, LIMIT
+  uint64_t column_bytes = 0;  // column bytes this run copied to the device (0: all resident)
   bool init_in_scan = false;  // the scan kernel set the states itself (init_ms stays 0)
   // The Finalizer ran as the Scan's dependent launch: scan_ms covers both kernels and
   // finalize_ms stays 0.

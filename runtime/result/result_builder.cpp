@@ -4,32 +4,74 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
+#include <tuple>
+#include <utility>
 
 #include "compiler/common/error.h"
+#include "compiler/common/run_parallel.h"
 #include "compiler/eval/evaluator.h"
 #include "runtime/result/group_table.h"
+#include "runtime/result/row_sort.h"
 
 namespace tally {
+
+namespace {
+
+constexpr size_t kGroupsPerTask = 1 << 14;  // below this, one thread evaluates
+
+// HAVING and the outputs of groups [0, groups), `at(g)` giving group g's keys and aggregate
+// finals, in group order; chunks of groups run on all cores.
+template <class GroupAt>
+std::vector<std::vector<Value>> evaluate_groups(const BoundSelect& query, size_t groups,
+                                                const GroupAt& at,
+                                                const std::vector<Value>& parameters,
+                                                StringHeap* strings) {
+  const size_t tasks = std::max<size_t>(1, (groups + kGroupsPerTask - 1) / kGroupsPerTask);
+  std::vector<std::vector<std::vector<Value>>> parts(tasks);
+  run_parallel(tasks, [&](size_t t) {
+    EvalContext ctx;
+    ctx.parameters = parameters.data();
+    ctx.parameter_count = parameters.size();
+    ctx.strings = strings;
+    const size_t end = std::min(groups, (t + 1) * kGroupsPerTask);
+    for (size_t g = t * kGroupsPerTask; g < end; ++g) {
+      std::tie(ctx.keys, ctx.aggregates) = at(g);
+      if (query.having && !is_true(evaluate(*query.having, ctx))) continue;
+      std::vector<Value> row;
+      row.reserve(query.outputs.size());
+      for (const auto& out : query.outputs) row.push_back(evaluate(*out.expr, ctx));
+      parts[t].push_back(std::move(row));
+    }
+  });
+  if (tasks == 1) return std::move(parts[0]);
+  size_t total = 0;
+  for (const auto& part : parts) total += part.size();
+  std::vector<std::vector<Value>> rows;
+  rows.reserve(total);
+  for (auto& part : parts) std::move(part.begin(), part.end(), std::back_inserter(rows));
+  return rows;
+}
+
+}  // namespace
 
 std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query,
                                                        const GroupRows& groups,
                                                        const std::vector<Value>& parameters,
                                                        StringHeap* strings) {
-  std::vector<std::vector<Value>> rows;
-  EvalContext ctx;
-  ctx.parameters = parameters.data();
-  ctx.parameter_count = parameters.size();
-  ctx.strings = strings;
-  for (size_t g = 0; g < groups.aggregates.size(); ++g) {
-    ctx.keys = groups.keys[g].data();
-    ctx.aggregates = groups.aggregates[g].data();
-    if (query.having && !is_true(evaluate(*query.having, ctx))) continue;
-    std::vector<Value> row;
-    row.reserve(query.outputs.size());
-    for (const auto& out : query.outputs) row.push_back(evaluate(*out.expr, ctx));
-    rows.push_back(std::move(row));
-  }
-  return rows;
+  auto at = [&](size_t g) { return std::pair(groups.keys[g].data(), groups.aggregates[g].data()); };
+  return evaluate_groups(query, groups.aggregates.size(), at, parameters, strings);
+}
+
+std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query,
+                                                       const GroupCells& groups,
+                                                       const std::vector<Value>& parameters,
+                                                       StringHeap* strings) {
+  auto at = [&](size_t g) {
+    return std::pair(groups.keys.data() + g * groups.key_count,
+                     groups.aggregates.data() + g * groups.aggregate_count);
+  };
+  return evaluate_groups(query, groups.groups, at, parameters, strings);
 }
 
 namespace {
@@ -64,24 +106,6 @@ void remove_duplicate_rows(const BoundSelect& query, std::vector<std::vector<Val
   rows.swap(kept);
 }
 
-void sort_rows(const BoundSelect& query, std::vector<std::vector<Value>>& rows,
-               const StringHeap* strings) {
-  auto less = [&](const std::vector<Value>& a, const std::vector<Value>& b) {
-    for (const auto& key : query.order_by) {
-      const Value& x = a[key.output];
-      const Value& y = b[key.output];
-      if (x.null || y.null) {
-        if (x.null && y.null) continue;
-        return x.null ? key.nulls_first : !key.nulls_first;
-      }
-      int c = compare_values(x, y, query.outputs[key.output].expr->type, strings);
-      if (c != 0) return key.descending ? c > 0 : c < 0;
-    }
-    return false;
-  };
-  std::stable_sort(rows.begin(), rows.end(), less);
-}
-
 }  // namespace
 
 std::optional<size_t> rows_needed_in_order(const BoundSelect& query,
@@ -99,9 +123,10 @@ std::optional<size_t> rows_needed_in_order(const BoundSelect& query,
 Result finish_result(const BoundSelect& query, std::vector<std::vector<Value>> rows,
                      const std::vector<Value>& parameters, std::shared_ptr<StringHeap> strings) {
   if (query.distinct_outputs) remove_duplicate_rows(query, rows);
-  if (!query.order_by.empty()) sort_rows(query, rows, strings.get());
   int64_t offset = resolve_count(query.offset, query.offset_parameter, parameters, 0, "OFFSET");
   int64_t limit = resolve_count(query.limit, query.limit_parameter, parameters, INT64_MAX, "LIMIT");
+  const size_t needed = limit > INT64_MAX - offset ? SIZE_MAX : static_cast<size_t>(offset + limit);
+  sort_rows(query, rows, strings.get(), needed);
   size_t begin = std::min(rows.size(), static_cast<size_t>(offset));
   size_t end = std::min(rows.size(), begin + static_cast<size_t>(std::min<int64_t>(
                                                  limit, static_cast<int64_t>(rows.size()))));

@@ -17,9 +17,24 @@ struct GroupRows {
   std::vector<std::vector<Value>> aggregates;  // per group: aggregate finals
 };
 
-// Evaluates HAVING and outputs for each group; returns rows of all outputs (hidden too).
+// The same, flat: group g's keys at keys[g * key_count], its finals at
+// aggregates[g * aggregate_count] (a large result without a vector per group).
+struct GroupCells {
+  size_t groups = 0;
+  size_t key_count = 0;
+  size_t aggregate_count = 0;
+  std::vector<Value> keys;
+  std::vector<Value> aggregates;
+};
+
+// Evaluates HAVING and outputs for each group, in group order, on all cores for many
+// groups; returns rows of all outputs (hidden too).
 std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query,
                                                        const GroupRows& groups,
+                                                       const std::vector<Value>& parameters,
+                                                       StringHeap* strings);
+std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query,
+                                                       const GroupCells& groups,
                                                        const std::vector<Value>& parameters,
                                                        StringHeap* strings);
 

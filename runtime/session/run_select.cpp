@@ -52,10 +52,17 @@ std::string gpu_timing(const GpuRunReport& r) {
                                      r.scan_ms, r.finalize_ms)
                        : fmt::format("init {:.3f} ms, scan {:.3f} ms, finalize {:.3f} ms",
                                      r.init_ms, r.scan_ms, r.finalize_ms);
+  // The column bytes and their rate only when columns crossed the bus in this statement.
+  std::string columns;
+  if (r.column_bytes > 0) {
+    columns = fmt::format(" ({:.1f} MB of columns, {:.1f} GB/s)", r.column_bytes / 1e6,
+                          r.column_bytes / 1e6 / std::max(r.upload_ms, 1e-3));
+  }
   return fmt::format(
-      "codegen {:.2f} ms, NVRTC {:.1f} ms{}, upload {:.2f} ms, {}, download {:.2f} ms, attempts {}",
-      r.codegen_ms, r.nvrtc_ms, binary_source_note(r.binary_source, r.disk_load_ms), r.upload_ms,
-      kernels, r.download_ms, r.attempts);
+      "plan {:.2f} ms, codegen {:.2f} ms, NVRTC {:.1f} ms{}, upload {:.2f} ms{}, {}, download "
+      "{:.2f} ms, host finish {:.2f} ms, attempts {}",
+      r.plan_ms, r.codegen_ms, r.nvrtc_ms, binary_source_note(r.binary_source, r.disk_load_ms),
+      r.upload_ms, columns, kernels, r.download_ms, r.finish_ms, r.attempts);
 }
 
 }  // namespace

@@ -1,0 +1,103 @@
+#include "runtime/result/row_sort.h"
+
+#include <algorithm>
+
+#include "compiler/common/run_parallel.h"
+#include "compiler/eval/evaluator.h"
+
+namespace tally {
+
+namespace {
+
+constexpr size_t kChunkRows = 1 << 16;  // below this, one thread sorts
+
+// A strict order over row numbers: the ORDER BY keys, then the row number, so that any
+// sort of the numbers gives what a stable sort of the rows would.
+class RowOrder {
+ public:
+  RowOrder(const BoundSelect& query, const std::vector<std::vector<Value>>& rows,
+           const StringHeap* strings)
+      : query_(query), rows_(rows), strings_(strings) {}
+
+  bool operator()(size_t a, size_t b) const {
+    for (const auto& key : query_.order_by) {
+      const Value& x = rows_[a][key.output];
+      const Value& y = rows_[b][key.output];
+      if (x.null || y.null) {
+        if (x.null && y.null) continue;
+        return x.null ? key.nulls_first : !key.nulls_first;
+      }
+      int c = compare_values(x, y, query_.outputs[key.output].expr->type, strings_);
+      if (c != 0) return key.descending ? c > 0 : c < 0;
+    }
+    return a < b;
+  }
+
+ private:
+  const BoundSelect& query_;
+  const std::vector<std::vector<Value>>& rows_;
+  const StringHeap* strings_;
+};
+
+size_t chunk_count(size_t n) { return std::max<size_t>(1, (n + kChunkRows - 1) / kChunkRows); }
+
+// Each chunk keeps its first `needed` rows in order, on its own thread; the survivors of
+// all chunks then hold the first `needed` of the whole.
+std::vector<size_t> first_rows(std::vector<size_t> order, size_t needed, const RowOrder& less) {
+  const size_t chunks = chunk_count(order.size());
+  const size_t per_chunk = (order.size() + chunks - 1) / chunks;
+  std::vector<std::vector<size_t>> kept(chunks);
+  run_parallel(chunks, [&](size_t c) {
+    auto begin = order.begin() + static_cast<ptrdiff_t>(std::min(order.size(), c * per_chunk));
+    auto end = order.begin() + static_cast<ptrdiff_t>(std::min(order.size(), (c + 1) * per_chunk));
+    const auto keep = std::min<ptrdiff_t>(static_cast<ptrdiff_t>(needed), end - begin);
+    std::partial_sort(begin, begin + keep, end, less);
+    kept[c].assign(begin, begin + keep);
+  });
+  std::vector<size_t> candidates;
+  for (const auto& part : kept) candidates.insert(candidates.end(), part.begin(), part.end());
+  const auto keep = std::min(needed, candidates.size());
+  std::partial_sort(candidates.begin(), candidates.begin() + static_cast<ptrdiff_t>(keep),
+                    candidates.end(), less);
+  candidates.resize(keep);
+  return candidates;
+}
+
+// Chunks sorted on their own threads, then merged pairwise, each round's merges in parallel.
+std::vector<size_t> all_rows(std::vector<size_t> order, const RowOrder& less) {
+  const size_t chunks = chunk_count(order.size());
+  const size_t per_chunk = (order.size() + chunks - 1) / chunks;
+  auto at = [&](size_t i) {
+    return order.begin() + static_cast<ptrdiff_t>(std::min(order.size(), i));
+  };
+  run_parallel(chunks,
+               [&](size_t c) { std::sort(at(c * per_chunk), at((c + 1) * per_chunk), less); });
+  for (size_t width = per_chunk; width < order.size(); width *= 2) {
+    const size_t pairs = (order.size() + 2 * width - 1) / (2 * width);
+    run_parallel(pairs, [&](size_t p) {
+      std::inplace_merge(at(2 * p * width), at((2 * p + 1) * width), at((2 * p + 2) * width), less);
+    });
+  }
+  return order;
+}
+
+}  // namespace
+
+void sort_rows(const BoundSelect& query, std::vector<std::vector<Value>>& rows,
+               const StringHeap* strings, size_t needed) {
+  if (query.order_by.empty() || rows.empty()) return;
+  std::vector<size_t> order(rows.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const RowOrder less(query, rows, strings);
+  // A top-k selection when the LIMIT keeps a small part of the rows.
+  order = needed < rows.size() / 8 ? first_rows(std::move(order), needed, less)
+                                   : all_rows(std::move(order), less);
+  std::vector<std::vector<Value>> sorted;
+  sorted.reserve(std::min(needed, order.size()));
+  for (size_t i = 0; i < order.size() && sorted.size() < needed; ++i) {
+    sorted.push_back(std::move(rows[order[i]]));
+  }
+  rows.swap(sorted);
+}
+
+}  // namespace tally

@@ -1,0 +1,148 @@
+// The host finish of large results on all cores: ORDER BY (a top-k selection or a merge
+// sort of chunks) gives what one stable sort gives, group outputs evaluated in parallel
+// keep group order and the first group's error, and formatting in chunks spells every row.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+#include <sstream>
+
+#include "cli/result_format.h"
+#include "compiler/eval/evaluator.h"
+#include "runtime/result/result_builder.h"
+#include "runtime/result/row_sort.h"
+#include "support/planner_fixture.h"
+
+using namespace tally;
+
+namespace {
+
+Database& finish_db() {
+  static Database* db = test::make_planner_db("CREATE TABLE t (a INTEGER, b INTEGER, c DOUBLE)");
+  return *db;
+}
+
+// Rows (a, b, c) with many ties in b and some NULLs, in a fixed shuffled order.
+std::vector<std::vector<Value>> tied_rows(size_t n) {
+  std::mt19937_64 random(7);
+  std::vector<std::vector<Value>> rows;
+  for (size_t i = 0; i < n; ++i) {
+    Value b = random() % 50 == 0 ? Value() : Value::from_int(static_cast<int64_t>(random() % 97));
+    rows.push_back({Value::from_int(static_cast<int64_t>(i)), b,
+                    Value::from_double(static_cast<double>(random() % 1000) / 8)});
+  }
+  return rows;
+}
+
+// The reference: one std::stable_sort with the ORDER BY of `query`.
+std::vector<std::vector<Value>> stable_sorted(const BoundSelect& query,
+                                              std::vector<std::vector<Value>> rows) {
+  std::stable_sort(rows.begin(), rows.end(), [&](const auto& x, const auto& y) {
+    for (const auto& key : query.order_by) {
+      const Value& u = x[key.output];
+      const Value& v = y[key.output];
+      if (u.null || v.null) {
+        if (u.null && v.null) continue;
+        return u.null ? key.nulls_first : !key.nulls_first;
+      }
+      int c = compare_values(u, v, query.outputs[key.output].expr->type, nullptr);
+      if (c != 0) return key.descending ? c > 0 : c < 0;
+    }
+    return false;
+  });
+  return rows;
+}
+
+bool same_cell(const Value& x, const Value& y) {
+  return x.null == y.null && (x.null || x.d == y.d);
+}
+
+void expect_same_rows(const std::vector<std::vector<Value>>& got,
+                      const std::vector<std::vector<Value>>& want) {
+  REQUIRE(got.size() == want.size());
+  size_t first_difference = SIZE_MAX;
+  for (size_t r = 0; r < got.size() && first_difference == SIZE_MAX; ++r) {
+    for (size_t c = 0; c < want[r].size(); ++c) {
+      if (!same_cell(got[r][c], want[r][c])) first_difference = r;
+    }
+  }
+  CHECK(first_difference == SIZE_MAX);
+}
+
+}  // namespace
+
+TEST_CASE("row sort: top-k and chunked merge sort equal one stable sort with ties and NULLs") {
+  for (const char* order : {"b DESC", "b NULLS FIRST", "b, c DESC", "c"}) {
+    BoundSelect query =
+        test::bind_first(finish_db(), std::string("SELECT a, b, c FROM t ORDER BY ") + order);
+    // 300,000 rows: five chunks of 65,536 and a short one.
+    const auto rows = tied_rows(300000);
+    const auto want = stable_sorted(query, rows);
+    for (size_t needed :
+         {size_t{0}, size_t{1}, size_t{10}, size_t{1000}, size_t{100000}, SIZE_MAX}) {
+      INFO(order << " needed " << needed);
+      auto got = rows;
+      sort_rows(query, got, nullptr, needed);
+      const size_t keep = std::min(needed, want.size());
+      expect_same_rows(got, {want.begin(), want.begin() + static_cast<ptrdiff_t>(keep)});
+    }
+  }
+}
+
+TEST_CASE("group outputs: many groups evaluate in group order and raise the first group's error") {
+  BoundSelect query =
+      test::bind_first(finish_db(), "SELECT a, SUM(b) FROM t GROUP BY a HAVING SUM(b) % 3 <> 1");
+  const size_t groups = 100000;  // several tasks of 16,384 groups
+  GroupCells cells;
+  cells.groups = groups;
+  cells.key_count = 1;
+  cells.aggregate_count = query.aggregates.size();
+  GroupRows nested;
+  for (size_t g = 0; g < groups; ++g) {
+    cells.keys.push_back(Value::from_int(static_cast<int64_t>(g)));
+    nested.keys.push_back({Value::from_int(static_cast<int64_t>(g))});
+    std::vector<Value> finals;
+    for (size_t a = 0; a < cells.aggregate_count; ++a) {
+      finals.push_back(Value::from_int(static_cast<int64_t>(g * 7 % 1000)));
+    }
+    cells.aggregates.insert(cells.aggregates.end(), finals.begin(), finals.end());
+    nested.aggregates.push_back(finals);
+  }
+  auto strings = std::make_shared<StringHeap>();
+  const auto flat = evaluate_group_outputs(query, cells, {}, strings.get());
+  const auto rows = evaluate_group_outputs(query, nested, {}, strings.get());
+  expect_same_rows(flat, rows);
+  size_t expected = 0, previous = 0;
+  for (size_t g = 0; g < groups; ++g) expected += (g * 7 % 1000) % 3 != 1;
+  CHECK(flat.size() == expected);
+  for (size_t r = 1; r < flat.size(); ++r) CHECK(flat[r][0].i > flat[previous++][0].i);
+
+  BoundSelect failing =
+      test::bind_first(finish_db(), "SELECT a, 100 / (SUM(b) - 500) FROM t GROUP BY a");
+  for (auto& v : cells.aggregates) v = Value::from_int(1);
+  cells.aggregates[70000] = Value::from_int(500);  // in the fifth task
+  cells.aggregates[90000] = Value::from_int(500);
+  CHECK_THROWS_WITH(evaluate_group_outputs(failing, cells, {}, strings.get()),
+                    doctest::Contains("division by zero"));
+}
+
+TEST_CASE("result formats: chunked CSV and table output spell every row in order") {
+  Result r;
+  r.names = {"n", "s"};
+  r.types = {Type::bigint(), Type::varchar()};
+  const size_t rows = 40000;  // three formatting chunks
+  std::string csv = "n,s\n";
+  for (size_t i = 0; i < rows; ++i) {
+    const bool null = i % 11 == 0;
+    r.rows.push_back({Value::from_int(static_cast<int64_t>(i)),
+                      null ? Value() : Value::from_int(r.strings->intern(i % 2 ? "x,y" : "z"))});
+    csv += std::to_string(i) + "," + (null ? "" : i % 2 ? "\"x,y\"" : "z") + "\n";
+  }
+  std::ostringstream out;
+  write_result(out, r, OutputFormat::Csv);
+  CHECK(out.str() == csv);
+  const std::string table = format_result(r, OutputFormat::Table);
+  CHECK(table.starts_with("   n   |  s \n-------+-----\n     0 |\n     1 | x,y\n"));
+  CHECK(table.ends_with(" 39999 | x,y\n(40000 rows)\n"));
+  CHECK(std::count(table.begin(), table.end(), '\n') == static_cast<ptrdiff_t>(rows + 3));
+}
