@@ -1,7 +1,9 @@
 #include "runtime/gpu/device_layout.h"
 
 #include <algorithm>
+#include <array>
 #include <thread>
+#include <utility>
 
 namespace tally {
 namespace {
@@ -10,19 +12,21 @@ uint64_t field_mask(uint32_t bits) { return bits == 64 ? ~uint64_t{0} : (uint64_
 
 // One block: its 1024 fields are read in row order, then each lane's 32 fields are
 // packed into its stream through an accumulator, so every output word is written once
-// (no zeroing first, no read-modify-write of scattered words).
-void transpose_block(std::span<const uint64_t> packed, uint64_t rows, uint32_t bits, uint64_t block,
+// (no zeroing first, no read-modify-write of scattered words). BITS is a constant so that
+// the loops unroll into shifts the compiler knows.
+template <uint32_t BITS>
+void transpose_block(std::span<const uint64_t> packed, uint64_t rows, uint64_t block,
                      uint32_t* out) {
   uint64_t fields[kLaneBlockRows];
   const uint64_t first = block * kLaneBlockRows;
   const uint64_t count = std::min<uint64_t>(kLaneBlockRows, rows - first);
-  const uint64_t mask = field_mask(bits);
-  uint64_t bit = first * bits;
-  for (uint64_t i = 0; i < count; ++i, bit += bits) {
+  const uint64_t mask = field_mask(BITS);
+  uint64_t bit = first * BITS;
+  for (uint64_t i = 0; i < count; ++i, bit += BITS) {
     const uint64_t word = bit >> 6;
     const unsigned shift = bit & 63;
     uint64_t v = packed[word] >> shift;
-    if (shift + bits > 64) v |= packed[word + 1] << (64 - shift);
+    if (shift + BITS > 64) v |= packed[word + 1] << (64 - shift);
     fields[i] = v & mask;
   }
   std::fill(fields + count, fields + kLaneBlockRows, 0);
@@ -30,9 +34,10 @@ void transpose_block(std::span<const uint64_t> packed, uint64_t rows, uint32_t b
     unsigned __int128 pending = 0;  // up to 31 + 64 bits
     uint32_t pending_bits = 0;
     uint32_t* stream = out + lane;
+#pragma GCC unroll 32
     for (uint32_t j = 0; j < 32; ++j) {
       pending |= static_cast<unsigned __int128>(fields[j * 32 + lane]) << pending_bits;
-      pending_bits += bits;
+      pending_bits += BITS;
       while (pending_bits >= 32) {
         *stream = static_cast<uint32_t>(pending);
         stream += 32;
@@ -43,6 +48,16 @@ void transpose_block(std::span<const uint64_t> packed, uint64_t rows, uint32_t b
   }
 }
 
+using TransposeBlock = void (*)(std::span<const uint64_t>, uint64_t, uint64_t, uint32_t*);
+
+template <size_t... B>
+constexpr std::array<TransposeBlock, sizeof...(B)> transposers(std::index_sequence<B...>) {
+  return {&transpose_block<static_cast<uint32_t>(B)>...};
+}
+
+// transpose_block<bits> for bits 0..64 (0 is never called: a 0-bit column has no words).
+constexpr auto kTransposers = transposers(std::make_index_sequence<65>());
+
 }  // namespace
 
 uint64_t lane_transposed_word_count(uint64_t rows, uint32_t bits) {
@@ -52,8 +67,9 @@ uint64_t lane_transposed_word_count(uint64_t rows, uint32_t bits) {
 void lane_transpose_blocks(std::span<const uint64_t> packed, uint64_t rows, uint32_t bits,
                            uint64_t first_block, uint64_t end_block, uint32_t* out) {
   if (bits == 0) return;
+  const TransposeBlock transpose = kTransposers.at(bits);
   for (uint64_t b = first_block; b < end_block; ++b) {
-    transpose_block(packed, rows, bits, b, out + (b - first_block) * 32 * bits);
+    transpose(packed, rows, b, out + (b - first_block) * 32 * bits);
   }
 }
 

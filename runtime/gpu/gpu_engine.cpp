@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <optional>
 
 #include "compiler/codegen/lookup_tables.h"
 #include "compiler/common/elapsed.h"
@@ -19,6 +21,7 @@
 #include "runtime/gpu/device_rates_file.h"
 #include "runtime/gpu/gpu_engine_impl.h"
 #include "runtime/gpu/gpu_projection.h"
+#include "runtime/gpu/result_top_k.h"
 #include "runtime/result/result_builder.h"
 #include "templates/tally_status.cuh"
 
@@ -194,6 +197,43 @@ DeviceLimits GpuEngine::limits() const { return device_limits(impl_->device.prof
 
 namespace {
 
+// How a result cell becomes a Value: a number, or a string id through `ids` (a dictionary
+// code's, or a computed string's domain id).
+struct CellDecoder {
+  Type type;
+  const std::vector<int64_t>* ids = nullptr;
+  Value decode(int128 cell, bool null) const {
+    if (null || ids == nullptr) return from_cell(cell, null, type);
+    if (cell < 0 || cell >= static_cast<int128>(ids->size())) {
+      throw Error(ErrorKind::Internal, "the GPU returned a string code outside its column");
+    }
+    return Value::from_int((*ids)[static_cast<size_t>(cell)]);
+  }
+};
+
+// A result's raw cells on the host (keys and aggregates group-major, each with its NULL
+// flag), read a group at a time as Values: the groups in order, or the `chosen` ones.
+struct DownloadedGroups {
+  uint64_t count = 0;  // groups to read
+  size_t key_count = 0, aggregate_count = 0;
+  std::unique_ptr<int128[]> keys, values;
+  std::unique_ptr<uint8_t[]> key_nulls, value_nulls;
+  std::vector<CellDecoder> key_decoders, value_decoders;
+  std::optional<std::vector<uint64_t>> chosen;
+
+  void read(size_t j, Value* key_values, Value* aggregate_values) const {
+    const uint64_t g = chosen ? (*chosen)[j] : j;
+    for (size_t i = 0; i < key_count; ++i) {
+      const uint64_t at = g * key_count + i;
+      key_values[i] = key_decoders[i].decode(keys[at], key_nulls[at]);
+    }
+    for (size_t i = 0; i < aggregate_count; ++i) {
+      const uint64_t at = g * aggregate_count + i;
+      aggregate_values[i] = value_decoders[i].decode(values[at], value_nulls[at]);
+    }
+  }
+};
+
 // One execution of a compiled program: buffers, launches, and what came back.
 class GpuExecution {
  public:
@@ -243,9 +283,10 @@ class GpuExecution {
     return read_status();
   }
 
-  GroupCells download() {
+  // `needed`: the rows the query's OFFSET + LIMIT keep (SIZE_MAX: all).
+  DownloadedGroups download(size_t needed) {
     auto start = std::chrono::steady_clock::now();
-    GroupCells rows = download_groups();
+    DownloadedGroups rows = download_groups(needed);
     report_.download_ms += ms_since(start);
     return rows;
   }
@@ -336,65 +377,47 @@ class GpuExecution {
     for (const auto& a : c_.program.args) arg_words_.push_back(arg_value(a));
   }
 
-  // The finals as flat cells, decoded on all cores. Dictionary strings are interned
-  // first, once a code, so that the decoding threads only read.
-  GroupCells download_groups() {
+  // The finals' raw cells, and how to read them. Dictionary strings are interned first,
+  // once a code, so that the threads that read groups only read.
+  DownloadedGroups download_groups(size_t needed) {
     uint64_t groups = 0;
     out_count_.download(&groups, 8);
     if (groups > max_groups_)
       throw Error(ErrorKind::Internal, "GPU produced more groups than slots");
-    GroupCells cells;
-    cells.groups = groups;
-    const size_t nk = cells.key_count = query_.group_keys.size();
-    const size_t na = cells.aggregate_count = query_.aggregates.size();
-    std::vector<int128> keys(groups * nk), values(groups * na);
-    std::vector<uint8_t> key_nulls(groups * nk), value_nulls(groups * na);
-    if (groups * nk > 0) {
-      out_keys_.download(keys.data(), keys.size() * 16);
-      out_key_nulls_.download(key_nulls.data(), key_nulls.size());
-    }
-    if (groups * na > 0) {
-      out_values_.download(values.data(), values.size() * 16);
-      out_value_nulls_.download(value_nulls.data(), value_nulls.size());
-    }
-    std::vector<CellDecoder> key_decoders, value_decoders;
+    DownloadedGroups d;
+    d.count = groups;
+    const size_t nk = d.key_count = query_.group_keys.size();
+    const size_t na = d.aggregate_count = query_.aggregates.size();
+    // Left uninitialized: the staged download first-touches them on all cores.
+    d.keys.reset(new int128[groups * nk]);
+    d.values.reset(new int128[groups * na]);
+    d.key_nulls.reset(new uint8_t[groups * nk]);
+    d.value_nulls.reset(new uint8_t[groups * na]);
+    PinnedStaging& staging = engine_.staging;
+    const cuda::Device& device = engine_.device;
+    staging.download(device, out_keys_, d.keys.get(), groups * nk * 16);
+    staging.download(device, out_key_nulls_, d.key_nulls.get(), groups * nk);
+    staging.download(device, out_values_, d.values.get(), groups * na * 16);
+    staging.download(device, out_value_nulls_, d.value_nulls.get(), groups * na);
     for (size_t i = 0; i < nk; ++i) {
-      key_decoders.push_back(decoder(query_.group_keys[i]->type, c_.plan.keys[i].dictionary_column,
-                                     c_.program.key_domains[i]));
+      d.key_decoders.push_back(decoder(query_.group_keys[i]->type,
+                                       c_.plan.keys[i].dictionary_column,
+                                       c_.program.key_domains[i]));
     }
     for (size_t i = 0; i < na; ++i) {
-      value_decoders.push_back(decoder(query_.aggregates[i].type,
-                                       c_.plan.layout.aggregate_dictionary[i],
-                                       c_.program.aggregate_domains[i]));
+      d.value_decoders.push_back(decoder(query_.aggregates[i].type,
+                                         c_.plan.layout.aggregate_dictionary[i],
+                                         c_.program.aggregate_domains[i]));
     }
-    cells.keys.resize(groups * nk);
-    cells.aggregates.resize(groups * na);
-    constexpr uint64_t kGroupsPerTask = 1 << 16;
-    run_parallel((groups + kGroupsPerTask - 1) / kGroupsPerTask, [&](size_t t) {
-      const uint64_t end = std::min(groups, (t + 1) * kGroupsPerTask);
-      for (uint64_t i = t * kGroupsPerTask * nk; i < end * nk; ++i) {
-        cells.keys[i] = key_decoders[i % nk].decode(keys[i], key_nulls[i]);
-      }
-      for (uint64_t i = t * kGroupsPerTask * na; i < end * na; ++i) {
-        cells.aggregates[i] = value_decoders[i % na].decode(values[i], value_nulls[i]);
-      }
-    });
-    return cells;
+    std::vector<bool> cell_keys;
+    for (const CellDecoder& k : d.key_decoders) cell_keys.push_back(k.ids == nullptr);
+    const ResultCells raw{
+        groups, nk, na, d.keys.get(), d.key_nulls.get(), d.values.get(), d.value_nulls.get()};
+    // ORDER BY ... LIMIT: only the groups the LIMIT keeps are read.
+    d.chosen = first_groups_in_order(query_, raw, cell_keys, needed);
+    if (d.chosen) d.count = d.chosen->size();
+    return d;
   }
-
-  // How a result cell becomes a Value: a number, or a string id through `ids` (a dictionary
-  // code's, or a computed string's domain id).
-  struct CellDecoder {
-    Type type;
-    const std::vector<int64_t>* ids = nullptr;
-    Value decode(int128 cell, bool null) const {
-      if (null || ids == nullptr) return from_cell(cell, null, type);
-      if (cell < 0 || cell >= static_cast<int128>(ids->size())) {
-        throw Error(ErrorKind::Internal, "the GPU returned a string code outside its column");
-      }
-      return Value::from_int((*ids)[static_cast<size_t>(cell)]);
-    }
-  };
 
   CellDecoder decoder(const Type& type, int dictionary_column, int domain) {
     if (domain >= 0 && type.is_string()) return {type, &lookup_tables_.domains[domain]};
@@ -502,9 +525,10 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
     }
     if (full) throw Error(ErrorKind::Device, "the GPU hash table kept filling up; giving up");
     run.raise_errors(status);
-    GroupCells groups = run.download();
+    const DownloadedGroups groups = run.download(rows_needed(query, parameters));
     auto outputs_start = std::chrono::steady_clock::now();
-    auto rows = evaluate_group_outputs(query, groups, parameters, strings.get());
+    auto read = [&](size_t g, Value* keys, Value* aggregates) { groups.read(g, keys, aggregates); };
+    auto rows = evaluate_group_outputs(query, groups.count, read, parameters, strings.get());
     report.finish_ms = ms_since(outputs_start);
     return finish(std::move(rows), c);
   }

@@ -17,9 +17,9 @@
 #include "runtime/cuda/device.h"
 #include "runtime/cuda/memory.h"
 #include "runtime/cuda/module.h"
-#include "runtime/gpu/column_upload.h"
 #include "runtime/gpu/device_layout.h"
 #include "runtime/gpu/gpu_engine.h"
+#include "runtime/gpu/pinned_staging.h"
 #include "runtime/storage/table.h"
 
 namespace tally {
@@ -50,7 +50,7 @@ struct GpuEngine::Impl {
   std::map<const Column*, DeviceColumn> columns;
   std::map<const cuda::CompiledKernel*, LoadedModule> modules;
   std::string lookup_error;
-  ColumnUploader uploader;
+  PinnedStaging staging;        // column uploads and result downloads
   uint64_t uploaded_bytes = 0;  // by upload_column, ever (a run reports its difference)
   uint64_t query = 0;           // sequence number of the query running now
 
@@ -92,13 +92,13 @@ struct GpuEngine::Impl {
     // columns are stored in whole blocks and a field read may look 64 words further), and
     // every validity bitmap covers whole blocks.
     constexpr size_t kBlockPadBytes = kLaneBlockRows * 16;
-    const uint64_t size = ColumnUploader::data_bytes(*column);
+    const uint64_t size = PinnedStaging::data_bytes(*column);
     d.data = pool.allocate(size + kBlockPadBytes, "a column");
     const auto& validity = column->validity_words();
     const size_t block_words = kLaneBlockRows / 64;
     const size_t words = (validity.size() + block_words - 1) / block_words * block_words;
     if (!validity.empty()) d.validity = pool.allocate(words * 8, "a validity bitmap");
-    uploader.upload(*column, d.data, d.validity);
+    staging.upload(device, *column, d.data, d.validity);
     uploaded_bytes += size + validity.size() * 8;
     static const std::vector<uint8_t> zeros(kBlockPadBytes, 0);
     d.data.upload(zeros.data(), kBlockPadBytes, size);  // the tail only, not the column again

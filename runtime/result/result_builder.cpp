@@ -20,8 +20,9 @@ namespace {
 
 constexpr size_t kGroupsPerTask = 1 << 14;  // below this, one thread evaluates
 
-// HAVING and the outputs of groups [0, groups), `at(g)` giving group g's keys and aggregate
-// finals, in group order; chunks of groups run on all cores.
+// HAVING and the outputs of groups [0, groups), `at(g, key_scratch, aggregate_scratch)`
+// giving group g's keys and aggregate finals (its own or written into the scratch), in
+// group order; chunks of groups run on all cores.
 template <class GroupAt>
 std::vector<std::vector<Value>> evaluate_groups(const BoundSelect& query, size_t groups,
                                                 const GroupAt& at,
@@ -34,9 +35,11 @@ std::vector<std::vector<Value>> evaluate_groups(const BoundSelect& query, size_t
     ctx.parameters = parameters.data();
     ctx.parameter_count = parameters.size();
     ctx.strings = strings;
+    std::vector<Value> key_scratch(query.group_keys.size());
+    std::vector<Value> aggregate_scratch(query.aggregates.size());
     const size_t end = std::min(groups, (t + 1) * kGroupsPerTask);
     for (size_t g = t * kGroupsPerTask; g < end; ++g) {
-      std::tie(ctx.keys, ctx.aggregates) = at(g);
+      std::tie(ctx.keys, ctx.aggregates) = at(g, key_scratch.data(), aggregate_scratch.data());
       if (query.having && !is_true(evaluate(*query.having, ctx))) continue;
       std::vector<Value> row;
       row.reserve(query.outputs.size());
@@ -59,19 +62,22 @@ std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query,
                                                        const GroupRows& groups,
                                                        const std::vector<Value>& parameters,
                                                        StringHeap* strings) {
-  auto at = [&](size_t g) { return std::pair(groups.keys[g].data(), groups.aggregates[g].data()); };
+  auto at = [&](size_t g, Value*, Value*) {
+    return std::pair<const Value*, const Value*>(groups.keys[g].data(),
+                                                 groups.aggregates[g].data());
+  };
   return evaluate_groups(query, groups.aggregates.size(), at, parameters, strings);
 }
 
-std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query,
-                                                       const GroupCells& groups,
+std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query, size_t groups,
+                                                       const GroupReader& read,
                                                        const std::vector<Value>& parameters,
                                                        StringHeap* strings) {
-  auto at = [&](size_t g) {
-    return std::pair(groups.keys.data() + g * groups.key_count,
-                     groups.aggregates.data() + g * groups.aggregate_count);
+  auto at = [&](size_t g, Value* keys, Value* aggregates) {
+    read(g, keys, aggregates);
+    return std::pair<const Value*, const Value*>(keys, aggregates);
   };
-  return evaluate_groups(query, groups.groups, at, parameters, strings);
+  return evaluate_groups(query, groups, at, parameters, strings);
 }
 
 namespace {
@@ -108,6 +114,14 @@ void remove_duplicate_rows(const BoundSelect& query, std::vector<std::vector<Val
 
 }  // namespace
 
+size_t rows_needed(const BoundSelect& query, const std::vector<Value>& parameters) {
+  const int64_t offset =
+      resolve_count(query.offset, query.offset_parameter, parameters, 0, "OFFSET");
+  const int64_t limit =
+      resolve_count(query.limit, query.limit_parameter, parameters, INT64_MAX, "LIMIT");
+  return limit > INT64_MAX - offset ? SIZE_MAX : static_cast<size_t>(offset + limit);
+}
+
 std::optional<size_t> rows_needed_in_order(const BoundSelect& query,
                                            const std::vector<Value>& parameters) {
   if (query.aggregated || !query.order_by.empty() || query.distinct_outputs) return std::nullopt;
@@ -125,8 +139,7 @@ Result finish_result(const BoundSelect& query, std::vector<std::vector<Value>> r
   if (query.distinct_outputs) remove_duplicate_rows(query, rows);
   int64_t offset = resolve_count(query.offset, query.offset_parameter, parameters, 0, "OFFSET");
   int64_t limit = resolve_count(query.limit, query.limit_parameter, parameters, INT64_MAX, "LIMIT");
-  const size_t needed = limit > INT64_MAX - offset ? SIZE_MAX : static_cast<size_t>(offset + limit);
-  sort_rows(query, rows, strings.get(), needed);
+  sort_rows(query, rows, strings.get(), rows_needed(query, parameters));
   size_t begin = std::min(rows.size(), static_cast<size_t>(offset));
   size_t end = std::min(rows.size(), begin + static_cast<size_t>(std::min<int64_t>(
                                                  limit, static_cast<int64_t>(rows.size()))));
@@ -136,11 +149,16 @@ Result finish_result(const BoundSelect& query, std::vector<std::vector<Value>> r
     result.names.push_back(query.outputs[c].name);
     result.types.push_back(query.outputs[c].expr->type);
   }
-  result.rows.reserve(end - begin);
-  for (size_t r = begin; r < end; ++r) {
-    rows[r].resize(query.visible_outputs);
-    result.rows.push_back(std::move(rows[r]));
+  // Hidden outputs (ORDER BY expressions not selected) are dropped; the rows move whole.
+  if (query.visible_outputs < query.outputs.size()) {
+    for (size_t r = begin; r < end; ++r) rows[r].resize(query.visible_outputs);
   }
+  if (begin == 0 && end == rows.size()) {
+    result.rows = std::move(rows);
+    return result;
+  }
+  result.rows.reserve(end - begin);
+  for (size_t r = begin; r < end; ++r) result.rows.push_back(std::move(rows[r]));
   return result;
 }
 

@@ -3,6 +3,7 @@
 // OFFSET and LIMIT, and the visible columns of the Result.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -17,15 +18,10 @@ struct GroupRows {
   std::vector<std::vector<Value>> aggregates;  // per group: aggregate finals
 };
 
-// The same, flat: group g's keys at keys[g * key_count], its finals at
-// aggregates[g * aggregate_count] (a large result without a vector per group).
-struct GroupCells {
-  size_t groups = 0;
-  size_t key_count = 0;
-  size_t aggregate_count = 0;
-  std::vector<Value> keys;
-  std::vector<Value> aggregates;
-};
+// Writes group `group`'s keys and aggregate finals into `keys` and `aggregates` (one
+// Value a key, one an aggregate): a large result read straight from its raw cells,
+// without a Value per cell held for every group.
+using GroupReader = std::function<void(size_t group, Value* keys, Value* aggregates)>;
 
 // Evaluates HAVING and outputs for each group, in group order, on all cores for many
 // groups; returns rows of all outputs (hidden too).
@@ -33,8 +29,8 @@ std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query,
                                                        const GroupRows& groups,
                                                        const std::vector<Value>& parameters,
                                                        StringHeap* strings);
-std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query,
-                                                       const GroupCells& groups,
+std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query, size_t groups,
+                                                       const GroupReader& read,
                                                        const std::vector<Value>& parameters,
                                                        StringHeap* strings);
 
@@ -42,6 +38,10 @@ std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query,
 // then drops hidden outputs. `rows` hold every output.
 Result finish_result(const BoundSelect& query, std::vector<std::vector<Value>> rows,
                      const std::vector<Value>& parameters, std::shared_ptr<StringHeap> strings);
+
+// OFFSET + LIMIT of the query with its parameters (SIZE_MAX without a LIMIT): how many
+// rows in ORDER BY order the result needs.
+size_t rows_needed(const BoundSelect& query, const std::vector<Value>& parameters);
 
 // For a query whose rows come out in input order (no aggregation, ORDER BY or DISTINCT)
 // with a LIMIT: how many input-order rows the result needs (OFFSET + LIMIT), so that a scan

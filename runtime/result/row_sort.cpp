@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "compiler/common/run_parallel.h"
 #include "compiler/eval/evaluator.h"
 
 namespace tally {
@@ -41,28 +40,6 @@ class RowOrder {
 
 size_t chunk_count(size_t n) { return std::max<size_t>(1, (n + kChunkRows - 1) / kChunkRows); }
 
-// Each chunk keeps its first `needed` rows in order, on its own thread; the survivors of
-// all chunks then hold the first `needed` of the whole.
-std::vector<size_t> first_rows(std::vector<size_t> order, size_t needed, const RowOrder& less) {
-  const size_t chunks = chunk_count(order.size());
-  const size_t per_chunk = (order.size() + chunks - 1) / chunks;
-  std::vector<std::vector<size_t>> kept(chunks);
-  run_parallel(chunks, [&](size_t c) {
-    auto begin = order.begin() + static_cast<ptrdiff_t>(std::min(order.size(), c * per_chunk));
-    auto end = order.begin() + static_cast<ptrdiff_t>(std::min(order.size(), (c + 1) * per_chunk));
-    const auto keep = std::min<ptrdiff_t>(static_cast<ptrdiff_t>(needed), end - begin);
-    std::partial_sort(begin, begin + keep, end, less);
-    kept[c].assign(begin, begin + keep);
-  });
-  std::vector<size_t> candidates;
-  for (const auto& part : kept) candidates.insert(candidates.end(), part.begin(), part.end());
-  const auto keep = std::min(needed, candidates.size());
-  std::partial_sort(candidates.begin(), candidates.begin() + static_cast<ptrdiff_t>(keep),
-                    candidates.end(), less);
-  candidates.resize(keep);
-  return candidates;
-}
-
 // Chunks sorted on their own threads, then merged pairwise, each round's merges in parallel.
 std::vector<size_t> all_rows(std::vector<size_t> order, const RowOrder& less) {
   const size_t chunks = chunk_count(order.size());
@@ -90,7 +67,7 @@ void sort_rows(const BoundSelect& query, std::vector<std::vector<Value>>& rows,
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   const RowOrder less(query, rows, strings);
   // A top-k selection when the LIMIT keeps a small part of the rows.
-  order = needed < rows.size() / 8 ? first_rows(std::move(order), needed, less)
+  order = needed < rows.size() / 8 ? first_in_order(rows.size(), needed, less)
                                    : all_rows(std::move(order), less);
   std::vector<std::vector<Value>> sorted;
   sorted.reserve(std::min(needed, order.size()));

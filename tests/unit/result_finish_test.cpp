@@ -93,23 +93,21 @@ TEST_CASE("group outputs: many groups evaluate in group order and raise the firs
   BoundSelect query =
       test::bind_first(finish_db(), "SELECT a, SUM(b) FROM t GROUP BY a HAVING SUM(b) % 3 <> 1");
   const size_t groups = 100000;  // several tasks of 16,384 groups
-  GroupCells cells;
-  cells.groups = groups;
-  cells.key_count = 1;
-  cells.aggregate_count = query.aggregates.size();
+  REQUIRE(query.aggregates.size() == 1);
+  std::vector<Value> keys, finals;  // flat, one of each a group
   GroupRows nested;
   for (size_t g = 0; g < groups; ++g) {
-    cells.keys.push_back(Value::from_int(static_cast<int64_t>(g)));
-    nested.keys.push_back({Value::from_int(static_cast<int64_t>(g))});
-    std::vector<Value> finals;
-    for (size_t a = 0; a < cells.aggregate_count; ++a) {
-      finals.push_back(Value::from_int(static_cast<int64_t>(g * 7 % 1000)));
-    }
-    cells.aggregates.insert(cells.aggregates.end(), finals.begin(), finals.end());
-    nested.aggregates.push_back(finals);
+    keys.push_back(Value::from_int(static_cast<int64_t>(g)));
+    finals.push_back(Value::from_int(static_cast<int64_t>(g * 7 % 1000)));
+    nested.keys.push_back({keys.back()});
+    nested.aggregates.push_back({finals.back()});
   }
+  auto read = [&](size_t g, Value* k, Value* a) {
+    k[0] = keys[g];
+    a[0] = finals[g];
+  };
   auto strings = std::make_shared<StringHeap>();
-  const auto flat = evaluate_group_outputs(query, cells, {}, strings.get());
+  const auto flat = evaluate_group_outputs(query, groups, read, {}, strings.get());
   const auto rows = evaluate_group_outputs(query, nested, {}, strings.get());
   expect_same_rows(flat, rows);
   size_t expected = 0, previous = 0;
@@ -119,10 +117,10 @@ TEST_CASE("group outputs: many groups evaluate in group order and raise the firs
 
   BoundSelect failing =
       test::bind_first(finish_db(), "SELECT a, 100 / (SUM(b) - 500) FROM t GROUP BY a");
-  for (auto& v : cells.aggregates) v = Value::from_int(1);
-  cells.aggregates[70000] = Value::from_int(500);  // in the fifth task
-  cells.aggregates[90000] = Value::from_int(500);
-  CHECK_THROWS_WITH(evaluate_group_outputs(failing, cells, {}, strings.get()),
+  for (auto& v : finals) v = Value::from_int(1);
+  finals[70000] = Value::from_int(500);  // in the fifth task
+  finals[90000] = Value::from_int(500);
+  CHECK_THROWS_WITH(evaluate_group_outputs(failing, groups, read, {}, strings.get()),
                     doctest::Contains("division by zero"));
 }
 

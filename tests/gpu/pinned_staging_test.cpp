@@ -1,8 +1,8 @@
-// runtime/gpu/column_upload.h: columns cross to the GPU through small pinned staging
+// runtime/gpu/pinned_staging.h: columns cross to the GPU through small pinned staging
 // buffers, many chunks a column, and arrive byte for byte as their device layout: plain
 // bytes as stored, bit-packed fields lane-transposed (runtime/gpu/device_layout.h), and
-// validity words as stored.
-#include "runtime/gpu/column_upload.h"
+// validity words as stored; results come back through them byte for byte.
+#include "runtime/gpu/pinned_staging.h"
 
 #include <doctest/doctest.h>
 
@@ -46,30 +46,48 @@ void expect_prefix(const DeviceBuffer& buffer, const std::vector<T>& want) {
 
 }  // namespace
 
-TEST_CASE("gpu column upload: staged chunks give the device layout of every encoding") {
+TEST_CASE("gpu pinned staging: uploads in chunks give the device layout of every encoding") {
   test_device();
-  ColumnUploader uploader(64 << 10);  // 64 KiB: dozens of chunks a column
-  const size_t rows = 300000 + 77;    // a partial last block
+  PinnedStaging uploader(64 << 10);  // 64 KiB: dozens of chunks a column and worker
+  const size_t rows = 300000 + 77;   // a partial last block
   for (int bits : {1, 7, 13, 31, 32, 33, 47, 64}) {
     for (bool nulls : {false, true}) {
       INFO("bits " << bits << " nulls " << nulls);
       ColumnPtr column = int_column(rows, bits, nulls);
-      REQUIRE(column->encoding() != Encoding::Plain);
-      DeviceBuffer data(ColumnUploader::data_bytes(*column), "test column");
+      DeviceBuffer data(PinnedStaging::data_bytes(*column), "test column");
       DeviceBuffer validity(column->validity_words().size() * 8, "test validity");
-      uploader.upload(*column, data, validity);
-      expect_prefix(data, lane_transposed_words(column->packed_words(), column->size(),
-                                                static_cast<uint32_t>(column->bits())));
+      uploader.upload(test_device(), *column, data, validity);
+      if (column->encoding() == Encoding::Plain) {  // 64 bits: the builder stores them plain
+        const auto bytes = column->plain_bytes();
+        expect_prefix(data, std::vector<uint8_t>(bytes.begin(), bytes.end()));
+      } else {
+        expect_prefix(data, lane_transposed_words(column->packed_words(), column->size(),
+                                                  static_cast<uint32_t>(column->bits())));
+      }
       if (nulls) expect_prefix(validity, column->validity_words());
     }
   }
   ColumnPtr plain = double_column(rows);
   REQUIRE(plain->encoding() == Encoding::Plain);
-  DeviceBuffer data(ColumnUploader::data_bytes(*plain), "test column");
+  DeviceBuffer data(PinnedStaging::data_bytes(*plain), "test column");
   DeviceBuffer none;
-  uploader.upload(*plain, data, none);
+  uploader.upload(test_device(), *plain, data, none);
   const auto bytes = plain->plain_bytes();
   expect_prefix(data, std::vector<uint8_t>(bytes.begin(), bytes.end()));
+}
+
+TEST_CASE("gpu pinned staging: downloads in chunks return every byte") {
+  test_device();
+  PinnedStaging staging(64 << 10);
+  for (size_t bytes : {size_t{100}, size_t{64} << 10, (size_t{3} << 20) + 13}) {
+    INFO("bytes " << bytes);
+    std::vector<uint8_t> pattern(bytes);
+    for (size_t i = 0; i < bytes; ++i) pattern[i] = static_cast<uint8_t>(i * 131 + i / 977);
+    DeviceBuffer buffer = to_device(pattern, "test pattern");
+    std::vector<uint8_t> back(bytes, 0);
+    staging.download(test_device(), buffer, back.data(), bytes);
+    CHECK(back == pattern);
+  }
 }
 
 }  // namespace tally::cuda::test

@@ -1,0 +1,119 @@
+#include "runtime/gpu/pinned_staging.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "compiler/common/error.h"
+#include "compiler/common/run_parallel.h"
+#include "runtime/gpu/device_layout.h"
+
+namespace tally {
+
+namespace {
+
+constexpr uint64_t kPlainUnitBytes = 64 << 10;  // a copy task's share of plain bytes
+
+uint64_t packed_unit_bytes(const Column& column) {
+  return 32 * 4 * static_cast<uint64_t>(column.bits());  // one 1024-row block
+}
+
+}  // namespace
+
+PinnedStaging::PinnedStaging(uint64_t slot_bytes) : slot_bytes_(slot_bytes) {}
+
+PinnedStaging::~PinnedStaging() = default;
+
+uint64_t PinnedStaging::data_bytes(const Column& column) {
+  if (column.encoding() == Encoding::Plain) return column.plain_bytes().size();
+  return lane_transposed_word_count(column.size(), static_cast<uint32_t>(column.bits())) * 4;
+}
+
+void PinnedStaging::make_lanes() {
+  if (!lanes_.empty()) return;
+  lanes_.resize(worker_threads());
+  for (Lane& lane : lanes_) {
+    for (auto& buffer : lane.buffers) buffer = cuda::PinnedBuffer(slot_bytes_, "copy staging");
+  }
+}
+
+void PinnedStaging::download(const cuda::Device& device, const cuda::DeviceBuffer& from, void* to,
+                             uint64_t bytes) {
+  if (bytes <= slot_bytes_) {  // a small result: one plain copy
+    from.download(to, bytes);
+    return;
+  }
+  make_lanes();
+  const uint64_t chunks = (bytes + slot_bytes_ - 1) / slot_bytes_;
+  const uint64_t workers = std::min<uint64_t>(lanes_.size(), chunks);
+  run_parallel(workers, [&](size_t w) {
+    device.make_current();  // the driver's current context is per thread
+    Lane& lane = lanes_[w];
+    for (uint64_t c = w; c < chunks; c += workers) {
+      const uint64_t offset = c * slot_bytes_;
+      const uint64_t size = std::min(bytes - offset, slot_bytes_);
+      from.download(lane.buffers[0].data(), size, offset, &lane.stream);
+      lane.stream.synchronize();
+      std::memcpy(static_cast<uint8_t*>(to) + offset, lane.buffers[0].data(), size);
+    }
+  });
+}
+
+void PinnedStaging::upload(const cuda::Device& device, const Column& column,
+                           cuda::DeviceBuffer& out, cuda::DeviceBuffer& validity) {
+  make_lanes();
+  if (column.encoding() == Encoding::Plain) {
+    const std::span<const uint8_t> bytes = column.plain_bytes();
+    stage(device, out, bytes.size(), kPlainUnitBytes,
+          [&](uint64_t first, uint64_t end, uint8_t* host) {
+            const uint64_t from = first * kPlainUnitBytes;
+            const uint64_t to = std::min<uint64_t>(bytes.size(), end * kPlainUnitBytes);
+            std::memcpy(host, bytes.data() + from, to - from);
+          });
+  } else if (column.bits() > 0) {
+    const auto bits = static_cast<uint32_t>(column.bits());
+    const uint64_t blocks = (column.size() + kLaneBlockRows - 1) / kLaneBlockRows;
+    const uint64_t unit = packed_unit_bytes(column);
+    stage(device, out, blocks * unit, unit, [&](uint64_t first, uint64_t end, uint8_t* host) {
+      lane_transpose_blocks(column.packed_words(), column.size(), bits, first, end,
+                            reinterpret_cast<uint32_t*>(host));
+    });
+  }
+  const auto& words = column.validity_words();
+  if (!words.empty()) {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(words.data());
+    const uint64_t size = words.size() * 8;
+    stage(device, validity, size, kPlainUnitBytes,
+          [&](uint64_t first, uint64_t end, uint8_t* host) {
+            const uint64_t to = std::min<uint64_t>(size, end * kPlainUnitBytes);
+            std::memcpy(host, bytes + first * kPlainUnitBytes, to - first * kPlainUnitBytes);
+          });
+  }
+}
+
+// Chunk c goes to worker c % workers. A worker fills buffer A and queues its copy, fills
+// B, waits for its stream (A's copy, the only one queued), queues B's copy, fills A...
+void PinnedStaging::stage(const cuda::Device& device, cuda::DeviceBuffer& out, uint64_t total_bytes,
+                          uint64_t unit_bytes, const FillUnits& fill) {
+  const uint64_t units = (total_bytes + unit_bytes - 1) / unit_bytes;
+  const uint64_t chunk_units = slot_bytes_ / unit_bytes;
+  if (chunk_units == 0) throw Error(ErrorKind::Internal, "upload staging smaller than a unit");
+  const uint64_t chunks = (units + chunk_units - 1) / chunk_units;
+  const uint64_t workers = std::min<uint64_t>(lanes_.size(), chunks);
+  run_parallel(workers, [&](size_t w) {
+    device.make_current();  // the driver's current context is per thread
+    Lane& lane = lanes_[w];
+    int buffer = 0;
+    for (uint64_t c = w; c < chunks; c += workers, buffer ^= 1) {
+      const uint64_t first = c * chunk_units;
+      const uint64_t end = std::min(units, first + chunk_units);
+      auto* host = static_cast<uint8_t*>(lane.buffers[buffer].data());
+      fill(first, end, host);
+      const uint64_t offset = first * unit_bytes;
+      lane.stream.synchronize();
+      out.upload(host, std::min(total_bytes, end * unit_bytes) - offset, offset, &lane.stream);
+    }
+    lane.stream.synchronize();
+  });
+}
+
+}  // namespace tally
