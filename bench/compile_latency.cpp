@@ -22,6 +22,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -166,11 +167,8 @@ int run_child(const Args& args) {
   Database db;
   add_tables(db);
   Target target = open_target(args.arch);
-  auto start = std::chrono::steady_clock::now();
-  cuda::nvrtc_version();  // dlopen of libnvrtc: the disk key needs its version
-  fmt::print("nvrtc-load {:.3f}\n", ms_since(start));
   for (const Query& q : read_queries()) {
-    start = std::chrono::steady_clock::now();
+    auto start = std::chrono::steady_clock::now();
     std::shared_ptr<const PreparedSelect> statement;
     try {
       statement = db.prepare(q.sql);
@@ -191,6 +189,8 @@ int run_child(const Args& args) {
       continue;
     }
   }
+  // The disk key's NVRTC version comes from the cache's stamp: hits never load libnvrtc.
+  fmt::print("nvrtc-loaded {}\n", cuda::nvrtc_loaded() ? 1 : 0);
   return 0;
 }
 
@@ -262,10 +262,10 @@ std::vector<double> measure_disk(const Args& args, std::map<std::string, Samples
       std::istringstream line(buffer);
       std::string kind, name, source;
       line >> kind;
-      if (kind == "nvrtc-load") {
-        double ms = 0;
-        line >> ms;
-        library_loads.push_back(ms);
+      if (kind == "nvrtc-loaded") {
+        double loaded = 0;
+        line >> loaded;
+        library_loads.push_back(loaded);
         continue;
       }
       double total = 0, disk_load = 0, module = 0;
@@ -324,9 +324,9 @@ void print_table(const std::vector<Prepared>& prepared, std::map<std::string, Sa
       percentile(all.warm, 0.5), percentile(all.warm, 0.95), percentile(all.disk, 0.5),
       percentile(all.disk, 0.95), percentile(all.disk_load, 0.5));
   fmt::print(
-      "(ms; codegen, NVRTC, module and disk load are p50s of parts of the column before; a "
-      "fresh process also loads libnvrtc once: p50 {:.1f} ms)\n",
-      percentile(library_loads, 0.5));
+      "(ms; codegen, NVRTC, module and disk load are p50s of parts of the column before; "
+      "libnvrtc was loaded by {:.0f} of {} fresh processes)\n",
+      std::accumulate(library_loads.begin(), library_loads.end(), 0.0), library_loads.size());
 }
 
 int run_parent(const Args& args) {

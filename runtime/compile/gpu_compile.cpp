@@ -10,6 +10,7 @@
 #include "compiler/common/elapsed.h"
 #include "runtime/compile/group_estimate.h"
 #include "runtime/compile/kernel_cache.h"
+#include "runtime/compile/nvrtc_stamp.h"
 
 namespace tally {
 
@@ -53,27 +54,30 @@ namespace {
 using KernelPtr = std::shared_ptr<const cuda::CompiledKernel>;
 
 // The disk cache's key, or nullopt when NVRTC cannot be loaded (compile_cuda then reports
-// that properly).
+// that properly). The NVRTC version comes from the cache's stamp when this process has not
+// loaded NVRTC (runtime/compile/nvrtc_stamp.h).
 std::optional<KernelCacheKey> disk_key(const std::string& source,
-                                       const cuda::CompileOptions& options) {
+                                       const cuda::CompileOptions& options,
+                                       const KernelCacheConfig& config) {
   try {
     KernelCacheKeyInputs inputs;
     inputs.source = source;
     inputs.nvrtc_args = cuda::nvrtc_arguments(options);
     inputs.arch = options.arch;
-    inputs.nvrtc_version = cuda::nvrtc_version();
+    inputs.nvrtc_version = nvrtc_version_for_cache(config.directory);
     return kernel_cache_key(inputs);
   } catch (const Error&) {
     return std::nullopt;
   }
 }
 
-// Disk cache, then NVRTC (storing what it compiles).
+// Disk cache, then NVRTC (storing what it compiles under the key of the NVRTC that ran).
 KernelPtr load_or_compile(const std::string& source, const cuda::CompileOptions& options,
                           GpuCompilation& c) {
   auto start = std::chrono::steady_clock::now();
   KernelCache disk(KernelCacheConfig::from_environment());
-  std::optional<KernelCacheKey> key = disk.enabled() ? disk_key(source, options) : std::nullopt;
+  std::optional<KernelCacheKey> key =
+      disk.enabled() ? disk_key(source, options, disk.config()) : std::nullopt;
   if (key) {
     std::optional<cuda::CompiledKernel> hit = disk.load(*key);
     c.disk_load_ms = ms_since(start);
@@ -84,6 +88,7 @@ KernelPtr load_or_compile(const std::string& source, const cuda::CompileOptions&
   }
   auto binary = std::make_shared<const cuda::CompiledKernel>(
       cuda::compile_cuda(source, "tally_query.cu", options));
+  if (key) key = disk_key(source, options, disk.config());  // NVRTC is loaded now
   if (key) disk.store(*key, *binary);
   return binary;
 }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <nvrtc.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <regex>
@@ -64,7 +65,13 @@ NvrtcApi load_nvrtc() {
   return api;
 }
 
-const NvrtcApi& nvrtc() { return load_once<NvrtcApi, load_nvrtc>(); }
+std::atomic<bool> loaded{false};
+
+const NvrtcApi& nvrtc() {
+  const NvrtcApi& api = load_once<NvrtcApi, load_nvrtc>();
+  loaded = true;
+  return api;
+}
 
 void check_nvrtc(nvrtcResult result, const char* call) {
   if (result == NVRTC_SUCCESS) return;
@@ -213,6 +220,8 @@ int nvrtc_version() {
   check_nvrtc(nvrtc().nvrtcVersion(&major, &minor), "nvrtcVersion");
   return major * 1000 + minor * 10;
 }
+
+bool nvrtc_loaded() noexcept { return loaded; }
 
 bool nvrtc_available() noexcept {
   try {

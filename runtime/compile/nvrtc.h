@@ -41,6 +41,9 @@ CompiledKernel compile_cuda(const std::string& source, const std::string& name,
 // Throws Error(Device) when NVRTC cannot be loaded.
 int nvrtc_version();
 
+// Whether this process has loaded NVRTC (nvrtc_version and compiles do).
+bool nvrtc_loaded() noexcept;
+
 // True when libnvrtc can be loaded; never throws.
 bool nvrtc_available() noexcept;
 
