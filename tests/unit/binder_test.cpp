@@ -305,10 +305,11 @@ TEST_CASE("binder: arithmetic on types without the operator is a type error") {
                 "cannot apply operator '-' to INTEGER and DATE in \"2 - t\"", 8);
 }
 
-TEST_CASE("binder: string concatenation is not supported") {
-  Failure f = bind_failure("SELECT v || 'x' FROM alltypes");
-  CHECK(f.kind == ErrorKind::Unsupported);
-  CHECK(f.message == "string concatenation (||) is not supported");
+TEST_CASE("binder: string concatenation needs a string operand") {
+  CHECK(ir_of("v || 'x'") == "||(#7:v, 'x')");
+  Failure f = bind_failure("SELECT i || i FROM alltypes");
+  CHECK(f.kind == ErrorKind::Type);
+  CHECK(f.message == "cannot apply operator '||' to INTEGER and INTEGER in \"i || i\"");
 }
 
 // ---------------------------------------------------------------- comparisons
