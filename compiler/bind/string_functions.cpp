@@ -8,36 +8,40 @@
 
 namespace tally {
 
+namespace {
+
+// The operand typed as `type` where it has no type of its own (a NULL, a string literal).
+ExprPtr settled(Operand op, const Type& type, BindContext& ctx) {
+  resolve_unknown(op, type, ctx);
+  return settle_untyped(op.expr, type, ctx);
+}
+
+void require_kind(bool ok, const ast::Expr& call, const ast::Expr& arg, const char* kind,
+                  const Type& got) {
+  if (ok) return;
+  throw Error(ErrorKind::Type,
+              fmt::format("function \"{}\" requires {} argument, not {}", lower_ascii(call.name),
+                          kind, got.to_string()),
+              arg.location);
+}
+
+}  // namespace
+
 ExprPtr ExpressionBinder::string_argument(const ast::Expr& call, const ast::Expr& arg) {
-  Operand op = bind_operand(arg);
-  resolve_unknown(op, Type::varchar(), ctx_);
-  ExprPtr x = settle_untyped(op.expr, Type::varchar(), ctx_);
-  if (!x->type.is_string()) {
-    throw Error(ErrorKind::Type,
-                fmt::format("function \"{}\" requires a string argument, not {}",
-                            lower_ascii(call.name), x->type.to_string()),
-                arg.location);
-  }
+  ExprPtr x = settled(bind_operand(arg), Type::varchar(), ctx_);
+  require_kind(x->type.is_string(), call, arg, "a string", x->type);
   return x;
 }
 
 ExprPtr ExpressionBinder::integer_argument(const ast::Expr& call, const ast::Expr& arg) {
-  Operand op = bind_operand(arg);
-  resolve_unknown(op, Type::bigint(), ctx_);
-  ExprPtr x = settle_untyped(op.expr, Type::bigint(), ctx_);
-  if (!x->type.is_integer()) {
-    throw Error(ErrorKind::Type,
-                fmt::format("function \"{}\" requires an integer argument, not {}",
-                            lower_ascii(call.name), x->type.to_string()),
-                arg.location);
-  }
+  ExprPtr x = settled(bind_operand(arg), Type::bigint(), ctx_);
+  require_kind(x->type.is_integer(), call, arg, "an integer", x->type);
   return convert(x, Type::bigint(), ctx_);
 }
 
 // Any value as text (CONCAT's and ||'s operands): strings stay, others are CAST.
 ExprPtr ExpressionBinder::as_text(Operand op) {
-  resolve_unknown(op, Type::varchar(), ctx_);
-  ExprPtr x = settle_untyped(op.expr, Type::varchar(), ctx_);
+  ExprPtr x = settled(std::move(op), Type::varchar(), ctx_);
   return x->type.is_string() ? x : convert(x, Type::varchar(), ctx_);
 }
 
