@@ -134,7 +134,7 @@ predicateSuffix
   | NOT? BETWEEN low=concatExpression AND high=concatExpression           # between
   | NOT? IN LPAREN expression (COMMA expression)* RPAREN                  # inList
   | NOT? IN LPAREN selectStatement RPAREN                                 # inSubquery
-  | NOT? LIKE concatExpression                                            # like
+  | NOT? (LIKE | ILIKE) concatExpression                                   # like
   ;
 
 comparisonOperator : EQ | DOUBLE_EQ | NEQ | BANG_EQ | LT | LE | GT | GE ;
@@ -161,6 +161,7 @@ primary
   | castFunction
   | caseExpression
   | extractFunction
+  | substringFunction
   | functionCall
   | columnReference
   | LPAREN expression RPAREN
@@ -201,7 +202,13 @@ caseWhen : WHEN condition=expression THEN result=expression ;
 
 extractFunction : EXTRACT LPAREN extractField FROM expression RPAREN ;
 
-extractField : YEAR | MONTH | DAY ;
+extractField : identifier | STRING_LITERAL ;
+
+// SQL's SUBSTRING(s FROM start FOR count); SUBSTRING(s, start, count) is a functionCall.
+substringFunction
+  : SUBSTRING LPAREN source=expression FROM position=expression (FOR length=expression)? RPAREN
+  ;
+
 
 functionCall
   : functionName LPAREN
@@ -244,7 +251,7 @@ nonReservedKeyword
   | PRECISION | FLOAT | FLOAT8 | DECIMAL | NUMERIC | DATE | CHAR | CHARACTER | VARYING
   | VARCHAR | TEXT | BOOLEAN | BOOL
   | YEAR | YEARS | MONTH | MONTHS | DAY | DAYS | INTERVAL
-  | DELIMITER | HEADER | FORMAT | OFF | FIRST | LAST | NULLS
+  | DELIMITER | HEADER | FORMAT | OFF | FIRST | LAST | NULLS | SUBSTRING
   ;
 
 // ---------------------------------------------------------------- lexer
@@ -284,6 +291,7 @@ FIRST : F I R S T ;
 FLOAT : F L O A T ;
 FLOAT4 : F L O A T '4' ;
 FLOAT8 : F L O A T '8' ;
+FOR : F O R ;
 FORMAT : F O R M A T ;
 FROM : F R O M ;
 FULL : F U L L ;
@@ -291,6 +299,7 @@ GROUP : G R O U P ;
 HAVING : H A V I N G ;
 HEADER : H E A D E R ;
 IF : I F ;
+ILIKE : I L I K E ;
 IN : I N ;
 INNER : I N N E R ;
 INSERT : I N S E R T ;
@@ -327,6 +336,7 @@ REAL : R E A L ;
 RIGHT : R I G H T ;
 SELECT : S E L E C T ;
 SMALLINT : S M A L L I N T ;
+SUBSTRING : S U B S T R I N G ;
 TABLE : T A B L E ;
 TEXT : T E X T ;
 THEN : T H E N ;

@@ -5,6 +5,7 @@
 // device: it raises a status bit that the host turns into the same error the CPU gives.
 #pragma once
 
+#include "tally_date_parts.cuh"
 #include "tally_table_global.cuh"
 #include "tally_types.cuh"
 

@@ -15,6 +15,12 @@ constexpr unsigned int kStatusLookupError = 32;      // a per-code value the hos
 constexpr unsigned int kStatusSmallintOverflow = 64;
 constexpr unsigned int kStatusBigintOverflow = 128;
 constexpr unsigned int kStatusDistinctFull = 256;  // the DISTINCT set ran out of entries
+// Math functions outside their domain (the host raises PostgreSQL's messages).
+constexpr unsigned int kStatusSqrtNegative = 512;
+constexpr unsigned int kStatusLogZero = 1024;
+constexpr unsigned int kStatusLogNegative = 2048;
+constexpr unsigned int kStatusZeroToNegativePower = 4096;
+constexpr unsigned int kStatusComplexPower = 8192;
 
 // 32-bit words of the status buffer: the status word, then the coordination words of a
 // Scan that sets its own states (LaunchSync, tally_init_in_scan.cuh). The host zeroes them.

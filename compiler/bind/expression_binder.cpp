@@ -133,9 +133,7 @@ ExprPtr ExpressionBinder::bind_binary(const ast::Expr& e) {
   }
   if (e.op == "AND") return bind_logic(e, ExprKind::And);
   if (e.op == "OR") return bind_logic(e, ExprKind::Or);
-  if (e.op == "||") {
-    throw Error(ErrorKind::Unsupported, "string concatenation (||) is not supported", e.location);
-  }
+  if (e.op == "||") return bind_concat_operator(e);
   throw Error(ErrorKind::Unsupported, fmt::format("operator '{}' is not supported", e.op),
               e.location);
 }

@@ -2,11 +2,13 @@
 // hold aggregate calls?) and names itself in its errors, DuckDB style: a WHERE binder says
 // "aggregate functions are not allowed in WHERE". The methods are spread by kind over
 // expression_binder.cpp (dispatch, names, logic), operators.cpp (arithmetic, comparisons,
-// BETWEEN, IN, LIKE), functions.cpp (aggregates, scalar functions, CASE, CAST).
+// BETWEEN, IN, LIKE), functions.cpp (aggregates, ABS/ROUND/EXTRACT, CASE, CAST),
+// scalar_functions.cpp and string_functions.cpp (the scalar function table).
 #pragma once
 
 #include "compiler/bind/coerce.h"
 #include "compiler/bind/context.h"
+#include "compiler/bind/scalar_functions.h"
 #include "compiler/parse/ast.h"
 
 namespace tally {
@@ -65,6 +67,23 @@ class ExpressionBinder {
   ExprPtr bind_cast(const ast::Expr& e);
   // The single numeric argument of ABS/ROUND.
   ExprPtr numeric_argument(const ast::Expr& call, const ast::Expr& arg);
+
+  // scalar_functions.cpp: the functions of ExprKind::Function, NULLIF and date_part
+  ExprPtr bind_scalar_function(const ast::Expr& e, const ScalarEntry& f);
+  ExprPtr bind_rounding(const ast::Expr& e, int fn);
+  ExprPtr bind_double_function(const ast::Expr& e, int fn);
+  ExprPtr bind_nullif(const ast::Expr& e);
+  ExprPtr bind_date_function(const ast::Expr& e, const ScalarEntry& f);
+  int constant_digits(const ast::Expr& call, const ast::Expr& arg);
+  std::string constant_name(const ast::Expr& call, const ast::Expr& arg);
+  ExprPtr date_argument(const ast::Expr& call, const ast::Expr& arg);
+
+  // string_functions.cpp
+  ExprPtr bind_string_function(const ast::Expr& e, const ScalarEntry& f);
+  ExprPtr bind_concat_operator(const ast::Expr& e);  // a || b
+  ExprPtr string_argument(const ast::Expr& call, const ast::Expr& arg);
+  ExprPtr integer_argument(const ast::Expr& call, const ast::Expr& arg);  // as BIGINT
+  ExprPtr as_text(Operand op);  // strings stay, other values are CAST to VARCHAR
 
   BindContext& ctx_;
   ClauseRules rules_;

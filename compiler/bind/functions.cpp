@@ -1,4 +1,5 @@
-// Function calls (aggregates, ABS, ROUND, MOD, COALESCE, EXTRACT), CASE and CAST.
+// Function calls (aggregates, ABS, ROUND, MOD, COALESCE, EXTRACT; the others are in
+// scalar_functions.cpp), CASE and CAST.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -21,26 +22,10 @@ const std::vector<std::string>& known_function_names() {
     for (const char* scalar : {"abs", "round", "mod", "coalesce", "extract"}) {
       names.push_back(scalar);
     }
+    for (std::string& scalar : scalar_function_names()) names.push_back(std::move(scalar));
     return names;
   }();
   return kNames;
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-void expect_arguments(const ast::Expr& call, size_t min, size_t max) {
-  size_t n = call.children.size();
-  if (n >= min && n <= max) return;
-  std::string expected = min == max ? std::to_string(min) : fmt::format("{} to {}", min, max);
-  if (max == SIZE_MAX) expected = fmt::format("at least {}", min);
-  throw Error(ErrorKind::Binder,
-              fmt::format("function \"{}\" expects {} argument{}, got {}", lower(call.name),
-                          expected, max == 1 ? "" : "s", n),
-              call.location);
 }
 
 // Sets inside_aggregate while an aggregate's argument is bound.
@@ -53,18 +38,11 @@ class AggregateScope {
   bool& flag_;
 };
 
-std::optional<int> extract_field(const std::string& name) {
-  if (name == "YEAR") return kYear;
-  if (name == "MONTH") return kMonth;
-  if (name == "DAY") return kDay;
-  return std::nullopt;
-}
-
 }  // namespace
 
 ExprPtr ExpressionBinder::bind_function(const ast::Expr& e) {
   if (const AggregateFunction* f = find_aggregate(e.name)) return bind_aggregate(e, *f);
-  const std::string name = lower(e.name);
+  const std::string name = lower_ascii(e.name);
   const bool known = std::find(known_function_names().begin(), known_function_names().end(),
                                name) != known_function_names().end();
   if (!known) {
@@ -79,6 +57,7 @@ ExprPtr ExpressionBinder::bind_function(const ast::Expr& e) {
                             e.star ? "*" : "DISTINCT", name),
                 e.location);
   }
+  if (const ScalarEntry* f = find_scalar_function(name)) return bind_scalar_function(e, *f);
   if (e.name == "ABS") return bind_abs(e);
   if (e.name == "ROUND") return bind_round(e);
   if (e.name == "EXTRACT") return bind_extract(e);
@@ -139,8 +118,8 @@ ExprPtr ExpressionBinder::numeric_argument(const ast::Expr& call, const ast::Exp
   if (!op.unknown_literal) op.expr = settle_untyped(op.expr, Type::integer(), ctx_);
   if (!op.expr->type.is_numeric()) {
     throw Error(ErrorKind::Type,
-                fmt::format("function \"{}\" requires a numeric argument, not {}", lower(call.name),
-                            op.expr->type.to_string()),
+                fmt::format("function \"{}\" requires a numeric argument, not {}",
+                            lower_ascii(call.name), op.expr->type.to_string()),
                 arg.location);
   }
   return op.expr;
@@ -155,27 +134,7 @@ ExprPtr ExpressionBinder::bind_abs(const ast::Expr& e) {
 ExprPtr ExpressionBinder::bind_round(const ast::Expr& e) {
   expect_arguments(e, 1, 2);
   ExprPtr x = numeric_argument(e, *e.children[0]);
-  int digits = 0;
-  if (e.children.size() == 2) {
-    const ast::Expr& arg = *e.children[1];
-    ExprPtr n = fold_constants(adapt_untyped(bind(arg), Type::integer(), ctx_));
-    if (n->kind != ExprKind::Constant) {
-      throw Error(ErrorKind::Unsupported,
-                  "ROUND with a non-constant number of digits is not supported", arg.location);
-    }
-    if (!n->type.is_integer() || n->value.null) {
-      throw Error(ErrorKind::Type,
-                  fmt::format("the digits of ROUND must be an integer, not {}",
-                              n->value.null ? "NULL" : n->type.to_string()),
-                  arg.location);
-    }
-    if (n->value.i > kMaxDecimalPrecision || n->value.i < -kMaxDecimalPrecision) {
-      throw Error(ErrorKind::Type,
-                  fmt::format("ROUND to {} digits is out of range (-38 to 38)", n->value.i),
-                  arg.location);
-    }
-    digits = static_cast<int>(n->value.i);
-  }
+  const int digits = e.children.size() == 2 ? constant_digits(e, *e.children[1]) : 0;
   Type type = x->type;
   if (type.is_decimal()) {
     int scale = std::max(digits, 0);
@@ -192,7 +151,7 @@ ExprPtr ExpressionBinder::bind_round(const ast::Expr& e) {
 
 ExprPtr ExpressionBinder::bind_extract(const ast::Expr& e) {
   expect_arguments(e, 1, 1);
-  auto field = extract_field(e.extract_field);
+  auto field = extract_field_of(e.extract_field);
   if (!field) {
     throw Error(ErrorKind::Unsupported,
                 fmt::format("EXTRACT({} FROM ...) is not supported", e.extract_field), e.location);

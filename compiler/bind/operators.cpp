@@ -156,7 +156,8 @@ ExprPtr ExpressionBinder::bind_in(const ast::Expr& e) {
 }
 
 ExprPtr ExpressionBinder::bind_like(const ast::Expr& e) {
-  const char* symbol = e.negated ? "NOT LIKE" : "LIKE";
+  const bool ilike = e.op == "ILIKE";
+  const std::string symbol = std::string(e.negated ? "NOT " : "") + (ilike ? "ILIKE" : "LIKE");
   Operand value = bind_operand(*e.children.at(0));
   resolve_unknown(value, Type::varchar(), ctx_);
   ExprPtr pattern = fold_constants(adapt_untyped(bind(*e.children.at(1)), Type::varchar(), ctx_));
@@ -164,7 +165,8 @@ ExprPtr ExpressionBinder::bind_like(const ast::Expr& e) {
     fail_operator(e, symbol, value.expr->type.to_string(), pattern->type.to_string());
   }
   if (pattern->kind != ExprKind::Constant) {
-    throw Error(ErrorKind::Unsupported, "LIKE with a non-constant pattern is not supported",
+    throw Error(ErrorKind::Unsupported,
+                fmt::format("{} with a non-constant pattern is not supported", symbol),
                 e.children[1]->location);
   }
   if (!pattern->type.is_string()) {
@@ -174,6 +176,7 @@ ExprPtr ExpressionBinder::bind_like(const ast::Expr& e) {
   auto node = new_node(ExprKind::Like, Type::boolean(), e, {value.expr});
   node->str = pattern->str;
   node->negated = e.negated;
+  node->op = ilike ? 1 : 0;
   return node;
 }
 

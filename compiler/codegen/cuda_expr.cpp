@@ -113,10 +113,12 @@ const char* value_hint(const Expr& e) {
       return "rounded";
     case ExprKind::Extract: {
       static const char* kFields[] = {"year", "month", "day"};
-      return kFields[e.op];
+      return e.op <= kDay ? kFields[e.op] : "date_part";
     }
     case ExprKind::DateAdd:
       return "shifted_date";
+    case ExprKind::Function:
+      return function_value_hint(e.op);
     default:
       return "value";
   }
@@ -251,6 +253,8 @@ CudaOperand CudaExprEmitter::emit_node(const Expr& e, std::string& out) {
     case ExprKind::Extract:
     case ExprKind::DateAdd:
       return emit_date(e, out);
+    case ExprKind::Function:
+      return emit_function(e, out);
     default:
       unsupported(fmt::format("the expression \"{}\"", e.text));
   }
@@ -313,18 +317,6 @@ CudaOperand CudaExprEmitter::emit_parameter(const Expr& e, std::string&) {
   }
   return {name, name + "_null"};
 }
-
-namespace {
-
-// C expression comparing two operands of one type class: negative, zero or positive.
-std::string compare_expr(const Type& ta, const std::string& a, const Type& tb,
-                         const std::string& b) {
-  if (ta.is_decimal()) return fmt::format("cmp_decimal({}, {}, {}, {})", a, ta.scale, b, tb.scale);
-  if (ta.is_float()) return fmt::format("cmp_f64({}, {})", a, b);
-  return fmt::format("(({0}) < ({1}) ? -1 : (({0}) > ({1}) ? 1 : 0))", a, b);
-}
-
-}  // namespace
 
 CudaOperand CudaExprEmitter::emit_compare(const Expr& e, std::string& out) {
   CudaOperand a = emit(*e.children[0], out);

@@ -98,6 +98,12 @@ class CudaExprEmitter {
   CudaOperand emit_unary(const Expr& e, std::string& out);
   CudaOperand emit_round(const Expr& e, std::string& out);
   CudaOperand emit_date(const Expr& e, std::string& out);
+  // cuda_expr_functions.cpp: ExprKind::Function
+  CudaOperand emit_function(const Expr& e, std::string& out);
+  std::string rounding_code(const Expr& e, const std::string& a) const;
+  std::string double_function_code(const Expr& e, const std::vector<CudaOperand>& args,
+                                   const std::string& result) const;
+  CudaOperand emit_extremum(const Expr& e, std::string& out);
   // The single dictionary column `e` reads, if `e` reads exactly one and it is VARCHAR.
   int lookup_column(const Expr& e) const;
 

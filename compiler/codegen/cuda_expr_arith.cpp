@@ -286,9 +286,11 @@ CudaOperand CudaExprEmitter::emit_date(const Expr& e, std::string& out) {
   CudaOperand a = emit(*e.children[0], out);
   CudaOperand r = declare(e, out);
   std::string code;
-  if (e.kind == ExprKind::Extract) {
+  if (e.kind == ExprKind::Extract && e.op <= kDay) {
     static const char* kFields[] = {"year", "month", "day"};
     code = fmt::format("(i64)civil_from_days({}).{}", a.value, kFields[e.op]);
+  } else if (e.kind == ExprKind::Extract) {  // the fields beyond YEAR/MONTH/DAY
+    code = fmt::format("tally_dates::date_field({}, {})", a.value, e.op);
   } else {
     std::string shifted =
         e.months ? fmt::format("add_months({}, {})", a.value, i64_literal(e.months)) : a.value;

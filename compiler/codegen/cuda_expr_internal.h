@@ -64,4 +64,15 @@ inline const char* compare_op(int op) {
   }
 }
 
+// C expression comparing two operands of one type class: negative, zero or positive.
+inline std::string compare_expr(const Type& ta, const std::string& a, const Type& tb,
+                                const std::string& b) {
+  if (ta.is_decimal()) return fmt::format("cmp_decimal({}, {}, {}, {})", a, ta.scale, b, tb.scale);
+  if (ta.is_float()) return fmt::format("cmp_f64({}, {})", a, b);
+  return fmt::format("(({0}) < ({1}) ? -1 : (({0}) > ({1}) ? 1 : 0))", a, b);
+}
+
+// What a temporary holding a ScalarFn's value is called ("floored", "root").
+const char* function_value_hint(int fn);
+
 }  // namespace tally::cuda_text

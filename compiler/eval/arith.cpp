@@ -28,6 +28,13 @@ int64_t check_integer_range(int128 v, const Type& type) {
   return static_cast<int64_t>(v);
 }
 
+int128 decimal_or_overflow(std::optional<int128> v) {
+  if (!v || !fits_precision(*v, kMaxDecimalPrecision)) {
+    execution_error("numeric overflow: a DECIMAL result exceeds 38 digits");
+  }
+  return *v;
+}
+
 namespace {
 
 Value integer_arith(int op, int64_t a, int64_t b, const Type& type) {
@@ -52,13 +59,6 @@ Value integer_arith(int op, int64_t a, int64_t b, const Type& type) {
       break;
   }
   return Value::from_int(check_integer_range(r, type));
-}
-
-int128 decimal_or_overflow(std::optional<int128> v) {
-  if (!v || !fits_precision(*v, kMaxDecimalPrecision)) {
-    execution_error("numeric overflow: a DECIMAL result exceeds 38 digits");
-  }
-  return *v;
 }
 
 Value decimal_arith(int op, int128 a, int sa, int128 b, int sb, const Type& type) {

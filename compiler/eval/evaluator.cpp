@@ -65,19 +65,6 @@ Value eval_case(const Expr& e, const EvalContext& ctx) {
   return evaluate(*e.children.back(), ctx);
 }
 
-Value eval_extract(const Expr& e, const Value& v) {
-  if (v.null) return v;
-  CivilDate c = civil_from_days(static_cast<int32_t>(v.i));
-  switch (e.op) {
-    case kYear:
-      return Value::from_int(c.year);
-    case kMonth:
-      return Value::from_int(c.month);
-    default:
-      return Value::from_int(c.day);
-  }
-}
-
 Value eval_date_add(const Expr& e, const Value& v) {
   if (v.null) return v;
   int64_t d = v.i;
@@ -88,7 +75,20 @@ Value eval_date_add(const Expr& e, const Value& v) {
 Value eval_like(const Expr& e, const EvalContext& ctx) {
   Value v = evaluate(*e.children[0], ctx);
   if (v.null) return v;
-  return Value::from_bool(like_match(ctx.strings->get(v.i), e.str) != e.negated);
+  const std::string& text = ctx.strings->get(v.i);
+  const bool match = e.op ? detail::ilike_match(text, e.str) : like_match(text, e.str);
+  return Value::from_bool(match != e.negated);
+}
+
+Value eval_function(const Expr& e, const EvalContext& ctx) {
+  std::vector<Value> args;
+  args.reserve(e.children.size());
+  for (const auto& c : e.children) args.push_back(evaluate(*c, ctx));
+  const bool strings = (e.op >= kUpper && e.op <= kRight) || e.op == kStrftime;
+  if (strings) {
+    return detail::eval_string_function(e, args, ctx.strings);
+  }
+  return detail::eval_numeric_function(e, args, ctx.strings);
 }
 
 Value eval_parameter(const Expr& e, const EvalContext& ctx) {
@@ -154,9 +154,11 @@ Value evaluate(const Expr& e, const EvalContext& ctx) {
     case ExprKind::Round:
       return detail::eval_round(e, evaluate(*e.children[0], ctx));
     case ExprKind::Extract:
-      return eval_extract(e, evaluate(*e.children[0], ctx));
+      return detail::eval_extract(e, evaluate(*e.children[0], ctx));
     case ExprKind::DateAdd:
       return eval_date_add(e, evaluate(*e.children[0], ctx));
+    case ExprKind::Function:
+      return eval_function(e, ctx);
   }
   throw Error(ErrorKind::Internal, "unknown expression kind");
 }

@@ -16,18 +16,6 @@ std::shared_ptr<Expr> new_node(ExprKind kind, Type type) {
   return e;
 }
 
-const char* extract_field_name(int field) {
-  switch (field) {
-    case kYear:
-      return "YEAR";
-    case kMonth:
-      return "MONTH";
-    case kDay:
-      return "DAY";
-  }
-  return "?";
-}
-
 std::string quote_sql_string(const std::string& s) {
   std::string out = "'";
   for (char c : s) {
@@ -182,7 +170,7 @@ std::string expr_to_string(const Expr& e) {
       return fmt::format("({} {}IN ({}))", child(0), e.negated ? "NOT " : "",
                          join_children(e, 1, ", "));
     case ExprKind::Like:
-      return fmt::format("({} {}LIKE {})", child(0), e.negated ? "NOT " : "",
+      return fmt::format("({} {}{} {})", child(0), e.negated ? "NOT " : "", e.op ? "ILIKE" : "LIKE",
                          quote_sql_string(e.str));
     case ExprKind::Case:
       return case_to_string(e);
@@ -198,6 +186,8 @@ std::string expr_to_string(const Expr& e) {
       return fmt::format("EXTRACT({} FROM {})", extract_field_name(e.op), child(0));
     case ExprKind::DateAdd:
       return fmt::format("({} + INTERVAL '{} months {} days')", child(0), e.months, e.days);
+    case ExprKind::Function:
+      return function_to_string(e);
   }
   return "?";
 }

@@ -6,7 +6,9 @@
 //    both DECIMAL (scales may differ: consumers align them), both DOUBLE, both DATE
 //    (Compare, or Sub giving INTEGER days), DATE +/- INTEGER days, both BOOLEAN or both
 //    VARCHAR (Compare only);
-//  - Like patterns, Round digits and DateAdd amounts are constants held in the node.
+//  - Like patterns, Round digits and DateAdd amounts are constants held in the node;
+//  - Function arguments have the types their ScalarFn's rule (compiler/bind/scalar_functions.cpp)
+//    gives them; a date unit or TRUNC's digits are constants held in `digits`.
 #pragma once
 
 #include <memory>
@@ -37,7 +39,7 @@ enum class ExprKind {
   Not,           // children[0]
   IsNull,        // children[0]; negated = IS NOT NULL
   InList,        // children[0] = value, children[1..] = list (same type); negated
-  Like,          // children[0] = VARCHAR value; str = pattern; negated
+  Like,          // children[0] = VARCHAR value; str = pattern; negated; op 1: ILIKE
   Case,          // children: when0, then0, when1, then1, ..., else (always present)
   Cast,          // children[0] converted to this node's type
   Coalesce,      // children, all of this node's type
@@ -45,11 +47,69 @@ enum class ExprKind {
   Round,         // children[0]; digits = places to keep (result scale for DECIMAL)
   Extract,       // op: ExtractField; children[0] a DATE; result BIGINT
   DateAdd,       // children[0] a DATE; months and days to add (may be negative)
+  Function,      // op: ScalarFn; children = arguments; digits: TRUNC places or DateUnit
 };
 
 enum ArithOp : int { kAdd, kSub, kMul, kDiv, kMod };
 enum CompareOp : int { kEq, kNe, kLt, kLe, kGt, kGe };
-enum ExtractField : int { kYear, kMonth, kDay };
+enum ExtractField : int {
+  kYear,
+  kMonth,
+  kDay,
+  kQuarter,
+  kWeek,     // ISO 8601 week of the year
+  kDow,      // 0 = Sunday
+  kIsoDow,   // 1 = Monday ... 7 = Sunday
+  kDoy,      // 1 ... 366
+  kIsoYear,  // the year the ISO week belongs to
+  kDecade,
+  kCentury,
+  kMillennium,
+  kEpoch,  // seconds since 1970-01-01
+};
+
+// The scalar functions of ExprKind::Function (ABS, ROUND and EXTRACT have their own kinds).
+enum ScalarFn : int {
+  kFloor,
+  kCeil,
+  kTrunc,  // digits = places to keep
+  kSqrt,
+  kPower,
+  kLn,
+  kLog10,
+  kLogBase,  // log(b, x)
+  kExp,
+  kSign,
+  kGreatest,  // NULL arguments are skipped, as PostgreSQL does
+  kLeast,
+  kUpper,
+  kLower,
+  kLength,  // characters (UTF-8)
+  kSubstring,
+  kConcatStrict,  // a || b: NULL if either is
+  kConcat,        // concat(...): NULL arguments are skipped
+  kTrim,
+  kLtrim,
+  kRtrim,
+  kReplace,
+  kStartsWith,
+  kLeft,
+  kRight,
+  kDateTrunc,  // digits = DateUnit
+  kStrftime,
+};
+
+// The units of date_trunc.
+enum DateUnit : int {
+  kUnitYear,
+  kUnitQuarter,
+  kUnitMonth,
+  kUnitWeek,
+  kUnitDay,
+  kUnitDecade,
+  kUnitCentury,
+  kUnitMillennium
+};
 
 struct Expr {
   ExprKind kind;
@@ -79,9 +139,17 @@ ExprPtr make_node(ExprKind kind, Type type, std::vector<ExprPtr> children, int o
 const char* arith_op_symbol(int op);
 const char* compare_op_symbol(int op);
 
+// SQL names: "floor", "date_trunc" (lower case, as users call them); "YEAR", "DOW" (upper
+// case, as EXTRACT spells them); "month" (date_trunc's units).
+const char* scalar_fn_name(int fn);
+const char* extract_field_name(int field);
+const char* date_unit_name(int unit);
+
 // Readable form of an expression tree, e.g. "(#3 * (1.00 - #6))", for --explain and
 // test failure messages.
 std::string expr_to_string(const Expr& e);
+// The same for one Function node: "date_trunc('month', #2)".
+std::string function_to_string(const Expr& e);
 
 // Structural equality (same kinds, types, payloads and children): how the binder matches
 // SELECT/HAVING/ORDER BY expressions to GROUP BY keys.

@@ -33,7 +33,7 @@ enum class ExprKind {
   Binary,           // op: "+" "-" "*" "/" "%" "=" "<>" "<" "<=" ">" ">=" "AND" "OR" "||"
   Between,          // children: value, low, high; negated
   InList,           // children: value, item...; negated
-  Like,             // children: value, pattern; negated
+  Like,             // children: value, pattern; negated; op "ILIKE" for ILIKE
   IsNull,           // children[0]; negated = IS NOT NULL
   Case,             // case_operand (simple CASE) or null; children: when, then, when, then...;
                     // else_expr or null
@@ -67,7 +67,7 @@ struct Expr {
   ExprPtr case_operand;
   ExprPtr else_expr;
   TypeName cast_type;
-  std::string extract_field;  // YEAR MONTH DAY
+  std::string extract_field;  // upper case: YEAR MONTH DAY DOW ...
   bool boolean_value = false;
   bool negated = false;
   bool distinct = false;

@@ -94,6 +94,7 @@ ast::ExprPtr Transformer::transform_predicate_suffix(ast::ExprPtr value,
     auto& like = dynamic_cast<P::LikeContext&>(ctx);
     expr->kind = ast::ExprKind::Like;
     expr->negated = like.NOT() != nullptr;
+    if (like.ILIKE() != nullptr) expr->op = "ILIKE";
     expr->children.push_back(transform_concat(*like.concatExpression()));
   }
   return expr;

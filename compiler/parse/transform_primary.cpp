@@ -50,6 +50,7 @@ ast::ExprPtr Transformer::transform_primary(P::PrimaryContext& ctx) {
   if (auto* cast = ctx.castFunction()) return transform_cast_function(*cast);
   if (auto* case_expression = ctx.caseExpression()) return transform_case(*case_expression);
   if (auto* extract = ctx.extractFunction()) return transform_extract(*extract);
+  if (auto* substring = ctx.substringFunction()) return transform_substring(*substring);
   if (auto* call = ctx.functionCall()) return transform_function_call(*call);
   if (auto* column = ctx.columnReference()) return transform_column_reference(*column);
   if (ctx.subquery() != nullptr || ctx.existsSubquery() != nullptr) {
@@ -159,7 +160,11 @@ ast::ExprPtr Transformer::transform_case(P::CaseExpressionContext& ctx) {
 ast::ExprPtr Transformer::transform_extract(P::ExtractFunctionContext& ctx) {
   ast::ExprPtr expr = make_expr(ast::ExprKind::FunctionCall, ctx.start, ctx.stop);
   expr->name = "EXTRACT";
-  expr->extract_field = upper_ascii(ctx.extractField()->getText());
+  P::ExtractFieldContext& field = *ctx.extractField();
+  // EXTRACT('dow' FROM d) as PostgreSQL also accepts; the binder checks the name.
+  expr->extract_field = upper_ascii(field.identifier() != nullptr
+                                        ? transform_identifier(*field.identifier())
+                                        : unquote_string(*field.STRING_LITERAL()->getSymbol()));
   expr->children.push_back(transform_expression(*ctx.expression()));
   return expr;
 }
@@ -173,6 +178,16 @@ ast::ExprPtr Transformer::transform_function_call(P::FunctionCallContext& ctx) {
   expr->star = ctx.STAR() != nullptr;
   expr->distinct = ctx.DISTINCT() != nullptr;
   expr->children = transform_expressions(ctx.expression());
+  return expr;
+}
+
+// SUBSTRING(s FROM start [FOR count]) is SUBSTRING(s, start [, count]).
+ast::ExprPtr Transformer::transform_substring(P::SubstringFunctionContext& ctx) {
+  ast::ExprPtr expr = make_expr(ast::ExprKind::FunctionCall, ctx.start, ctx.stop);
+  expr->name = "SUBSTRING";
+  expr->children.push_back(transform_expression(*ctx.source));
+  expr->children.push_back(transform_expression(*ctx.position));
+  if (ctx.length != nullptr) expr->children.push_back(transform_expression(*ctx.length));
   return expr;
 }
 

@@ -76,6 +76,7 @@ class Transformer {
   ast::ExprPtr transform_case(P::CaseExpressionContext& ctx);
   ast::ExprPtr transform_extract(P::ExtractFunctionContext& ctx);
   ast::ExprPtr transform_function_call(P::FunctionCallContext& ctx);
+  ast::ExprPtr transform_substring(P::SubstringFunctionContext& ctx);
   ast::ExprPtr transform_column_reference(P::ColumnReferenceContext& ctx);
 
   // Names, types and literal text (transform_name.cpp).

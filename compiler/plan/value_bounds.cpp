@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "compiler/common/date.h"
+#include "templates/tally_date_parts.cuh"
 
 namespace tally {
 
@@ -69,6 +70,8 @@ class Analysis {
         return extract(e);
       case ExprKind::DateAdd:
         return date_add(e);
+      case ExprKind::Function:
+        return scalar_function(e);
       default:
         return kUnknown;
     }
@@ -176,10 +179,47 @@ class Analysis {
         return dates ? range(lo.year, hi.year) : kUnknown;
       case kMonth:
         return dates && lo.year == hi.year ? range(lo.month, hi.month) : range(1, 12);
-      default:
+      case kDay:
         return dates && lo.year == hi.year && lo.month == hi.month ? range(lo.day, hi.day)
                                                                    : range(1, 31);
+      default:
+        return other_field(e.op, d, dates);
     }
+  }
+
+  // Fields that grow with the date (ISOYEAR, DECADE ..., EPOCH) from its bounds; the
+  // others within their cycle.
+  static ValueBounds other_field(int field, ValueBounds d, bool dates) {
+    switch (field) {
+      case kQuarter:
+        return range(1, 4);
+      case kWeek:
+        return range(1, 53);
+      case kDow:
+        return range(0, 6);
+      case kIsoDow:
+        return range(1, 7);
+      case kDoy:
+        return range(1, 366);
+      default:
+        if (!dates) return kUnknown;
+        return range(tally_dates::date_field(static_cast<int64_t>(d.lo), field),
+                     tally_dates::date_field(static_cast<int64_t>(d.hi), field));
+    }
+  }
+
+  // FLOOR/CEIL/TRUNC of an integer and date_trunc never pass their argument's bounds
+  // (date_trunc only moves a date back, to a start no earlier than the lowest one's).
+  ValueBounds scalar_function(const Expr& e) const {
+    if (e.op == kSign) return range(-1, 1);
+    const ValueBounds c = of(*e.children[0]);
+    if (!c.known) return kUnknown;
+    if (e.op == kDateTrunc && c.lo >= INT32_MIN && c.hi <= INT32_MAX) {
+      return range(tally_dates::date_trunc_days(static_cast<int64_t>(c.lo), e.digits), c.hi);
+    }
+    const bool integer_rounding =
+        (e.op == kFloor || e.op == kCeil || e.op == kTrunc) && e.type.is_integer() && e.digits >= 0;
+    return integer_rounding ? c : kUnknown;
   }
 
   // DATE + months + days: a month moves a date by 28 to 31 days (the day clamps to the

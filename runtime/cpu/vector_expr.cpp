@@ -160,6 +160,10 @@ VecOpPtr compile_vector(const Expr& e, const VecEnv& env) {
     case ExprKind::Coalesce:
       op = vec::logic_op(e, env, children);
       break;
+    case ExprKind::Function:
+    case ExprKind::Extract:
+      op = vec::function_op(e, env, children);
+      break;
     default:
       break;
   }

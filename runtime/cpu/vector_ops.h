@@ -69,5 +69,7 @@ VecOpPtr arith_op(const Expr& e, const VecEnv& env, std::vector<VecOpPtr>& child
 VecOpPtr cast_op(const Expr& e, const VecEnv& env, std::vector<VecOpPtr>& children);
 VecOpPtr compare_op(const Expr& e, const VecEnv& env, std::vector<VecOpPtr>& children);
 VecOpPtr logic_op(const Expr& e, const VecEnv& env, std::vector<VecOpPtr>& children);
+// Scalar functions (ExprKind::Function) and EXTRACT: vector_ops_function.cpp.
+VecOpPtr function_op(const Expr& e, const VecEnv& env, std::vector<VecOpPtr>& children);
 
 }  // namespace tally::vec

@@ -161,6 +161,20 @@ uint32_t read_status_word(const cuda::DeviceBuffer& status) {
   return word;
 }
 
+// The messages of compiler/eval/math_functions.cpp.
+void raise_math_status_errors(uint32_t status) {
+  static const std::pair<uint32_t, const char*> kMessages[] = {
+      {kStatusSqrtNegative, "cannot take square root of a negative number"},
+      {kStatusLogZero, "cannot take logarithm of zero"},
+      {kStatusLogNegative, "cannot take logarithm of a negative number"},
+      {kStatusZeroToNegativePower, "zero raised to a negative power is undefined"},
+      {kStatusComplexPower,
+       "a negative number raised to a non-integer power yields a complex result"}};
+  for (const auto& [bit, message] : kMessages) {
+    if (status & bit) throw Error(ErrorKind::Execution, message);
+  }
+}
+
 void raise_status_errors(uint32_t status, const std::string& lookup_error) {
   if (status & kStatusDivisionByZero) throw Error(ErrorKind::Execution, "division by zero");
   if (status & kStatusIntegerOverflow) throw Error(ErrorKind::Execution, "integer out of range");
@@ -170,6 +184,7 @@ void raise_status_errors(uint32_t status, const std::string& lookup_error) {
     throw Error(ErrorKind::Execution, "numeric overflow: a DECIMAL result exceeds its precision");
   }
   if (status & kStatusLookupError) throw Error(ErrorKind::Execution, lookup_error);
+  raise_math_status_errors(status);
 }
 
 GpuEngine::GpuEngine() : impl_(std::make_unique<Impl>()) {}

@@ -305,10 +305,11 @@ TEST_CASE("binder: arithmetic on types without the operator is a type error") {
                 "cannot apply operator '-' to INTEGER and DATE in \"2 - t\"", 8);
 }
 
-TEST_CASE("binder: string concatenation is not supported") {
-  Failure f = bind_failure("SELECT v || 'x' FROM alltypes");
-  CHECK(f.kind == ErrorKind::Unsupported);
-  CHECK(f.message == "string concatenation (||) is not supported");
+TEST_CASE("binder: string concatenation needs a string operand") {
+  CHECK(ir_of("v || 'x'") == "||(#0:v, 'x')");
+  Failure f = bind_failure("SELECT i || i FROM alltypes");
+  CHECK(f.kind == ErrorKind::Type);
+  CHECK(f.message == "cannot apply operator '||' to INTEGER and INTEGER in \"i || i\"");
 }
 
 // ---------------------------------------------------------------- comparisons
@@ -588,8 +589,8 @@ TEST_CASE("binder: unknown functions suggest a near name") {
                 "function \"frobnicate\" does not exist", 8);
   check_failure("SELECT sume(i) FROM alltypes", ErrorKind::Binder,
                 "function \"sume\" does not exist (did you mean \"sum\"?)", 8);
-  check_failure("SELECT upper(v) FROM alltypes", ErrorKind::Binder,
-                "function \"upper\" does not exist", 8);
+  check_failure("SELECT uppr(v) FROM alltypes", ErrorKind::Binder,
+                "function \"uppr\" does not exist (did you mean \"upper\"?)", 8);
   check_failure("SELECT abs(i, 2) FROM alltypes", ErrorKind::Binder,
                 "function \"abs\" expects 1 argument, got 2", 8);
 }

@@ -28,22 +28,10 @@ std::string error_on(Database& db, const std::string& sql, CpuPath path) {
   return "";
 }
 
-// The rows as sorted text, to compare both paths' results whatever their group order.
-std::vector<std::string> rows_of(const Result& r) {
-  std::vector<std::string> rows;
-  for (size_t i = 0; i < r.rows.size(); ++i) {
-    std::string line;
-    for (size_t c = 0; c < r.names.size(); ++c) line += r.cell_text(i, c) + "|";
-    rows.push_back(line);
-  }
-  std::sort(rows.begin(), rows.end());
-  return rows;
-}
-
 void check_same(Database& db, const std::string& sql, std::vector<std::string> parameters = {}) {
   INFO(sql);
-  const auto row = rows_of(run_on(db, sql, CpuPath::Row, parameters));
-  const auto vec = rows_of(run_on(db, sql, CpuPath::Vector, parameters));
+  const auto row = test::sorted_row_texts(run_on(db, sql, CpuPath::Row, parameters));
+  const auto vec = test::sorted_row_texts(run_on(db, sql, CpuPath::Vector, parameters));
   CHECK(vec == row);
   CHECK(!row.empty());
 }

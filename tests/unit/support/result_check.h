@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -41,6 +42,18 @@ inline Result run_sql(Database& db, const std::string& sql,
   });
   REQUIRE(last.has_value());
   return *last;
+}
+
+// The rows as sorted text ("a|b|" a row), to compare two results whatever their row order.
+inline std::vector<std::string> sorted_row_texts(const Result& r) {
+  std::vector<std::string> rows;
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    std::string line;
+    for (size_t c = 0; c < r.names.size(); ++c) line += r.cell_text(i, c) + "|";
+    rows.push_back(line);
+  }
+  std::sort(rows.begin(), rows.end());
+  return rows;
 }
 
 inline std::string read_text_file(const std::string& path) {

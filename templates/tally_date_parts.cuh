@@ -1,0 +1,116 @@
+// EXTRACT/date_part fields and date_trunc units over days since 1970-01-01, shared verbatim
+// by the CPU evaluator (compiler/eval/math_functions.cpp) and generated GPU code, so the two
+// engines cannot disagree about ISO weeks or centuries. Plain C++ that both compilers read.
+// The field and unit numbers are compiler/ir/expr.h's ExtractField and DateUnit.
+#pragma once
+
+#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+#define TALLY_HD __host__ __device__ __forceinline__
+#else
+#define TALLY_HD inline
+#endif
+
+namespace tally_dates {
+
+typedef long long i64;
+
+TALLY_HD i64 floor_div(i64 a, i64 b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+TALLY_HD i64 floor_mod(i64 a, i64 b) { return a - floor_div(a, b) * b; }
+
+// Hinnant's civil algorithms (as compiler/common/date.cpp).
+TALLY_HD i64 days_from_ymd(i64 y, i64 m, i64 d) {
+  y -= m <= 2;
+  const i64 era = floor_div(y, 400);
+  const i64 yoe = y - era * 400;
+  const i64 doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+}
+
+struct Ymd {
+  i64 year, month, day;
+};
+
+TALLY_HD Ymd ymd_from_days(i64 z) {
+  z += 719468;
+  const i64 era = floor_div(z, 146097);
+  const i64 doe = z - era * 146097;
+  const i64 yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const i64 doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const i64 mp = (5 * doy + 2) / 153;
+  const i64 m = mp < 10 ? mp + 3 : mp - 9;
+  Ymd r = {yoe + era * 400 + (m <= 2), m, doy - (153 * mp + 2) / 5 + 1};
+  return r;
+}
+
+// 1 = Monday ... 7 = Sunday; 1970-01-01 was a Thursday.
+TALLY_HD i64 iso_dow(i64 days) { return floor_mod(days + 3, 7) + 1; }
+
+// The Thursday of the ISO week holding `days`: its year is the ISO year.
+TALLY_HD i64 iso_thursday(i64 days) { return days - iso_dow(days) + 4; }
+
+// PostgreSQL's centuries and millennia: the 21st century began on 2001-01-01.
+TALLY_HD i64 ordinal_period(i64 year, i64 length) {
+  return year > 0 ? (year + length - 1) / length : -((length - 1 - (year - 1)) / length);
+}
+
+// ExtractField: YEAR MONTH DAY QUARTER WEEK DOW ISODOW DOY ISOYEAR DECADE CENTURY
+// MILLENNIUM EPOCH.
+TALLY_HD i64 date_field(i64 days, int field) {
+  const Ymd c = ymd_from_days(days);
+  switch (field) {
+    case 0:
+      return c.year;
+    case 1:
+      return c.month;
+    case 2:
+      return c.day;
+    case 3:
+      return (c.month - 1) / 3 + 1;
+    case 4: {
+      const i64 thursday = iso_thursday(days);
+      return (thursday - days_from_ymd(ymd_from_days(thursday).year, 1, 1)) / 7 + 1;
+    }
+    case 5:
+      return floor_mod(days + 4, 7);
+    case 6:
+      return iso_dow(days);
+    case 7:
+      return days - days_from_ymd(c.year, 1, 1) + 1;
+    case 8:
+      return ymd_from_days(iso_thursday(days)).year;
+    case 9:
+      return floor_div(c.year, 10);
+    case 10:
+      return ordinal_period(c.year, 100);
+    case 11:
+      return ordinal_period(c.year, 1000);
+    default:
+      return days * 86400;
+  }
+}
+
+// DateUnit: year quarter month week day decade century millennium. The first day of the
+// period holding `days` (a week starts on Monday; a century in a year ending in 01).
+TALLY_HD i64 date_trunc_days(i64 days, int unit) {
+  const Ymd c = ymd_from_days(days);
+  switch (unit) {
+    case 0:
+      return days_from_ymd(c.year, 1, 1);
+    case 1:
+      return days_from_ymd(c.year, (c.month - 1) / 3 * 3 + 1, 1);
+    case 2:
+      return days_from_ymd(c.year, c.month, 1);
+    case 3:
+      return days - iso_dow(days) + 1;
+    case 4:
+      return days;
+    case 5:
+      return days_from_ymd(floor_div(c.year, 10) * 10, 1, 1);
+    case 6:
+      return days_from_ymd(floor_div(c.year - 1, 100) * 100 + 1, 1, 1);
+    default:
+      return days_from_ymd(floor_div(c.year - 1, 1000) * 1000 + 1, 1, 1);
+  }
+}
+
+}  // namespace tally_dates
