@@ -236,10 +236,11 @@ std::unique_ptr<AggColumn> sum(Phys arg) {
 
 std::unique_ptr<AggColumn> make_agg_column(const AggSpec& spec, Phys arg) {
   const bool strings = spec.context.arg.is_string();
-  const bool typed = !spec.distinct && spec.kind != AggKind::VarSamp &&
-                     spec.kind != AggKind::StddevSamp && spec.kind != AggKind::BoolAnd &&
-                     spec.kind != AggKind::BoolOr &&
-                     !(strings && (spec.kind == AggKind::Min || spec.kind == AggKind::Max));
+  const AggKind k = spec.kind;
+  // Typed loops for the common aggregates; the others keep the row path's states.
+  const bool typed = !spec.distinct &&
+                     (k == AggKind::CountStar || k == AggKind::Count || k == AggKind::Sum ||
+                      k == AggKind::Avg || ((k == AggKind::Min || k == AggKind::Max) && !strings));
   if (!typed) return std::make_unique<RowStateColumn>(spec);
   switch (spec.kind) {
     case AggKind::CountStar:
