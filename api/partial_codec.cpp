@@ -1,4 +1,4 @@
-// The byte format of a PartialResult: "TALLYPS1", the statement, the schema of its table,
+// The byte format of a PartialResult: "TALLYPS2", the statement, the schema of its table,
 // then per group its keys and per aggregate its state. Integers are little-endian;
 // VARCHAR values travel as text (each process has its own string heap); everything else
 // as the 16 bytes of its Value, so sums, counts and DISTINCT sets arrive exact.
@@ -12,7 +12,8 @@ namespace tally {
 
 namespace {
 
-constexpr std::string_view kMagic = "TALLYPS1";
+// 2: states carry ARG_MIN/ARG_MAX's key and the exact variance's overflow flag.
+constexpr std::string_view kMagic = "TALLYPS2";
 
 class Writer {
  public:
@@ -76,9 +77,14 @@ class Reader {
   size_t at_ = 0;
 };
 
-bool argument_is_string(const BoundSelect& query, size_t aggregate) {
-  const auto& arg = query.aggregates[aggregate].arg;
-  return arg && arg->type.is_string();
+// Which of an aggregate's values are string ids (heap-relative, so written as text).
+struct StateStrings {
+  bool arg = false, key = false;
+};
+
+StateStrings state_strings(const BoundSelect& query, size_t aggregate) {
+  const auto& call = query.aggregates[aggregate];
+  return {call.arg && call.arg->type.is_string(), call.key && call.key->type.is_string()};
 }
 
 void write_schema(Writer& w, const TableSchema& schema) {
@@ -113,7 +119,8 @@ TableSchema read_schema(Reader& r) {
   return schema;
 }
 
-void write_state(Writer& w, const AggState& state, bool is_string, const StringHeap& strings) {
+void write_state(Writer& w, const AggState& state, StateStrings kinds, const StringHeap& strings) {
+  const bool is_string = kinds.arg;
   const HostAggState& s = state.plain;
   w.raw(s.count);
   w.raw(s.sum);
@@ -121,6 +128,8 @@ void write_state(Writer& w, const AggState& state, bool is_string, const StringH
   w.raw(s.fsum);
   w.raw(s.fsumsq);
   w.value(s.extreme, is_string, strings);
+  w.value(s.key, kinds.key, strings);
+  w.raw(static_cast<uint8_t>(s.inexact ? 1 : 0));
   w.raw(static_cast<uint64_t>(state.distinct ? state.distinct->size() + 1 : 0));
   if (!state.distinct) return;
   for (int128 key : *state.distinct) {
@@ -132,7 +141,8 @@ void write_state(Writer& w, const AggState& state, bool is_string, const StringH
   }
 }
 
-AggState read_state(Reader& r, bool is_string, StringHeap& strings) {
+AggState read_state(Reader& r, StateStrings kinds, StringHeap& strings) {
+  const bool is_string = kinds.arg;
   AggState state;
   HostAggState& s = state.plain;
   s.count = r.raw<int64_t>();
@@ -141,6 +151,8 @@ AggState read_state(Reader& r, bool is_string, StringHeap& strings) {
   s.fsum = r.raw<double>();
   s.fsumsq = r.raw<double>();
   s.extreme = r.value(is_string, strings);
+  s.key = r.value(kinds.key, strings);
+  s.inexact = r.raw<uint8_t>() != 0;
   auto distinct = r.raw<uint64_t>();
   if (distinct == 0) return state;
   state.distinct = std::make_unique<std::unordered_set<int128, Int128Hash>>();
@@ -167,7 +179,7 @@ std::string encode_partial(const PartialResult::Impl& impl) {
     }
     const auto& states = impl.groups.states[g];
     for (size_t a = 0; a < states.size(); ++a) {
-      write_state(w, states[a], argument_is_string(query, a), strings);
+      write_state(w, states[a], state_strings(query, a), strings);
     }
   }
   return w.take();
@@ -190,7 +202,7 @@ void decode_partial(std::string_view bytes, PartialResult::Impl& impl) {
       keys.push_back(r.value(key->type.is_string(), strings));
     std::vector<AggState> states;
     for (size_t a = 0; a < query.aggregates.size(); ++a) {
-      states.push_back(read_state(r, argument_is_string(query, a), strings));
+      states.push_back(read_state(r, state_strings(query, a), strings));
     }
     impl.groups.keys.push_back(std::move(keys));
     impl.groups.states.push_back(std::move(states));

@@ -129,4 +129,19 @@ TALLY_DEV void atomic_max(i128* p, i128 v) {
   }
 }
 
+// ---- BIT_AND / BIT_OR / BIT_XOR and PRODUCT --------------------------------------------
+TALLY_DEV void atomic_and(i64* p, i64 v) { atomicAnd((unsigned long long*)p, (u64)v); }
+TALLY_DEV void atomic_or(i64* p, i64 v) { atomicOr((unsigned long long*)p, (u64)v); }
+TALLY_DEV void atomic_xor(i64* p, i64 v) { atomicXor((unsigned long long*)p, (u64)v); }
+// No hardware multiply: a compare-and-swap loop, as cas_extremum.
+TALLY_DEV void atomic_mul(f64* p, f64 v) {
+  u64* word = (u64*)p;
+  u64 seen = *(volatile u64*)word;
+  for (;;) {
+    const u64 prev = atomicCAS(word, seen, to_bits(from_bits(seen, v) * v));
+    if (prev == seen) return;
+    seen = prev;
+  }
+}
+
 }  // namespace tally

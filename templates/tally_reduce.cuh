@@ -72,6 +72,45 @@ TALLY_DEV T max_of(T a, T b) {
   return b > a ? b : a;
 }
 
+// BIT_AND / BIT_OR / BIT_XOR and PRODUCT: the same tree with another operator. Lanes with no
+// data pass the identity (all ones for and, 0 for or and xor, 1 for the product).
+template <typename T>
+TALLY_DEV T and_of(T a, T b) {
+  return a & b;
+}
+template <typename T>
+TALLY_DEV T or_of(T a, T b) {
+  return a | b;
+}
+template <typename T>
+TALLY_DEV T xor_of(T a, T b) {
+  return a ^ b;
+}
+template <typename T>
+TALLY_DEV T mul_of(T a, T b) {
+  return a * b;
+}
+template <typename T>
+TALLY_DEV T warp_and(T v) {
+  for (int offset = 16; offset > 0; offset >>= 1) v &= __shfl_down_sync(kFullWarp, v, offset);
+  return v;
+}
+template <typename T>
+TALLY_DEV T warp_or(T v) {
+  for (int offset = 16; offset > 0; offset >>= 1) v |= __shfl_down_sync(kFullWarp, v, offset);
+  return v;
+}
+template <typename T>
+TALLY_DEV T warp_xor(T v) {
+  for (int offset = 16; offset > 0; offset >>= 1) v ^= __shfl_down_sync(kFullWarp, v, offset);
+  return v;
+}
+template <typename T>
+TALLY_DEV T warp_mul(T v) {
+  for (int offset = 16; offset > 0; offset >>= 1) v *= __shfl_down_sync(kFullWarp, v, offset);
+  return v;
+}
+
 TALLY_DEV bool is_lane_zero() { return (threadIdx.x & 31u) == 0; }
 
 }  // namespace tally

@@ -82,8 +82,11 @@ void BindContext::check_parameters_typed() const {
 int BindContext::add_aggregate(AggregateCall call) {
   for (size_t i = 0; i < aggregates_.size(); ++i) {
     const AggregateCall& a = aggregates_[i];
-    bool same_arg = (!a.arg && !call.arg) || (a.arg && call.arg && expr_equal(*a.arg, *call.arg));
-    if (a.kind == call.kind && a.distinct == call.distinct && same_arg) {
+    auto same = [](const ExprPtr& x, const ExprPtr& y) {
+      return (!x && !y) || (x && y && expr_equal(*x, *y));
+    };
+    if (a.kind == call.kind && a.distinct == call.distinct && same(a.arg, call.arg) &&
+        same(a.key, call.key)) {
       return static_cast<int>(i);
     }
   }

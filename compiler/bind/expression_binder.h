@@ -59,6 +59,7 @@ class ExpressionBinder {
   // functions.cpp
   ExprPtr bind_function(const ast::Expr& e);
   ExprPtr bind_aggregate(const ast::Expr& e, const AggregateFunction& function);
+  ExprPtr aggregate_argument(const ast::Expr& arg, AggregateTyping (*typing)(const Type&));
   ExprPtr bind_abs(const ast::Expr& e);
   ExprPtr bind_round(const ast::Expr& e);
   ExprPtr bind_extract(const ast::Expr& e);

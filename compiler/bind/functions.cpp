@@ -81,7 +81,7 @@ ExprPtr ExpressionBinder::bind_aggregate(const ast::Expr& e, const AggregateFunc
     throw Error(ErrorKind::Unsupported, fmt::format("{}(DISTINCT ...) is not supported", name),
                 e.location);
   }
-  AggregateCall call{kind, e.distinct, nullptr, Type::bigint(), e.source_text};
+  AggregateCall call{kind, e.distinct, nullptr, Type::bigint(), e.source_text, nullptr};
   if (e.star) {
     if (kind == AggKind::Count && e.distinct) {
       throw Error(ErrorKind::Unsupported, "COUNT(DISTINCT *) is not supported", e.location);
@@ -92,16 +92,21 @@ ExprPtr ExpressionBinder::bind_aggregate(const ast::Expr& e, const AggregateFunc
     }
     call.kind = AggKind::CountStar;
   } else {
-    expect_arguments(e, 1, 1);
+    expect_arguments(e, function.typing_pair ? 2 : 1, function.typing_pair ? 2 : 1);
     AggregateScope scope(inside_aggregate_);
-    call.arg = fold_constants(settle_untyped(bind(*e.children[0]), Type::varchar(), ctx_));
-    auto typing = function.typing(call.arg->type);
+    call.arg = aggregate_argument(*e.children[0], function.typing);
+    if (function.typing_pair) call.key = aggregate_argument(*e.children[1], nullptr);
+    auto typing = function.typing_pair ? function.typing_pair(call.arg->type, call.key->type)
+                                       : function.typing(call.arg->type);
     if (!typing.result) {
+      const std::string types =
+          call.arg->type.to_string() + (call.key ? ", " + call.key->type.to_string() : "");
       throw Error(ErrorKind::Type,
-                  fmt::format("cannot apply {} to {} in \"{}\": {}", name,
-                              call.arg->type.to_string(), e.source_text, typing.error),
+                  fmt::format("cannot apply {} to {} in \"{}\": {}", name, types, e.source_text,
+                              typing.error),
                   e.location);
     }
+    if (typing.cast_arg) call.arg = convert(call.arg, *typing.cast_arg, ctx_);
     call.type = *typing.result;
   }
   // The same with or without DISTINCT (MIN, MAX): engines need not know.
@@ -111,6 +116,22 @@ ExprPtr ExpressionBinder::bind_aggregate(const ast::Expr& e, const AggregateFunc
   auto ref = new_node(ExprKind::AggregateRef, type, e);
   ref->index = index;
   return ref;
+}
+
+// An aggregate's argument. A bare NULL (untyped) takes the first of VARCHAR, INTEGER and
+// BOOLEAN the function accepts, so SUM(NULL) and AVG(NULL) are NULL, not type errors.
+ExprPtr ExpressionBinder::aggregate_argument(const ast::Expr& arg,
+                                             AggregateTyping (*typing)(const Type&)) {
+  ExprPtr bound = bind(arg);
+  Type fallback = Type::varchar();
+  if (typing && is_untyped(*bound)) {
+    for (const Type& t : {Type::varchar(), Type::integer(), Type::boolean()}) {
+      if (!typing(t).result) continue;
+      fallback = t;
+      break;
+    }
+  }
+  return fold_constants(settle_untyped(bound, fallback, ctx_));
 }
 
 ExprPtr ExpressionBinder::numeric_argument(const ast::Expr& call, const ast::Expr& arg) {

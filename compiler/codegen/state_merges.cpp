@@ -25,6 +25,14 @@ MergeNames merge_names(MergeOp op) {
       return {"warp_min", "min_of", "atomic_min"};
     case MergeOp::Max:
       return {"warp_max", "max_of", "atomic_max"};
+    case MergeOp::BitAnd:
+      return {"warp_and", "and_of", "atomic_and"};
+    case MergeOp::BitOr:
+      return {"warp_or", "or_of", "atomic_or"};
+    case MergeOp::BitXor:
+      return {"warp_xor", "xor_of", "atomic_xor"};
+    case MergeOp::Mul:
+      return {"warp_mul", "mul_of", "atomic_mul"};
     default:
       return {"warp_sum", "", "atomic_add"};
   }
@@ -271,8 +279,10 @@ std::string StateMerges::merge_one(size_t f, const std::string& value,
       return fmt::format("{} += ({}){};\n", t, ty, value);
     case MergeOp::Min:
       return fmt::format("{0} = ({1}){2} < {0} ? ({1}){2} : {0};\n", t, ty, value);
-    default:
+    case MergeOp::Max:
       return fmt::format("{0} = ({1}){2} > {0} ? ({1}){2} : {0};\n", t, ty, value);
+    default:
+      return fmt::format("{0} = {1}({0}, ({2}){3});\n", t, merge_names(op).pair, ty, value);
   }
 }
 

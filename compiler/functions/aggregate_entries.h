@@ -25,5 +25,19 @@ extern const StateInfo kVarianceWideState, kVarianceDoubleState, kStddevWideStat
 extern const AggregateFunction kVarSamp, kStddevSamp;
 // bool_and_or.cpp
 extern const AggregateFunction kBoolAnd, kBoolOr;
+// count_if.cpp
+extern const StateInfo kCountIfState;
+extern const AggregateFunction kCountIf;
+// bit_ops.cpp
+extern const StateInfo kBitAndState, kBitOrState, kBitXorState;
+extern const AggregateFunction kBitAnd, kBitOr, kBitXor;
+// product.cpp
+extern const StateInfo kProductState;
+extern const AggregateFunction kProduct;
+// any_value.cpp
+extern const AggregateFunction kAnyValue;
+// arg_min_max.cpp
+extern const StateInfo kArgMinState, kArgMaxState;
+extern const AggregateFunction kArgMin, kArgMax;
 
 }  // namespace tally::aggregates

@@ -25,12 +25,23 @@ enum class AggKind : uint8_t {
   StddevSamp,
   BoolAnd,
   BoolOr,
+  CountIf,
+  BitAnd,
+  BitOr,
+  BitXor,
+  Product,
+  AnyValue,
+  ArgMin,
+  ArgMax,
 };
 
 // A result type, or why the argument type is not accepted.
 struct AggregateTyping {
   std::optional<Type> result;
   const char* error = nullptr;  // set when result is empty
+  // The type the argument is cast to before it reaches the state (PRODUCT multiplies
+  // DOUBLEs), so every engine's state sees one type; none: the argument's own.
+  std::optional<Type> cast_arg = std::nullopt;
 };
 
 enum class DistinctRule : uint8_t {
@@ -46,6 +57,9 @@ struct AggregateFunction {
   DistinctRule distinct;
   AggregateTyping (*typing)(const Type& arg);
   StateKind (*state)(const Type& arg);
+  // Set for the aggregates of two arguments (ARG_MIN(value, key)): their typing, given both
+  // types; `typing` is then unused and `state` gets the first argument's type.
+  AggregateTyping (*typing_pair)(const Type& arg, const Type& key) = nullptr;
 };
 
 const AggregateFunction& aggregate_function(AggKind kind);

@@ -29,9 +29,13 @@ enum class FieldKind : uint8_t {
   MaxI128,
   MinF64,
   MaxF64,
+  AndI64,      // BIT_AND
+  OrI64,       // BIT_OR
+  XorI64,      // BIT_XOR
+  ProductF64,  // PRODUCT
 };
 
-enum class MergeOp : uint8_t { Add, Min, Max };
+enum class MergeOp : uint8_t { Add, Min, Max, BitAnd, BitOr, BitXor, Mul };
 
 // What one row merges into a field.
 enum class FieldInput : uint8_t {
@@ -61,6 +65,10 @@ struct HostAggState {
   double fsum = 0;
   double fsumsq = 0;
   Value extreme;  // MIN/MAX so far; NULL until the first value
+  Value key;      // ARG_MIN/ARG_MAX: the least (greatest) key so far, `extreme` its value
+  // An exact variance whose sum of squares passed 128 bits: its final reads the running
+  // mean and M2 (fsum, fsumsq) kept beside the exact sums.
+  bool inexact = false;
 };
 
 // What the host steps of a state need to know of their call.
@@ -68,6 +76,7 @@ struct AggContext {
   Type arg;     // argument type (BIGINT for COUNT(*))
   Type result;  // final type
   const StringHeap* strings = nullptr;
+  Type key = Type::bigint();  // the second argument's type, for aggregates that take one
 };
 
 // The device final of one group: C expressions for the state's fields (in StateInfo::fields
@@ -98,6 +107,13 @@ enum class StateKind : uint8_t {
   VarianceDouble,
   StddevWide,
   StddevDouble,
+  CountIf,
+  BitAnd,
+  BitOr,
+  BitXor,
+  Product,
+  ArgMin,
+  ArgMax,
 };
 
 // How a state's exact 128-bit sums grow with the rows: the GPU planner refuses a state whose
@@ -118,6 +134,10 @@ struct StateInfo {
   // Throws Error(Execution) when the result does not fit its type.
   Value (*final)(const HostAggState& state, const AggContext& ctx);
   std::string (*device_final)(const DeviceFinal& d);
+  // The update of an aggregate of two arguments (ARG_MIN): a row whose either is NULL
+  // never reaches it. Null for one argument.
+  void (*update_pair)(HostAggState& state, const Value& v, const Value& key,
+                      const AggContext& ctx) = nullptr;
 };
 const StateInfo& state_info(StateKind kind);
 

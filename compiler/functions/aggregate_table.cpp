@@ -13,23 +13,27 @@ namespace {
 using namespace aggregates;
 
 // In AggKind order.
-constexpr std::array<const AggregateFunction*, 10> kFunctions = {
-    &kCountStar, &kCount, &kSum, &kMin, &kMax, &kAvg, &kVarSamp, &kStddevSamp, &kBoolAnd, &kBoolOr,
+constexpr std::array<const AggregateFunction*, 18> kFunctions = {
+    &kCountStar, &kCount,      &kSum,     &kMin,      &kMax,     &kAvg,
+    &kVarSamp,   &kStddevSamp, &kBoolAnd, &kBoolOr,   &kCountIf, &kBitAnd,
+    &kBitOr,     &kBitXor,     &kProduct, &kAnyValue, &kArgMin,  &kArgMax,
 };
 
 // In StateKind order.
-constexpr std::array<const StateInfo*, 16> kStates = {
+constexpr std::array<const StateInfo*, 23> kStates = {
     &kCountState,        &kSumIntState,         &kSumWideState,    &kSumDoubleState,
     &kMinIntState,       &kMaxIntState,         &kMinWideState,    &kMaxWideState,
     &kMinDoubleState,    &kMaxDoubleState,      &kAvgWideState,    &kAvgDoubleState,
     &kVarianceWideState, &kVarianceDoubleState, &kStddevWideState, &kStddevDoubleState,
+    &kCountIfState,      &kBitAndState,         &kBitOrState,      &kBitXorState,
+    &kProductState,      &kArgMinState,         &kArgMaxState,
 };
 
 constexpr const char* kMinF64 = "__longlong_as_double(0x7FF0000000000000ll)";
 constexpr const char* kMaxF64 = "__longlong_as_double((long long)0xFFF0000000000000ull)";
 
 // In FieldKind order.
-const std::array<FieldInfo, 12> kFields = {{
+const std::array<FieldInfo, 16> kFields = {{
     {"count", "u64", 8, "0", MergeOp::Add, FieldInput::One, false},
     {"sum", "i128", 16, "0", MergeOp::Add, FieldInput::Value, false},
     {"sum", "f64", 8, "0.0", MergeOp::Add, FieldInput::Value, false},
@@ -44,6 +48,10 @@ const std::array<FieldInfo, 12> kFields = {{
      FieldInput::Value, false},
     {"min", "f64", 8, kMinF64, MergeOp::Min, FieldInput::Value, false},
     {"max", "f64", 8, kMaxF64, MergeOp::Max, FieldInput::Value, false},
+    {"bit_and", "i64", 8, "(i64)-1", MergeOp::BitAnd, FieldInput::Value, false},
+    {"bit_or", "i64", 8, "0", MergeOp::BitOr, FieldInput::Value, false},
+    {"bit_xor", "i64", 8, "0", MergeOp::BitXor, FieldInput::Value, false},
+    {"product", "f64", 8, "1.0", MergeOp::Mul, FieldInput::Value, false},
 }};
 
 template <typename Table, typename Key>

@@ -1,5 +1,6 @@
-// SUM: BIGINT over integers (an overflow is an error), DECIMAL(38, s) over DECIMAL(p, s)
-// (exact), DOUBLE over REAL and DOUBLE.
+// SUM: BIGINT over SMALLINT and INTEGER (2^32 rows of them cannot reach 2^63), DECIMAL(38, 0)
+// over BIGINT (PostgreSQL's NUMERIC, DuckDB's HUGEINT: a sum past 2^63 is an answer, not an
+// error), DECIMAL(38, s) over DECIMAL(p, s) (exact), DOUBLE over REAL and DOUBLE.
 #include <fmt/format.h>
 
 #include "compiler/functions/aggregate_entries.h"
@@ -41,6 +42,7 @@ std::string device_double(const DeviceFinal& d) {
 }
 
 AggregateTyping typing(const Type& arg) {
+  if (arg.id == TypeId::BigInt) return {Type::decimal(kMaxDecimalPrecision, 0), nullptr};
   if (arg.is_integer()) return {Type::bigint(), nullptr};
   if (arg.is_decimal()) return {Type::decimal(kMaxDecimalPrecision, arg.scale), nullptr};
   if (arg.is_float()) return {Type::double_(), nullptr};
@@ -48,7 +50,7 @@ AggregateTyping typing(const Type& arg) {
 }
 
 StateKind state(const Type& arg) {
-  if (arg.is_integer()) return StateKind::SumInt;
+  if (arg.is_integer()) return arg.id == TypeId::BigInt ? StateKind::SumWide : StateKind::SumInt;
   return arg.is_decimal() ? StateKind::SumWide : StateKind::SumDouble;
 }
 

@@ -2,6 +2,9 @@
 // an exact state (count, sum, sum of squares in 128 bits): the final division is the only
 // rounding. REAL and DOUBLE keep Welford's running mean and M2 on the host; on the device a
 // second pass sums deviations from the first pass's mean (the corrected two-pass formula).
+// The host keeps Welford's state beside the exact one too: values near 2^63 (BIGINT, wide
+// DECIMAL) pass 128 bits of squares within a few rows, where PostgreSQL and DuckDB still
+// answer, and then the final reads it. The GPU planner declines such inputs (SumGrowth).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -14,22 +17,31 @@ namespace tally::aggregates {
 
 namespace {
 
-void update_exact(HostAggState& s, const Value& v, const AggContext& ctx) {
-  const int128 x = exact_value(v, ctx.arg);
-  auto sq = checked_mul(x, x);
-  if (!sq) overflow("variance");
-  ++s.count;
-  s.sum = add_exact(s.sum, x, "variance");
-  s.sumsq = add_exact(s.sumsq, *sq, "variance");
-}
-
 // Welford: fsum holds the running mean and fsumsq the sum of squared deviations (M2), so a
 // large mean beside a small spread loses nothing to cancellation.
-void update_double(HostAggState& s, const Value& v, const AggContext&) {
+void welford(HostAggState& s, double x) {
   ++s.count;
-  const double delta = v.f - s.fsum;
+  const double delta = x - s.fsum;
   s.fsum += delta / static_cast<double>(s.count);
-  s.fsumsq += delta * (v.f - s.fsum);
+  s.fsumsq += delta * (x - s.fsum);
+}
+
+void update_double(HostAggState& s, const Value& v, const AggContext&) { welford(s, v.f); }
+
+// Exact sums while they fit, Welford's state (of unscaled values) always.
+void update_exact(HostAggState& s, const Value& v, const AggContext& ctx) {
+  const int128 x = exact_value(v, ctx.arg);
+  welford(s, static_cast<double>(x));
+  if (s.inexact) return;
+  const auto sq = checked_mul(x, x);
+  const auto sum = checked_add(s.sum, x);
+  const auto sumsq = sq ? checked_add(s.sumsq, *sq) : std::nullopt;
+  if (!sum || !sumsq) {
+    s.inexact = true;
+    return;
+  }
+  s.sum = *sum;
+  s.sumsq = *sumsq;
 }
 
 // Chan et al.'s pairwise combination of two (count, mean, M2) states.
@@ -48,10 +60,25 @@ void combine_double(HostAggState& into, const HostAggState& from, const AggConte
   into.fsumsq += from.fsumsq + delta * delta * na * nb / (na + nb);
 }
 
+// Exact sums combine while both fit; Welford's states always (combine_double).
+void combine_exact(HostAggState& into, const HostAggState& from, const AggContext& ctx) {
+  const auto sum = checked_add(into.sum, from.sum);
+  const auto sumsq = checked_add(into.sumsq, from.sumsq);
+  into.inexact = into.inexact || from.inexact || !sum || !sumsq;
+  if (!into.inexact) {
+    into.sum = *sum;
+    into.sumsq = *sumsq;
+  }
+  combine_double(into, from, ctx);
+}
+
 double variance(const HostAggState& s, const AggContext& ctx, bool exact) {
-  return exact ? tally_finals::variance_exact(s.count, s.sum, s.sumsq,
-                                              ctx.arg.is_decimal() ? ctx.arg.scale : 0)
-               : tally_finals::variance_from_m2(s.count, s.fsumsq);
+  const int scale = ctx.arg.is_decimal() ? ctx.arg.scale : 0;
+  if (!exact) return tally_finals::variance_from_m2(s.count, s.fsumsq);
+  if (!s.inexact) return tally_finals::variance_exact(s.count, s.sum, s.sumsq, scale);
+  // M2 of unscaled values: the scale comes off squared.
+  const double unit = std::pow(10.0, scale);
+  return tally_finals::variance_from_m2(s.count, s.fsumsq) / (unit * unit);
 }
 
 template <bool Exact, bool Root>
@@ -102,7 +129,7 @@ const StateInfo kVarianceWideState = {StateKind::VarianceWide,
                                       SumGrowth::Square,
                                       false,
                                       update_exact,
-                                      combine_sums,
+                                      combine_exact,
                                       final<true, false>,
                                       device_final<true, false>};
 const StateInfo kVarianceDoubleState = {StateKind::VarianceDouble,
@@ -115,8 +142,8 @@ const StateInfo kVarianceDoubleState = {StateKind::VarianceDouble,
                                         final<false, false>,
                                         device_final<false, false>};
 const StateInfo kStddevWideState = {
-    StateKind::StddevWide, "StddevWide", kExactFields,      SumGrowth::Square,       false,
-    update_exact,          combine_sums, final<true, true>, device_final<true, true>};
+    StateKind::StddevWide, "StddevWide",  kExactFields,      SumGrowth::Square,       false,
+    update_exact,          combine_exact, final<true, true>, device_final<true, true>};
 const StateInfo kStddevDoubleState = {
     StateKind::StddevDouble, "StddevDouble", kDoubleFields,      SumGrowth::None,          false,
     update_double,           combine_double, final<false, true>, device_final<false, true>};

@@ -15,8 +15,8 @@ std::string state_text(const AggregateCall& a) {
 
 std::string aggregate_to_string(const AggregateCall& a) {
   if (a.kind == AggKind::CountStar) return "COUNT(*)";
-  return fmt::format("{}({}{})", aggregate_sql_name(a.kind), a.distinct ? "DISTINCT " : "",
-                     expr_to_string(*a.arg));
+  return fmt::format("{}({}{}{})", aggregate_sql_name(a.kind), a.distinct ? "DISTINCT " : "",
+                     expr_to_string(*a.arg), a.key ? ", " + expr_to_string(*a.key) : "");
 }
 
 std::string limit_to_string(const std::optional<int64_t>& value, int parameter) {

@@ -30,6 +30,7 @@ struct AggregateCall {
   ExprPtr arg;  // null for COUNT(*)
   Type type;    // result type
   SqlText text;
+  ExprPtr key;  // the second argument of ARG_MIN/ARG_MAX (MIN_BY/MAX_BY); null otherwise
 };
 
 struct OutputColumn {

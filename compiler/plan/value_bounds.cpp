@@ -246,6 +246,7 @@ ValueBounds value_bounds(const Expr& e, const std::vector<ColumnStats>& stats,
 }
 
 long double magnitude_log2(const Expr& e, const std::vector<ColumnStats>& stats) {
+  if (e.type.id == TypeId::Boolean) return 0;  // 0 or 1 (COUNT_IF sums them)
   const ValueBounds b = value_bounds(e, stats);
   if (b.known) return std::log2(std::max({std::fabs(b.lo), std::fabs(b.hi), 1.0L}));
   const long double ten = std::log2(10.0L);

@@ -30,17 +30,24 @@ std::vector<AggSpec> make_agg_specs(const BoundSelect& query, const StringHeap* 
   std::vector<AggSpec> specs;
   for (const auto& a : query.aggregates) {
     Type arg = a.arg ? a.arg->type : Type::bigint();
-    specs.push_back({a.kind, a.distinct, &aggregate_state(a.kind, arg), {arg, a.type, strings}});
+    AggContext context{arg, a.type, strings};
+    if (a.key) context.key = a.key->type;
+    specs.push_back({a.kind, a.distinct, &aggregate_state(a.kind, arg), context});
   }
   return specs;
 }
 
-void agg_merge(AggState& s, const AggSpec& spec, const Value& v) {
+void agg_merge(AggState& s, const AggSpec& spec, const Value& v, const Value& key) {
   if (spec.kind == AggKind::CountStar) {
     ++s.plain.count;
     return;
   }
-  if (v.null) return;  // aggregates skip NULLs
+  // Aggregates skip NULLs; those of two arguments (ARG_MIN(value, key)) a NULL key too.
+  if (v.null) return;
+  if (spec.state->update_pair) {
+    if (!key.null) spec.state->update_pair(s.plain, v, key, spec.context);
+    return;
+  }
   if (spec.distinct) {
     if (!s.distinct) s.distinct = std::make_unique<std::unordered_set<int128, Int128Hash>>();
     s.distinct->insert(distinct_key(v, spec.context.arg));

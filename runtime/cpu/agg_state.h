@@ -33,7 +33,8 @@ struct AggState {
   std::unique_ptr<std::unordered_set<int128, Int128Hash>> distinct;
 };
 
-void agg_merge(AggState& state, const AggSpec& spec, const Value& v);
+// `key`: the second argument's value, for aggregates of two arguments (ARG_MIN/ARG_MAX).
+void agg_merge(AggState& state, const AggSpec& spec, const Value& v, const Value& key = Value());
 void agg_combine(AggState& into, AggState& from, const AggSpec& spec);
 // Throws Error(Execution) when the result does not fit its type (SUM of BIGINT, ...).
 Value agg_final(const AggState& state, const AggSpec& spec);

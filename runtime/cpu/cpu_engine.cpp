@@ -198,7 +198,7 @@ class CpuQuery {
       for (size_t a = 0; a < specs_.size(); ++a) {
         const auto& call = query_.aggregates[a];
         Value v = call.arg ? evaluate(*call.arg, ctx) : Value::from_int(1);
-        agg_merge(states[a], specs_[a], v);
+        agg_merge(states[a], specs_[a], v, call.key ? evaluate(*call.key, ctx) : Value());
       }
     }
   }

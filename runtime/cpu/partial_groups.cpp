@@ -33,6 +33,9 @@ void map_string_ids(const BoundSelect& query, PartialGroups& groups,
   }
   for (size_t a = 0; a < query.aggregates.size(); ++a) {
     const auto& call = query.aggregates[a];
+    if (call.key && call.key->type.is_string()) {  // ARG_MIN/ARG_MAX's key
+      for (auto& states : groups.states) map_value(states[a].plain.key);
+    }
     if (!call.arg || !call.arg->type.is_string()) continue;
     for (auto& states : groups.states) {
       AggState& state = states[a];

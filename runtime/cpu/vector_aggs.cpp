@@ -236,10 +236,13 @@ std::unique_ptr<AggColumn> sum(Phys arg) {
 
 std::unique_ptr<AggColumn> make_agg_column(const AggSpec& spec, Phys arg) {
   const bool strings = spec.context.arg.is_string();
-  const bool typed = !spec.distinct && spec.kind != AggKind::VarSamp &&
-                     spec.kind != AggKind::StddevSamp && spec.kind != AggKind::BoolAnd &&
-                     spec.kind != AggKind::BoolOr &&
-                     !(strings && (spec.kind == AggKind::Min || spec.kind == AggKind::Max));
+  const AggKind k = spec.kind;
+  // Typed loops for the common aggregates; the others keep the row path's states.
+  // ANY_VALUE keeps MIN's state (compiler/functions/any_value.cpp), so MIN's loop.
+  const bool extreme_kind = k == AggKind::Min || k == AggKind::Max || k == AggKind::AnyValue;
+  const bool typed =
+      !spec.distinct && (k == AggKind::CountStar || k == AggKind::Count || k == AggKind::Sum ||
+                         k == AggKind::Avg || (extreme_kind && !strings));
   if (!typed) return std::make_unique<RowStateColumn>(spec);
   switch (spec.kind) {
     case AggKind::CountStar:
@@ -247,6 +250,7 @@ std::unique_ptr<AggColumn> make_agg_column(const AggSpec& spec, Phys arg) {
     case AggKind::Count:
       return std::make_unique<CountColumn>(false);
     case AggKind::Min:
+    case AggKind::AnyValue:
       return extreme<-1>(spec, arg);
     case AggKind::Max:
       return extreme<1>(spec, arg);

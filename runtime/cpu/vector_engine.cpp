@@ -261,6 +261,8 @@ std::optional<std::string> vector_path_unsupported(const BoundSelect& query, con
   }
   for (const auto& call : query.aggregates) {
     if (auto why = expr_unsupported(call.arg)) return why;
+    // AggColumn takes one argument vector; the row path merges both arguments.
+    if (call.key) return call.text.str() + " (an aggregate of two arguments)";
   }
   return std::nullopt;
 }

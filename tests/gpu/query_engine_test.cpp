@@ -1,6 +1,7 @@
 // Every query of queries/ on the GPU under every strategy that applies, compared with the
 // CPU engine: exact for integers, DECIMAL, dates and strings; relative 1e-9 for floats.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -275,6 +276,52 @@ TEST_CASE("gpu queries: BOOL_AND and BOOL_OR match the CPU engine, NULLs include
   }
   const char* global = "SELECT BOOL_AND(c_boolean), BOOL_OR(c_boolean) FROM nulls";
   compare(run(global, {}, DeviceChoice::Cpu), run(global, {}, DeviceChoice::Gpu), "bool global");
+}
+
+}  // namespace tally
+
+namespace tally {
+
+// COUNT_IF, BIT_AND/OR/XOR, PRODUCT, ANY_VALUE/FIRST and SUM of BIGINT (DECIMAL(38,0)) on the
+// GPU against the CPU engine under every strategy that takes the query: exact for the
+// integers, DECIMALs and strings, 1e-9 relative for the products.
+TEST_CASE("gpu queries: the aggregate library matches the CPU engine - NULLs included") {
+  const std::string aggregates =
+      "COUNT_IF(c_boolean), COUNT_IF(c_integer > 4000), BIT_AND(c_integer), BIT_OR(c_smallint), "
+      "BIT_XOR(c_bigint), BIT_XOR(DISTINCT c_integer), PRODUCT(1 + CAST(c_smallint AS DOUBLE) / "
+      "1000), PRODUCT(DISTINCT c_real), ANY_VALUE(c_varchar), FIRST(c_decimal), SUM(c_bigint), "
+      "COUNT(*)";
+  for (const char* key : {"c_boolean", "c_varchar", "c_integer % 7"}) {
+    const std::string sql = fmt::format("SELECT {0}, {1} FROM nulls GROUP BY {0}", key, aggregates);
+    const Result cpu = run(sql, {}, DeviceChoice::Cpu);
+    int ran = 0;
+    for (std::string strategy : {"auto", "thread", "block", "direct", "hash"}) {
+      INFO(sql << " under " << strategy);
+      try {
+        const Result gpu = run(sql, {}, DeviceChoice::Gpu, strategy);
+        compare(cpu, gpu, std::string("library ") + strategy);
+        ++ran;
+      } catch (const Error& e) {
+        CHECK(e.kind() == ErrorKind::Unsupported);  // a strategy that cannot take the shape
+        CHECK(strategy != "auto");
+      }
+    }
+    CHECK(ran >= 2);
+  }
+  const std::string global = "SELECT " + aggregates + " FROM nulls";
+  compare(run(global, {}, DeviceChoice::Cpu), run(global, {}, DeviceChoice::Gpu), "library global");
+  const std::string none = "SELECT " + aggregates + " FROM nulls WHERE c_integer < 0";
+  compare(run(none, {}, DeviceChoice::Cpu), run(none, {}, DeviceChoice::Gpu), "library empty");
+}
+
+// ARG_MIN/ARG_MAX have no device state: the GPU declines and auto runs the CPU, saying why.
+TEST_CASE("gpu queries: ARG_MIN and MAX_BY are declined by the GPU and run on the CPU") {
+  const char* sql = "SELECT c_boolean, ARG_MIN(c_varchar, c_integer) FROM nulls GROUP BY 1";
+  CHECK_THROWS_AS(run(sql, {}, DeviceChoice::Gpu), Error);
+  const Result cpu = run(sql, {}, DeviceChoice::Cpu);
+  const Result automatic = run(sql, {}, DeviceChoice::Auto);
+  CHECK(automatic.device.rfind("cpu", 0) == 0);
+  CHECK(automatic.rows.size() == cpu.rows.size());
 }
 
 }  // namespace tally

@@ -88,7 +88,7 @@ TEST_CASE("api progress: the CPU engine tells the rows scanned") {
   std::vector<int64_t> values(100000, 1);
   std::vector<ColumnView> views{{"v", TypeKind::BigInt, values.data(), values.size()}};
   engine.register_columns("t", views);
-  CHECK(engine.execute("SELECT SUM(v) FROM t WHERE v > 0").get_int64(0, 0) == 100000);
+  CHECK(engine.execute("SELECT COUNT(v) FROM t WHERE v > 0").get_int64(0, 0) == 100000);
   REQUIRE(!done.empty());
   CHECK(done.back() == 100000);
   CHECK(total == 100000);

@@ -201,3 +201,43 @@ TEST_CASE("codegen: a block table's loops take names no column or alias holds") 
 }
 
 }  // namespace tally
+
+namespace tally {
+
+// The aggregates the GPU runs beside SUM and MIN (COUNT_IF, BIT_AND/OR/XOR, PRODUCT,
+// ANY_VALUE/FIRST, SUM of BIGINT as DECIMAL(38,0)) under every strategy: their merges in
+// registers, shared thread tables, block tables, block caches and global atomics compile.
+TEST_CASE("codegen: the aggregate library compiles under every strategy - NULLs included") {
+  if (!cuda::nvrtc_available()) return;
+  const std::string aggregates =
+      "COUNT_IF(c_boolean), BIT_AND(c_integer), BIT_OR(c_smallint), BIT_XOR(c_bigint), "
+      "PRODUCT(c_double), PRODUCT(c_decimal), ANY_VALUE(c_varchar), FIRST(c_date), "
+      "SUM(c_bigint), BIT_XOR(DISTINCT c_integer), COUNT(*)";
+  const std::string grouped = "SELECT c_boolean, " + aggregates + " FROM nulls GROUP BY c_boolean";
+  CHECK(compile(grouped, "auto") == 1);
+  int strategies = 0;
+  for (const char* s : {"thread", "block", "direct", "hash"}) strategies += compile(grouped, s);
+  CHECK(strategies >= 3);
+  const std::string computed = "SELECT c_integer % 7, " + aggregates + " FROM nulls GROUP BY 1";
+  for (const char* s : {"auto", "hash"}) CHECK(compile(computed, s) == 1);
+  CHECK(compile("SELECT " + aggregates + " FROM nulls", "auto") == 1);
+  // Two arguments have no device state: the planner declines, naming the aggregate.
+  CHECK(compile("SELECT ARG_MIN(c_integer, c_date) FROM nulls", "auto") == 0);
+}
+
+TEST_CASE("codegen: an aggregate with no device state is declined with its name") {
+  if (!cuda::nvrtc_available()) return;
+  Database& db = compile_db();
+  ExecOptions options;
+  options.compile_only = true;
+  try {
+    db.execute_script("SELECT MAX_BY(c_varchar, c_double) FROM nulls", options,
+                      [](const StatementOutcome&) {});
+    FAIL("MAX_BY compiled for the GPU");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::Unsupported);
+    CHECK(std::string(e.what()).find("ARG_MAX") != std::string::npos);
+  }
+}
+
+}  // namespace tally

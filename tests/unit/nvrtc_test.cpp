@@ -104,6 +104,10 @@ extern "C" __global__ void all_templates(Sink* sink, GlobalTableRef global, Dire
     atomic_max(&sink->f64s[1], doubles.get(row));
     atomic_min(&sink->i128s[1], wide);
     atomic_max(&sink->i128s[1], wide);
+    atomic_and(&sink->i64s[1], bigs.get(row));
+    atomic_or(&sink->i64s[1], bigs.get(row));
+    atomic_xor(&sink->i64s[1], bigs.get(row));
+    atomic_mul(&sink->f64s[1], doubles.get(row));
   }
   __syncthreads();
   table32.for_each_occupied([&](u32 slot, u32 key) {
@@ -121,8 +125,12 @@ extern "C" __global__ void all_templates(Sink* sink, GlobalTableRef global, Dire
   const f32 fmax = warp_max((f32)local_double);
   const i128 wmin = warp_min(local_wide);
   const i128 wmax = warp_max(local_wide);
+  const i64 bits = warp_and(local_sum) + warp_or(local_sum) + warp_xor(local_sum) +
+                   and_of(local_sum, imax) + or_of(local_sum, imax) + xor_of(local_sum, imax);
+  const f64 product = warp_mul(local_double) * mul_of(local_double, dmin);
   if (is_lane_zero()) {
-    atomic_add(&sink->i64s[0], sum + imin + imax);
+    atomic_add(&sink->i64s[0], sum + imin + imax + bits);
+    atomic_add(&sink->f64s[0], product);
     atomic_add(&sink->f64s[0], dsum + dmin + fmax);
     atomic_add(&sink->i128s[0], wsum + wmin + wmax);
     if (i128_load_relaxed(&sink->i128s[1]) == 0) raise_status(global.status, kStatusTableFull);
