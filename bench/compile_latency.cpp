@@ -356,6 +356,10 @@ int run_parent(const Args& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // NVRTC 12.9+ keeps compiled programs in the driver's compute cache (~/.nv), so a
+  // repeated compile of the same source would measure that cache, not NVRTC; set
+  // CUDA_CACHE_DISABLE=0 to measure with it.
+  setenv("CUDA_CACHE_DISABLE", "1", 0);
   try {
     Args args = parse_args(argc, argv);
     return args.child_disk ? run_child(args) : run_parent(args);

@@ -172,16 +172,8 @@ std::vector<std::string> environment_options() {
 }  // namespace
 
 std::vector<std::string> nvrtc_arguments(const CompileOptions& options) {
-  // -pch: NVRTC keeps a precompiled header of the embedded templates for the life of the
-  // process (files in /tmp it removes at exit), so every compile after the first skips
-  // parsing them (bench/RESULTS.md, compile latency). PCH options must come first.
-  std::vector<std::string> args = {"-pch",
-                                   "--pch-messages=false",
-                                   "-arch=" + options.arch,
-                                   "-std=c++17",
-                                   "-default-device",
-                                   "--device-int128",
-                                   options.fmad ? "-fmad=true" : "-fmad=false"};
+  std::vector<std::string> args = {"-arch=" + options.arch, "-std=c++17", "-default-device",
+                                   "--device-int128", options.fmad ? "-fmad=true" : "-fmad=false"};
   if (options.minimal) args.push_back("-minimal");
   if (options.line_info) args.push_back("-lineinfo");
   args.insert(args.end(), options.extra.begin(), options.extra.end());
