@@ -3,11 +3,7 @@
 // equal states into bit-identical results.
 #pragma once
 
-#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
-#define TALLY_HD __host__ __device__ __forceinline__
-#else
-#define TALLY_HD inline
-#endif
+#include "tally_host_device.cuh"
 
 namespace tally_finals {
 
