@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <array>
-#include <thread>
 #include <utility>
+
+#include "compiler/common/run_parallel.h"
 
 namespace tally {
 namespace {
@@ -78,19 +79,15 @@ std::vector<uint32_t> lane_transposed_words(std::span<const uint64_t> packed, ui
   std::vector<uint32_t> out(lane_transposed_word_count(rows, bits));
   if (bits == 0 || rows == 0) return out;
   const uint64_t blocks = (rows + kLaneBlockRows - 1) / kLaneBlockRows;
-  // Blocks own disjoint words: threads need no coordination. Small columns stay on this one.
-  const uint64_t threads = std::clamp<uint64_t>(std::thread::hardware_concurrency(), 1,
-                                                std::max<uint64_t>(1, blocks / 64));
-  const uint64_t per_thread = (blocks + threads - 1) / threads;
-  auto part = [&](uint64_t t) {
-    const uint64_t first = std::min(blocks, t * per_thread);
-    const uint64_t end = std::min(blocks, first + per_thread);
+  // Blocks own disjoint words: tasks need no coordination. Small columns stay on one.
+  const uint64_t tasks =
+      std::clamp<uint64_t>(worker_threads(), 1, std::max<uint64_t>(1, blocks / 64));
+  const uint64_t per_task = (blocks + tasks - 1) / tasks;
+  run_parallel(tasks, [&](size_t t) {
+    const uint64_t first = std::min(blocks, t * per_task);
+    const uint64_t end = std::min(blocks, first + per_task);
     lane_transpose_blocks(packed, rows, bits, first, end, out.data() + first * 32 * bits);
-  };
-  std::vector<std::thread> workers;
-  for (uint64_t t = 1; t < threads; ++t) workers.emplace_back(part, t);
-  part(0);
-  for (auto& w : workers) w.join();
+  });
   return out;
 }
 

@@ -41,7 +41,9 @@ class RowOrder {
 size_t chunk_count(size_t n) { return std::max<size_t>(1, (n + kChunkRows - 1) / kChunkRows); }
 
 // Chunks sorted on their own threads, then merged pairwise, each round's merges in parallel.
-std::vector<size_t> all_rows(std::vector<size_t> order, const RowOrder& less) {
+std::vector<size_t> all_rows(size_t n, const RowOrder& less) {
+  std::vector<size_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = i;
   const size_t chunks = chunk_count(order.size());
   const size_t per_chunk = (order.size() + chunks - 1) / chunks;
   auto at = [&](size_t i) {
@@ -63,12 +65,11 @@ std::vector<size_t> all_rows(std::vector<size_t> order, const RowOrder& less) {
 void sort_rows(const BoundSelect& query, std::vector<std::vector<Value>>& rows,
                const StringHeap* strings, size_t needed) {
   if (query.order_by.empty() || rows.empty()) return;
-  std::vector<size_t> order(rows.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   const RowOrder less(query, rows, strings);
   // A top-k selection when the LIMIT keeps a small part of the rows.
-  order = needed < rows.size() / 8 ? first_in_order(rows.size(), needed, less)
-                                   : all_rows(std::move(order), less);
+  const std::vector<size_t> order = needed < rows.size() / 8
+                                        ? first_in_order(rows.size(), needed, less)
+                                        : all_rows(rows.size(), less);
   std::vector<std::vector<Value>> sorted;
   sorted.reserve(std::min(needed, order.size()));
   for (size_t i = 0; i < order.size() && sorted.size() < needed; ++i) {
