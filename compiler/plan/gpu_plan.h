@@ -91,6 +91,12 @@ struct GpuPlan {
   // a hash table keyed by the global slot whose cells are block_table's.
   uint32_t block_cache_slots = 0;
   uint64_t rows = 0;       // input rows the plan was made for
+  // The Scan runs once per batch of rows (streamed from host memory, or one part of a table
+  // split across engines), so the states get their identities from Init, never the Scan.
+  bool streamed = false;
+  // The Finalizer writes each group's state fields (GpuProgram::state_cells) rather than the
+  // finals, so that parts run apart combine exactly on the host (runtime/cpu/partial_groups.h).
+  bool emit_states = false;
   std::string reason;      // why this strategy, for --explain
   std::string considered;  // for --explain: the group bound and every strategy's fit
 
@@ -125,6 +131,9 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
 
 // The plan with a DISTINCT set of `capacity` entries (after the set filled up).
 GpuPlan with_distinct_capacity(GpuPlan plan, uint64_t capacity);
+// The plan with the Scan run per batch (GpuPlan::streamed) and, when `emit_states`, the
+// Finalizer writing state fields.
+GpuPlan with_streamed_scan(GpuPlan plan, bool emit_states);
 // A hash plan with `capacity` probed slots (the runtime grows the table and replans).
 GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity);
 // A hash plan sized for about `groups` groups where that is smaller than its row-based

@@ -275,6 +275,14 @@ GpuPlan with_distinct_capacity(GpuPlan plan, uint64_t capacity) {
   return plan;
 }
 
+GpuPlan with_streamed_scan(GpuPlan plan, bool emit_states) {
+  if (plan.projection) return plan;  // a projection's passes run per batch as they are
+  plan.streamed = true;
+  plan.emit_states = emit_states;
+  plan.launches = aggregation_launches(false, plan.layout.second_pass());
+  return plan;
+}
+
 namespace {
 
 // sm_90 keeps 1 KB of shared memory per resident block for itself.
@@ -626,6 +634,11 @@ std::string describe_plan(const GpuPlan& plan) {
   if (plan.distinct_capacity > 0) {
     out += fmt::format("  DISTINCT set: {} entries (grown and rerun if it fills)\n",
                        plan.distinct_capacity);
+  }
+  if (plan.streamed) {
+    out += plan.emit_states
+               ? "  scan: once per batch of rows; the Finalizer writes state fields to combine\n"
+               : "  scan: once per batch of rows (states set by Init)\n";
   }
   return out;
 }
