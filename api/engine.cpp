@@ -37,6 +37,7 @@ ExecOptions Engine::Impl::exec_options() const {
   exec.device = device_choice(options.device);
   exec.cpu_threads = options.cpu_threads;
   exec.device_memory_limit = options.device_memory_limit;
+  exec.placement = options.placement;
   exec.progress = options.progress;
   exec.cancelled = [this, start = cancels.load()] { return cancels.load() != start; };
   return exec;

@@ -87,6 +87,12 @@ void add_output_options(CLI::App* cmd, OutputArgs& output) {
   cmd->add_option("--device-memory-limit", output.device_memory_limit,
                   "Most GPU memory to use, e.g. 2GiB (columns beyond it are evicted; a "
                   "query that needs more fails)");
+  cmd->add_option("--placement", output.placement,
+                  "Where the GPU reads columns from: auto (host when they pass half the GPU "
+                  "memory budget), device, or host (pinned memory, streamed in batches)")
+      ->check(CLI::IsMember({"auto", "device", "host"}));
+  cmd->add_option("--batch-rows", output.batch_rows,
+                  "Rows of a streamed batch (rounded up to 1024; default: chosen from the GPU)");
   cmd->add_option("--format", output.format, "Output: table, csv, json or line")
       ->check(CLI::IsMember({"table", "csv", "json", "line"}));
   add_timing_option(cmd, output);
@@ -108,6 +114,8 @@ ExecOptions exec_options_for(const OutputArgs& output) {
     options.device_memory_limit =
         parse_byte_size(output.device_memory_limit, "--device-memory-limit");
   }
+  options.placement = output.placement;
+  options.batch_rows = output.batch_rows;
   if (output.progress) options.load_progress = terminal_progress_line();
   return options;
 }

@@ -43,6 +43,10 @@ struct EngineOptions {
   // The most GPU memory the engine holds (uploaded columns, tables, results); 0: all there
   // is. Columns beyond it are evicted; a query that needs more fails with Error(Device).
   uint64_t device_memory_limit = 0;
+  // Where the GPU reads a table's columns from: "auto" (host memory when they take more
+  // than half the device memory budget), "device" (uploaded once, kept), or "host" (pinned
+  // host memory, streamed to the GPU in batches by every query: tables larger than the GPU).
+  std::string placement = "auto";
   // Told while a SELECT runs on the CPU engine, after each block of 16,384 rows: the rows
   // scanned so far and in all. Calls for one statement are serialised but come from the
   // engine's threads; the callback must not use the Engine. Empty: none.

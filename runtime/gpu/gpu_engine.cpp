@@ -21,6 +21,7 @@
 #include "runtime/gpu/device_rates_file.h"
 #include "runtime/gpu/gpu_engine_impl.h"
 #include "runtime/gpu/gpu_projection.h"
+#include "runtime/gpu/placement.h"
 #include "runtime/gpu/result_top_k.h"
 #include "runtime/result/result_builder.h"
 #include "templates/tally_status.cuh"
@@ -65,8 +66,9 @@ Value decode_cell(const GpuRunInputs& in, int128 cell, bool null, const Type& ty
 
 void launch_with_args(const cuda::Kernel& kernel, uint32_t grid, uint32_t block,
                       std::vector<uint64_t>& args, bool dependent = false,
-                      uint64_t shared_bytes = 0) {
+                      uint64_t shared_bytes = 0, const cuda::Stream* stream = nullptr) {
   cuda::LaunchConfig config;
+  config.stream = stream;
   config.grid = grid;
   config.block = block;
   config.dependent = dependent;
@@ -137,9 +139,14 @@ uint64_t input_arg(const GpuRunInputs& in, const std::vector<cuda::DeviceBuffer>
                    const ArgSlot& a) {
   switch (a.kind) {
     case ArgKind::Rows:
-      return in.table.rows();
+      return in.batch ? in.batch->rows : in.table.rows();
     case ArgKind::ColumnData:
     case ArgKind::ColumnValidity: {
+      if (in.streamed) {
+        if (!in.batch) return 0;
+        const auto& words = a.kind == ArgKind::ColumnData ? in.batch->data : in.batch->validity;
+        return words.at(static_cast<size_t>(a.index));
+      }
       const DeviceColumn& d =
           in.engine.upload_column(in.table.columns[in.query.scan[a.index].table_column]);
       return a.kind == ArgKind::ColumnData ? d.data.ptr() : d.validity.ptr();
@@ -254,14 +261,16 @@ class GpuExecution {
  public:
   GpuExecution(GpuEngine::Impl& engine, const BoundSelect& query, const Table& table,
                const std::vector<Value>& parameters, StringHeap& strings, const GpuCompilation& c,
-               GpuRunReport& report)
+               GpuRunReport& report, uint64_t batch_rows)
       : engine_(engine),
         query_(query),
         table_(table),
         parameters_(parameters),
         strings_(strings),
         c_(c),
-        report_(report) {}
+        report_(report) {
+    if (c_.plan.streamed) streamer_ = make_streamer(engine, query, table, c_.plan, batch_rows);
+  }
 
   // Queues Init, Scan (and the M2 pass) and the Finalizer back to back, then waits once
   // and returns the status word (the caller decides about reruns and errors). Nothing on
@@ -285,6 +294,10 @@ class GpuExecution {
       const Launch& l = c_.plan.launches[i];
       const uint32_t grid = l.grid == LaunchGrid::Scan ? c_.plan.grid : state_grid;
       report_.dependent_finalize |= l.dependent;
+      if (streamer_ && l.grid == LaunchGrid::Scan) {
+        stream_scan(kernels[i]);
+        continue;
+      }
       // A dependent shares its predecessor's timer: an event recorded between them would
       // hold its launch back until the predecessor ends.
       if (!l.dependent) start_timer(report_ms(l.kernel));
@@ -330,6 +343,24 @@ class GpuExecution {
 
   uint32_t read_status() const { return read_status_word(status_); }
 
+  // A Scan pass over every batch. Init ran on the default stream, which the batches' streams
+  // do not wait for, so the device is idle before the first copy.
+  void stream_scan(const cuda::Kernel& kernel) {
+    engine_.device.synchronize();
+    auto start = std::chrono::steady_clock::now();
+    const uint64_t shared = scan_shared_bytes(c_.plan);
+    streamer_->stream([&](const ScanBatch& batch, const cuda::Stream& stream) {
+      batch_ = &batch;
+      fill_args();
+      batch_ = nullptr;
+      launch_with_args(kernel, c_.plan.grid, c_.plan.block, arg_words_, false, shared, &stream);
+    });
+    fill_args();
+    report_.scan_ms += ms_since(start);
+    report_.placement = describe_streaming(streamer_->shape());
+    engine_.uploaded_bytes += streamer_->copied_bytes();
+  }
+
   void allocate_states() {
     uint64_t slots = c_.plan.state_slots;
     for (const auto& f : c_.plan.layout.fields) {
@@ -357,7 +388,9 @@ class GpuExecution {
     out_value_nulls_ = engine_.pool.allocate(max_groups_ * na, "result NULL flags");
   }
 
-  GpuRunInputs inputs() const { return {engine_, query_, table_, parameters_, strings_}; }
+  GpuRunInputs inputs() const {
+    return {engine_, query_, table_, parameters_, strings_, streamer_ != nullptr, batch_};
+  }
 
   void upload_lookups() { lookups_ = tally::upload_lookups(inputs(), c_.program, lookup_tables_); }
 
@@ -459,6 +492,8 @@ class GpuExecution {
   cuda::DeviceBuffer out_keys_, out_key_nulls_, out_values_, out_value_nulls_;
   uint64_t max_groups_ = 0;
   std::map<int, std::vector<int64_t>> interned_;  // string ids of a scan column's dictionary
+  std::unique_ptr<BatchStreamer> streamer_;       // when the plan is streamed
+  const ScanBatch* batch_ = nullptr;              // the batch whose Scan is being queued
 };
 
 uint64_t grown_capacity(const GpuPlan& plan, uint64_t rows) {
@@ -488,6 +523,8 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   compile.parameters = &parameters;
   compile.table = &table;
   GpuPlan plan = plan_for(query, stats, table.rows(), compile);
+  const bool on_host = place_on_host(*impl_, query, table, options.placement);
+  if (on_host) plan = with_streamed_scan(plan, false);
   report.plan_ms = ms_since(plan_start);
   // Rows of every output (hidden ones too) to ORDER BY, OFFSET and LIMIT as the CPU does.
   auto finish = [&](std::vector<std::vector<Value>> rows, const GpuCompilation& c) {
@@ -517,9 +554,15 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
     report.disk_load_ms += c.disk_load_ms;
     report.attempts = attempt;
     if (plan.projection) {
-      return finish(run_projection({*impl_, query, table, parameters, *strings}, c, report), c);
+      const GpuRunInputs in{*impl_, query, table, parameters, *strings};
+      if (!on_host) return finish(run_projection(in, c, report), c);
+      auto streamer = make_streamer(*impl_, query, table, plan, options.batch_rows);
+      auto rows = run_projection_batches(in, *streamer, c, report);
+      report.placement = describe_streaming(streamer->shape());
+      impl_->uploaded_bytes += streamer->copied_bytes();
+      return finish(std::move(rows), c);
     }
-    GpuExecution run(*impl_, query, table, parameters, *strings, c, report);
+    GpuExecution run(*impl_, query, table, parameters, *strings, c, report, options.batch_rows);
     uint32_t status = run.run_kernels();
     // A row's error comes first: a key computed from a failed cast or overflow may well fall
     // outside its domain, and the CPU engine reports the row's error.

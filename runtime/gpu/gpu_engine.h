@@ -18,11 +18,23 @@
 
 namespace tally {
 
+// Where the columns a query reads live while it runs.
+enum class Placement : uint8_t {
+  Auto,    // Host when the query's columns take more than half the device memory budget
+  Device,  // uploaded once and kept for later queries (least recently used evicted)
+  Host,    // pinned host memory, streamed to the GPU in batches by every query
+};
+
+// "auto", "device" or "host"; throws Error(Unsupported) naming the choices otherwise.
+Placement placement_from_name(const std::string& name);
+
 struct GpuRunOptions {
   GpuStrategy strategy = GpuStrategy::Auto;
   uint64_t hash_capacity = 0;        // > 0: first Hash attempt at this capacity (tests of growth)
   GpuPlanCache* plans = nullptr;     // a prepared statement's: skips codegen for a known plan
   uint64_t device_memory_limit = 0;  // > 0: the most device memory the engine may hold
+  Placement placement = Placement::Auto;
+  uint64_t batch_rows = 0;  // > 0: streamed batches of this many rows (rounded up to 1024)
   // Asked before each compile and each launch of kernels (grow-and-rerun included): a
   // kernel in flight runs to its end, the next one is not started.
   std::function<bool()> cancelled = {};
@@ -40,6 +52,8 @@ struct GpuRunReport {
   // The Finalizer ran as the Scan's dependent launch: scan_ms covers both kernels and
   // finalize_ms stays 0.
   bool dependent_finalize = false;
+  // "device", or "host memory, streamed: B batches of R rows on S streams"
+  std::string placement = "device";
   BinarySource binary_source = BinarySource::Nvrtc;  // of the final attempt
   double disk_load_ms = 0;
 };

@@ -19,7 +19,9 @@
 #include "runtime/cuda/module.h"
 #include "runtime/gpu/device_layout.h"
 #include "runtime/gpu/gpu_engine.h"
+#include "runtime/gpu/host_columns.h"
 #include "runtime/gpu/pinned_staging.h"
+#include "runtime/gpu/streamed_scan.h"
 #include "runtime/storage/table.h"
 
 namespace tally {
@@ -48,6 +50,7 @@ struct GpuEngine::Impl {
   cuda::BufferPool pool;
   std::mutex mutex;
   std::map<const Column*, DeviceColumn> columns;
+  std::map<const Column*, HostColumn> host_columns;  // of tables streamed from host memory
   std::map<const cuda::CompiledKernel*, LoadedModule> modules;
   std::string lookup_error;
   PinnedStaging staging;        // column uploads and result downloads
@@ -63,6 +66,18 @@ struct GpuEngine::Impl {
   void begin_query() {
     ++query;
     std::erase_if(columns, [](const auto& entry) { return entry.second.column.use_count() == 1; });
+    std::erase_if(host_columns,
+                  [](const auto& entry) { return entry.second.column.use_count() == 1; });
+  }
+
+  // The column's device layout in pinned host memory, written once.
+  const HostColumn& host_column(const ColumnPtr& column) {
+    auto it = host_columns.find(column.get());
+    if (it == host_columns.end()) {
+      it = host_columns.emplace(column.get(), make_host_column(column)).first;
+    }
+    it->second.last_query = query;
+    return it->second;
   }
 
   // Frees the least recently used column that the running query has not read; false when
@@ -87,11 +102,8 @@ struct GpuEngine::Impl {
     DeviceColumn d;
     d.column = column;
     d.last_query = query;
-    // The scan decodes whole 1024-row blocks before it drops rows past the end, so every
-    // column carries a zeroed tail of one block (1024 values of up to 16 bytes; bit-packed
-    // columns are stored in whole blocks and a field read may look 64 words further), and
-    // every validity bitmap covers whole blocks.
-    constexpr size_t kBlockPadBytes = kLaneBlockRows * 16;
+    // Every column carries a zeroed tail (kBlockPadBytes) and every validity bitmap covers
+    // whole blocks: the scan decodes whole 1024-row blocks.
     const uint64_t size = PinnedStaging::data_bytes(*column);
     d.data = pool.allocate(size + kBlockPadBytes, "a column");
     const auto& validity = column->validity_words();
@@ -132,6 +144,10 @@ struct GpuRunInputs {
   const Table& table;
   const std::vector<Value>& parameters;
   StringHeap& strings;
+  // Streamed from host memory: the columns are the batch's (none outside a batch: Init and
+  // the Finalizer read no rows).
+  bool streamed = false;
+  const ScanBatch* batch = nullptr;
 };
 
 // A value as the kernels read and write it: 16 bytes, DECIMAL unscaled, REAL/DOUBLE as

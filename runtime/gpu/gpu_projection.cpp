@@ -131,4 +131,20 @@ std::vector<std::vector<Value>> run_projection(const GpuRunInputs& in, const Gpu
   return ProjectionExecution(in, c, report).run();
 }
 
+std::vector<std::vector<Value>> run_projection_batches(const GpuRunInputs& in,
+                                                       BatchStreamer& streamer,
+                                                       const GpuCompilation& c,
+                                                       GpuRunReport& report) {
+  std::vector<std::vector<Value>> rows;
+  streamer.each_copied([&](const ScanBatch& batch) {
+    GpuRunInputs part = in;
+    part.streamed = true;
+    part.batch = &batch;
+    auto batch_rows = ProjectionExecution(part, c, report).run();
+    rows.insert(rows.end(), std::make_move_iterator(batch_rows.begin()),
+                std::make_move_iterator(batch_rows.end()));
+  });
+  return rows;
+}
+
 }  // namespace tally

@@ -15,4 +15,10 @@ namespace tally {
 std::vector<std::vector<Value>> run_projection(const GpuRunInputs& in, const GpuCompilation& c,
                                                GpuRunReport& report);
 
+// The same over host-resident columns, one batch after another, the rows in input order.
+std::vector<std::vector<Value>> run_projection_batches(const GpuRunInputs& in,
+                                                       BatchStreamer& streamer,
+                                                       const GpuCompilation& c,
+                                                       GpuRunReport& report);
+
 }  // namespace tally

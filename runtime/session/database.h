@@ -43,6 +43,10 @@ struct ExecOptions {
   CpuPath cpu_path = CpuPath::Auto;     // the CPU engine's row or vector path (cpu_options.h)
   // Device memory the GPU engine may hold (columns, tables, results); 0: all there is.
   uint64_t device_memory_limit = 0;
+  // Where the GPU reads a table's columns from: auto, device, or host (streamed from pinned
+  // host memory in batches; runtime/gpu/streamed_scan.h). batch_rows > 0 sets the batch size.
+  std::string placement = "auto";
+  uint64_t batch_rows = 0;
   // The CPU engine asks `cancelled` before each morsel and tells `progress` after it
   // (runtime/cpu/cpu_engine.h); the GPU engine asks `cancelled` before each compile and
   // launch, loads every few MB, and a script before each statement.

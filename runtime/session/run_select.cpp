@@ -60,9 +60,9 @@ std::string gpu_timing(const GpuRunReport& r) {
   }
   return fmt::format(
       "plan {:.2f} ms, codegen {:.2f} ms, NVRTC {:.1f} ms{}, upload {:.2f} ms{}, {}, download "
-      "{:.2f} ms, host finish {:.2f} ms, attempts {}",
+      "{:.2f} ms, host finish {:.2f} ms, attempts {}; columns from {}",
       r.plan_ms, r.codegen_ms, r.nvrtc_ms, binary_source_note(r.binary_source, r.disk_load_ms),
-      r.upload_ms, columns, kernels, r.download_ms, r.finish_ms, r.attempts);
+      r.upload_ms, columns, kernels, r.download_ms, r.finish_ms, r.attempts, r.placement);
 }
 
 }  // namespace
@@ -113,6 +113,8 @@ StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions
       gpu_options.hash_capacity = options.hash_capacity;
       gpu_options.plans = plans;
       gpu_options.device_memory_limit = options.device_memory_limit;
+      gpu_options.placement = placement_from_name(options.placement);
+      gpu_options.batch_rows = options.batch_rows;
       gpu_options.cancelled = options.cancelled;
       GpuRunReport report;
       outcome.result = gpu()->run(query, *input, parameters, strings, gpu_options, &report);

@@ -26,6 +26,7 @@ Outcome run(Database& db, const std::string& sql, DeviceChoice device, uint64_t 
   ExecOptions options;
   options.device = device;
   options.device_memory_limit = limit;
+  options.placement = "device";  // these cases are about device residency, not streaming
   Outcome outcome;
   try {
     db.execute_script(sql, options, [&](const StatementOutcome& o) {

@@ -11,6 +11,7 @@
 #include "compiler/parse/parser.h"
 #include "runtime/gpu/gpu_engine.h"
 #include "runtime/session/database.h"
+#include "tests/unit/support/query_files.h"
 #include "tests/unit/support/result_check.h"
 #include "tools/data/paper_tables.h"
 #include "tools/data/tpch_lineitem.h"
@@ -86,40 +87,12 @@ void compare(const Result& cpu, const Result& gpu, const std::string& label) {
   }
 }
 
-struct QueryCase {
-  std::string name;
-  std::vector<std::string> params;
-  bool gpu_supported = true;  // false: the GPU path reports Unsupported (see the note)
-};
-
-const std::vector<QueryCase>& cases() {
-  static const std::vector<QueryCase> c = {
-      {"tpch_q1", {}},
-      {"tpch_q6", {}},
-      {"query_a", {}},
-      {"query_b", {"1000"}},
-      {"returnflag_count", {}},
-      {"shipmode_stats", {}},
-      {"yearly_revenue", {}},
-      {"quantity_buckets", {}},
-      {"distinct_suppliers", {}},
-      {"like_filter", {}},
-      {"in_list", {}},
-      {"top_orders", {}},
-      {"select_distinct", {}},
-      {"global_aggregates", {}},
-      {"monthly_window", {"1995-03-15", "1995-03-15"}},
-      {"expressions", {}},
-  };
-  return c;
-}
-
 bool is_unsupported(const Error& e) { return e.kind() == ErrorKind::Unsupported; }
 
 }  // namespace
 
 TEST_CASE("gpu queries: every query in queries/ matches the CPU engine under every strategy") {
-  for (const auto& qc : cases()) {
+  for (const auto& qc : test::query_files()) {
     std::string sql = test::query_file(qc.name);
     Result cpu = run(sql, qc.params, DeviceChoice::Cpu);
     int ran = 0;
@@ -131,11 +104,11 @@ TEST_CASE("gpu queries: every query in queries/ matches the CPU engine under eve
       } catch (const Error& e) {
         INFO(qc.name << " --strategy " << strategy << ": " << e.what());
         CHECK(is_unsupported(e));
-        if (strategy == std::string("auto")) CHECK_FALSE(qc.gpu_supported);
+        CHECK(strategy != std::string("auto"));  // every query runs on the GPU
       }
     }
     INFO(qc.name);
-    CHECK((ran > 0) == qc.gpu_supported);
+    CHECK(ran > 0);
     MESSAGE(qc.name << ": " << ran << " strategies ran on the GPU");
   }
 }

@@ -41,13 +41,20 @@ constexpr size_t kInstances = 4;
 struct Variant {
   const char* strategy = "auto";
   uint64_t hash_capacity = 0;
+  bool streamed = false;  // columns streamed from host memory in small batches
   std::string label() const {
-    return hash_capacity ? fmt::format("{} (capacity {})", strategy, hash_capacity) : strategy;
+    std::string text =
+        hash_capacity ? fmt::format("{} (capacity {})", strategy, hash_capacity) : strategy;
+    return streamed ? text + ", streamed from host memory" : text;
   }
 };
 
-// "auto" for every shape; by shape, one forced strategy more for seven in eight of them.
-std::vector<Variant> variants_of(size_t shape) {
+// Batches of a streamed variant: the fuzz tables' rows end in a partial batch.
+constexpr uint64_t kStreamedBatchRows = 3000;
+
+// "auto" for every shape; by shape, one forced strategy more for seven in eight of them, or
+// (the eighth) the columns streamed from host memory.
+std::vector<Variant> variants_by_shape(size_t shape) {
   std::vector<Variant> v{{"auto", 0}};
   switch (shape % 8) {
     case 1:
@@ -68,7 +75,18 @@ std::vector<Variant> variants_of(size_t shape) {
       v.push_back({"block", 0});
       break;
     default:
+      v.push_back({"auto", 0, true});
       break;
+  }
+  return v;
+}
+
+// TALLY_FUZZ_PLACEMENT=host streams every variant.
+std::vector<Variant> variants_of(size_t shape) {
+  static const char* placement = std::getenv("TALLY_FUZZ_PLACEMENT");
+  std::vector<Variant> v = variants_by_shape(shape);
+  if (placement != nullptr && std::string(placement) == "host") {
+    for (Variant& each : v) each.streamed = true;
   }
   return v;
 }
@@ -79,6 +97,10 @@ ExecOptions options_for(const Variant& v, DeviceChoice device,
   options.device = device;
   options.strategy = v.strategy;
   options.hash_capacity = v.hash_capacity;
+  if (v.streamed) {
+    options.placement = "host";
+    options.batch_rows = kStreamedBatchRows;
+  }
   options.parameters = std::move(parameters);
   return options;
 }
@@ -105,7 +127,9 @@ void add_compile_jobs(Database& db, const QueryShape& shape, const Variant& v,
     // A small hash table grows 4x per rerun, each size its own kernel: compile those too.
     for (uint64_t c = v.hash_capacity; c <= (1u << 20); c *= 4) {
       options.hash_capacity = c;
-      jobs.push_back({query, stats, plan_for(*query, *stats, table->rows(), options)});
+      GpuPlan plan = plan_for(*query, *stats, table->rows(), options);
+      if (v.streamed) plan = with_streamed_scan(plan, false);
+      jobs.push_back({query, stats, plan});
       if (c == 0) break;
     }
   } catch (const Error&) {

@@ -1,0 +1,164 @@
+// TPC-H Q1 over lineitem's columns in pinned host memory, streamed to the GPU in batches
+// (issue 17): tally's streamed run next to the bus floor of its own encoded bytes (at 54 GB/s,
+// and at the rate a copy-only pass over the same bytes reaches in this run), that copy-only
+// pass, and the same query GPU-resident. Medians of --reps runs after one warm-up.
+//   stream_q1 [--sf 10,100] [--reps 5]
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <sstream>
+
+#include "bench/bench_util.h"
+#include "compiler/bind/binder.h"
+#include "compiler/parse/parser.h"
+#include "runtime/cpu/cpu_engine.h"
+#include "runtime/cuda/device.h"
+#include "runtime/cuda/memory.h"
+#include "runtime/gpu/gpu_engine.h"
+#include "runtime/gpu/host_columns.h"
+#include "runtime/gpu/streamed_scan.h"
+#include "runtime/session/database.h"
+#include "tools/data/tpch_lineitem.h"
+
+using namespace tally;
+using bench::median;
+
+namespace {
+
+constexpr double kBusGbs = 54.0;  // pinned host-to-device copies on these hosts (PCIe Gen5)
+
+std::string source_dir() {
+  const char* env = std::getenv("TALLY_SOURCE_DIR");
+  return env ? env : TALLY_SOURCE_DIR;
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// Copies of the same host-resident bytes in Tomé's batches (2^24 rows, 4 streams), no kernel.
+double copy_only_ms(const std::vector<const HostColumn*>& columns, uint64_t rows, int reps) {
+  cuda::Device device(0);
+  cuda::BufferPool pool;
+  const StreamShape shape = choose_stream_shape(rows, 0, 0, 0, uint64_t{1} << 24);
+  BatchStreamer streamer(device, pool, columns, 0, rows, shape);
+  std::vector<double> ms;
+  for (int i = 0; i < reps + 1; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    streamer.stream([](const ScanBatch&, const cuda::Stream&) {});
+    if (i > 0) ms.push_back(ms_since(start));
+  }
+  return median(ms);
+}
+
+struct Runs {
+  double wall_ms = 0, scan_ms = 0;
+  std::string placement;
+  Result result;
+};
+
+Runs run_q1(GpuEngine& engine, const BoundSelect& q1, const Table& table, Placement placement,
+            int reps) {
+  GpuRunOptions options;
+  options.placement = placement;
+  std::vector<double> wall, scan;
+  Runs r;
+  for (int i = 0; i < reps + 1; ++i) {
+    GpuRunReport report;
+    auto start = std::chrono::steady_clock::now();
+    r.result = engine.run(q1, table, {}, std::make_shared<StringHeap>(), options, &report);
+    if (i == 0) continue;  // warm-up: NVRTC, the host-resident copy or the upload
+    wall.push_back(ms_since(start));
+    scan.push_back(report.init_ms + report.scan_ms + report.finalize_ms);
+    r.placement = report.placement;
+  }
+  r.wall_ms = median(wall);
+  r.scan_ms = median(scan);
+  return r;
+}
+
+bool same_rows(const Result& a, const Result& b) {
+  if (a.rows.size() != b.rows.size()) return false;
+  for (size_t r = 0; r < a.rows.size(); ++r) {
+    for (size_t c = 0; c < a.types.size(); ++c) {
+      if (a.cell_text(r, c) != b.cell_text(r, c)) return false;
+    }
+  }
+  return true;
+}
+
+void bench_sf(double sf, int reps) {
+  auto gen_start = std::chrono::steady_clock::now();
+  TablePtr table = generate_lineitem(sf, 0);
+  const double gen_s = ms_since(gen_start) / 1e3;
+  Database db;
+  db.put_table(table);
+  auto statements = parse_script(bench::read_file(source_dir() + "/queries/tpch_q1.sql"));
+  BoundSelect q1 = bind_select(std::get<ast::SelectStmt>(statements[0].body), db, 0);
+
+  std::vector<HostColumn> host;
+  for (const auto& sc : q1.scan) host.push_back(make_host_column(table->columns[sc.table_column]));
+  std::vector<const HostColumn*> columns;
+  uint64_t bytes = 0;
+  for (const HostColumn& h : host) {
+    columns.push_back(&h);
+    bytes += h.data_bytes + h.validity.size();
+  }
+  const double copy_ms = copy_only_ms(columns, table->rows(), reps);
+  const double floor_ms = static_cast<double>(bytes) / (kBusGbs * 1e9) * 1e3;
+
+  GpuEngine engine;
+  Runs streamed = run_q1(engine, q1, *table, Placement::Host, reps);
+  Runs resident = run_q1(engine, q1, *table, Placement::Device, reps);
+  CpuOptions cpu_options;
+  auto cpu_start = std::chrono::steady_clock::now();
+  Result cpu = run_cpu(q1, table.get(), {}, cpu_options);
+  const double cpu_ms = ms_since(cpu_start);
+
+  fmt::print(
+      "SF {}: {} rows, Q1's encoded columns {:.1f} MB ({:.2f} B/row), generated in {:.1f} s\n", sf,
+      table->rows(), bytes / 1e6, static_cast<double>(bytes) / table->rows(), gen_s);
+  auto line = [&](const char* what, double ms) {
+    fmt::print("  {:<44} {:9.2f} ms  {:5.2f}x bus floor  {:5.2f}x copy-only\n", what, ms,
+               ms / floor_ms, ms / copy_ms);
+  };
+  fmt::print("  bus floor at {:.0f} GB/s                        {:9.2f} ms\n", kBusGbs, floor_ms);
+  line("copy-only pass (2^24-row batches, 4 streams)", copy_ms);
+  fmt::print("    (copy-only rate {:.1f} GB/s)\n", bytes / 1e6 / copy_ms);
+  line("tally streamed, whole run", streamed.wall_ms);
+  line("tally streamed, init + batches + finalize", streamed.scan_ms);
+  fmt::print("    ({})\n", streamed.placement);
+  line("tally GPU-resident, whole run", resident.wall_ms);
+  line("tally GPU-resident, kernels", resident.scan_ms);
+  line("CPU engine (all cores)", cpu_ms);
+  fmt::print("  results: streamed == CPU engine: {}; resident == CPU engine: {}\n",
+             same_rows(streamed.result, cpu) ? "yes" : "NO",
+             same_rows(resident.result, cpu) ? "yes" : "NO");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<double> sfs = {10};
+  int reps = 5;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i];
+    if (a == "--reps") reps = std::atoi(argv[i + 1]);
+    if (a == "--sf") {
+      sfs.clear();
+      std::stringstream s(argv[i + 1]);
+      for (std::string x; std::getline(s, x, ',');) sfs.push_back(std::stod(x));
+    }
+  }
+  try {
+    cuda::Device device(0);
+    fmt::print("stream_q1 on {}\n", device.profile().name);
+    for (double sf : sfs) bench_sf(sf, reps);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "stream_q1: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}
