@@ -11,6 +11,8 @@
 #                                                        runtime/storage < runtime/compile)
 #       runtime/storage, runtime/result < runtime/cpu  (runtime/result: the Result and its
 #       runtime/result < runtime/gpu                     host finish, shared by both engines)
+#       runtime/cpu < runtime/gpu                        (GPU parts become the CPU engine's
+#                                                        partial states: runtime/gpu/state_cells.h)
 #       runtime/session above every runtime folder
 #   < api and tools (siblings: neither includes the other) < cli, and python (the Python
 #   module's bindings) above api.
@@ -41,7 +43,7 @@ runtime/load:        runtime/storage
 runtime/result:      compiler/codegen
 runtime/cuda:        compiler/codegen
 runtime/compile:     runtime/cuda runtime/storage
-runtime/gpu:         runtime/compile runtime/result
+runtime/gpu:         runtime/compile runtime/result runtime/cpu
 runtime/cpu:         runtime/storage runtime/result
 runtime/session:     runtime/load runtime/gpu runtime/cpu
 api:                 runtime/session

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <string_view>
+
 #include "compiler/codegen/group_slot.h"
 
 namespace tally {
@@ -95,6 +97,25 @@ std::string final_code(const AggregationContext& ctx, size_t a) {
   return state_info(ctx.plan.layout.aggregate_states[a]).device_final(d);
 }
 
+// Every state field as one 16-byte cell rather than the finals, so that parts of a table run
+// apart combine exactly on the host (compiler/plan/partial_states.h).
+std::string state_cells_code(const AggregationContext& ctx) {
+  const size_t count = ctx.fields.size();
+  std::string b;
+  for (size_t f = 0; f < count; ++f) {
+    const std::string field = fmt::format("{}[slot]", ctx.fields[f]);
+    const std::string_view type = field_info(ctx.state_fields()[f].kind).cuda_type;
+    // u64 zero-extends and i64 sign-extends to i128; an f64 keeps its bits in the low word.
+    const std::string cell = type == "f64"
+                                 ? fmt::format("(i128)(u64)__double_as_longlong({})", field)
+                                 : fmt::format("(i128){}", field);
+    b += fmt::format(
+        "out_values[group * {0} + {1}] = {2}; out_value_nulls[group * {0} + {1}] = 0;\n", count, f,
+        cell);
+  }
+  return b;
+}
+
 }  // namespace
 
 std::string state_slot_loop_head(const GpuPlan& plan, bool one_block) {
@@ -109,7 +130,11 @@ std::string finalize_body(AggregationContext& ctx) {
   b += fmt::format("if (!({})) continue;\n", occupied(ctx));
   b += "const u64 group = atomicAdd(out_count, 1ull);\n";
   b += key_outputs(ctx);
-  for (size_t a = 0; a < ctx.query.aggregates.size(); ++a) b += final_code(ctx, a);
+  if (ctx.plan.emit_states) {
+    b += state_cells_code(ctx);
+  } else {
+    for (size_t a = 0; a < ctx.query.aggregates.size(); ++a) b += final_code(ctx, a);
+  }
   b += "}\n";
   return b;
 }

@@ -1,7 +1,8 @@
 // The Finalizer kernel's body: every occupied slot takes the next output row, its keys are
 // decoded from the slot (or the hash table's key), and each aggregate's final is computed
 // from its state fields by the aggregate table's device final (templates/tally_finals.cuh
-// holds what the host computes the same way).
+// holds what the host computes the same way). A plan with emit_states writes each state field
+// instead of the finals (compiler/plan/partial_states.h says where).
 #pragma once
 
 #include <string>

@@ -28,8 +28,9 @@ enum class ArgKind {
   StateField,      // index = field: its state array
   OutKeys,         // 16 bytes per (group, key)
   OutKeyNulls,     // 1 byte per (group, key)
-  OutValues,       // 16 bytes per (group, aggregate): the finals
-  OutValueNulls,   // 1 byte per (group, aggregate)
+  OutValues,       // 16 bytes per (group, aggregate): the finals; under emit_states per
+                   // (group, state field) (compiler/plan/partial_states.h: output_value_cells)
+  OutValueNulls,   // 1 byte per cell of OutValues
   DistinctSet,     // u64* the DISTINCT aggregates' set (templates/tally_distinct.cuh)
   // A non-aggregated query (GpuPlan::projection, templates/tally_project.cuh):
   BlockCounts,     // u64 per block: rows that pass, by the count pass

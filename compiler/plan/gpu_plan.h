@@ -90,12 +90,13 @@ struct GpuPlan {
   // Direct and Hash: slots of each block's cache of hot groups in shared memory (0: none),
   // a hash table keyed by the global slot whose cells are block_table's.
   uint32_t block_cache_slots = 0;
-  uint64_t rows = 0;       // input rows the plan was made for
+  uint64_t rows = 0;  // input rows the plan was made for
   // The Scan runs once per batch of rows (streamed from host memory, or one part of a table
   // split across engines), so the states get their identities from Init, never the Scan.
   bool streamed = false;
-  // The Finalizer writes each group's state fields (GpuProgram::state_cells) rather than the
-  // finals, so that parts run apart combine exactly on the host (runtime/cpu/partial_groups.h).
+  // The Finalizer writes each group's state fields (compiler/plan/partial_states.h) rather
+  // than the finals, so that parts run apart combine exactly on the host
+  // (runtime/cpu/partial_groups.h).
   bool emit_states = false;
   std::string reason;      // why this strategy, for --explain
   std::string considered;  // for --explain: the group bound and every strategy's fit

@@ -1,0 +1,146 @@
+#include "runtime/gpu/state_cells.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "compiler/common/error.h"
+#include "compiler/plan/partial_states.h"
+
+namespace tally {
+
+namespace {
+
+// One aggregate's fields in one group's row of cells, in its StateInfo's field order.
+struct FieldCells {
+  const int128* row;
+  const std::vector<int>& ids;
+
+  int128 cell(size_t i) const { return row[ids[i]]; }
+  int64_t i64(size_t i) const { return static_cast<int64_t>(cell(i)); }
+  double f64(size_t i) const { return std::bit_cast<double>(static_cast<uint64_t>(cell(i))); }
+};
+
+// Welford's running mean and M2 (fsum, fsumsq) of exact sums: what an exact variance's final
+// reads should the combined sums pass 128 bits (compiler/functions/variance.cpp).
+void welford_of_sums(HostAggState& s) {
+  if (s.count == 0) return;
+  const auto n = static_cast<long double>(s.count);
+  const auto sum = static_cast<long double>(s.sum);
+  s.fsum = static_cast<double>(sum / n);
+  s.fsumsq = static_cast<double>(
+      std::max<long double>(0, static_cast<long double>(s.sumsq) - sum * sum / n));
+}
+
+// The second pass summed deviations from the part's own mean sum / count; corrected, that is
+// the (count, mean, M2) state the host's Welford and Chan steps keep.
+void welford_of_deviations(HostAggState& s, const FieldCells& c) {
+  if (s.count == 0) return;
+  const auto n = static_cast<double>(s.count);
+  const double dev_sq = c.f64(2), dev_sum = c.f64(3);
+  s.fsum = c.f64(1) / n + dev_sum / n;
+  s.fsumsq = std::max(0.0, dev_sq - dev_sum * dev_sum / n);
+}
+
+// A MIN/MAX's kept value, a Value of the argument's type; NULL over no values.
+Value extreme_of(const FieldCells& c, const AggregateCall& call, size_t a,
+                 const StateStringId& string_id) {
+  if (c.i64(0) == 0) return Value();
+  const Type& type = call.arg->type;
+  if (type.is_string()) return Value::from_int(string_id(a, c.i64(1)));
+  if (type.is_decimal()) return Value::from_decimal(c.cell(1));
+  if (type.is_float()) return Value::from_double(c.f64(1));
+  return Value::from_int(c.i64(1));
+}
+
+HostAggState host_state(StateKind kind, const FieldCells& c, const AggregateCall& call, size_t a,
+                        const StateStringId& string_id) {
+  HostAggState s;
+  s.count = c.i64(0);
+  switch (kind) {
+    case StateKind::Count:
+      break;
+    case StateKind::SumInt:
+    case StateKind::SumWide:
+    case StateKind::AvgWide:
+    case StateKind::CountIf:
+      s.sum = c.cell(1);
+      break;
+    case StateKind::SumDouble:
+    case StateKind::AvgDouble:
+      s.fsum = c.f64(1);
+      break;
+    case StateKind::MinInt:
+    case StateKind::MaxInt:
+    case StateKind::MinWide:
+    case StateKind::MaxWide:
+    case StateKind::MinDouble:
+    case StateKind::MaxDouble:
+      s.extreme = extreme_of(c, call, a, string_id);
+      break;
+    case StateKind::VarianceWide:
+    case StateKind::StddevWide:
+      s.sum = c.cell(1);
+      s.sumsq = c.cell(2);
+      welford_of_sums(s);
+      break;
+    case StateKind::VarianceDouble:
+    case StateKind::StddevDouble:
+      welford_of_deviations(s, c);
+      break;
+    case StateKind::BitAnd:
+    case StateKind::BitOr:
+    case StateKind::BitXor:
+      // The host's fold starts from the first value, not the device's identity.
+      s.sum = s.count ? c.i64(1) : 0;
+      break;
+    case StateKind::Product:
+      s.fsum = s.count ? c.f64(1) : 0;
+      break;
+    case StateKind::ArgMin:
+    case StateKind::ArgMax:
+      throw Error(ErrorKind::Internal, "ARG_MIN/ARG_MAX have no GPU state");
+  }
+  return s;
+}
+
+// The plan's layout names each aggregate's fields as its state kind lists them.
+void check_layout(const BoundSelect& query, const GpuPlan& plan) {
+  if (auto why = why_states_do_not_combine(query, plan)) throw Error(ErrorKind::Unsupported, *why);
+  const uint64_t count = state_cell_count(plan);
+  for (size_t a = 0; a < query.aggregates.size(); ++a) {
+    const auto& ids = plan.layout.aggregate_fields[a];
+    const bool in_range = std::all_of(ids.begin(), ids.end(), [&](int id) {
+      return id >= 0 && static_cast<uint64_t>(id) < count;
+    });
+    if (!in_range || ids.size() != state_info(plan.layout.aggregate_states[a]).fields.size()) {
+      throw Error(ErrorKind::Internal, "a state layout does not match its aggregate's state");
+    }
+  }
+}
+
+}  // namespace
+
+PartialGroups partial_groups_from_cells(const BoundSelect& query, const GpuPlan& plan,
+                                        std::vector<std::vector<Value>> keys, const int128* cells,
+                                        std::shared_ptr<StringHeap> strings,
+                                        const StateStringId& string_id) {
+  check_layout(query, plan);
+  const uint64_t count = state_cell_count(plan);
+  const size_t na = query.aggregates.size();
+  PartialGroups groups;
+  groups.strings = std::move(strings);
+  groups.states.resize(keys.size());
+  for (size_t g = 0; g < keys.size(); ++g) {
+    const int128* row = cells + g * count;
+    groups.states[g].resize(na);
+    for (size_t a = 0; a < na; ++a) {
+      const FieldCells c{row, plan.layout.aggregate_fields[a]};
+      groups.states[g][a].plain =
+          host_state(plan.layout.aggregate_states[a], c, query.aggregates[a], a, string_id);
+    }
+  }
+  groups.keys = std::move(keys);
+  return groups;
+}
+
+}  // namespace tally
