@@ -1,7 +1,8 @@
 // TPC-H Q1 over lineitem's columns in pinned host memory, streamed to the GPU in batches
 // (issue 17): tally's streamed run next to the bus floor of its own encoded bytes (at 54 GB/s,
 // and at the rate a copy-only pass over the same bytes reaches in this run), that copy-only
-// pass, and the same query GPU-resident. Medians of --reps runs after one warm-up.
+// pass, the same query GPU-resident, co-processing with the CPU engine, and (on a host with
+// several GPUs) the table split across them. Medians of --reps runs after warm-ups.
 //   stream_q1 [--sf 10,100] [--reps 5]
 #include <fmt/format.h>
 
@@ -15,8 +16,10 @@
 #include "runtime/cpu/cpu_engine.h"
 #include "runtime/cuda/device.h"
 #include "runtime/cuda/memory.h"
+#include "runtime/gpu/coprocess.h"
 #include "runtime/gpu/gpu_engine.h"
 #include "runtime/gpu/host_columns.h"
+#include "runtime/gpu/multi_gpu.h"
 #include "runtime/gpu/streamed_scan.h"
 #include "runtime/session/database.h"
 #include "tools/data/tpch_lineitem.h"
@@ -79,6 +82,34 @@ Runs run_q1(GpuEngine& engine, const BoundSelect& q1, const Table& table, Placem
   return r;
 }
 
+// Q1 with the CPU engine taking its measured share of the rows (two warm-up runs: the first
+// measures the rates, the second compiles the split's kernels).
+double coprocessed_ms(GpuEngine& engine, const BoundSelect& q1, const Table& table, int reps,
+                      CoprocessReport& last, Result& result) {
+  EngineRates rates;
+  std::vector<double> ms;
+  for (int i = 0; i < reps + 2; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    result = run_coprocessed(engine, q1, table, {}, rates, &last);
+    if (i >= 2) ms.push_back(ms_since(start));
+  }
+  return median(ms);
+}
+
+// Q1 split across every GPU of the host, each part resident or streamed.
+double split_ms(std::vector<GpuEngine*>& engines, const BoundSelect& q1, const Table& table,
+                Placement placement, int reps, Result& result) {
+  GpuRunOptions options;
+  options.placement = placement;
+  std::vector<double> ms;
+  for (int i = 0; i < reps + 1; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    result = run_on_gpus(engines, q1, table, {}, std::make_shared<StringHeap>(), options);
+    if (i >= 1) ms.push_back(ms_since(start));
+  }
+  return median(ms);
+}
+
 bool same_rows(const Result& a, const Result& b) {
   if (a.rows.size() != b.rows.size()) return false;
   for (size_t r = 0; r < a.rows.size(); ++r) {
@@ -133,9 +164,39 @@ void bench_sf(double sf, int reps) {
   line("tally GPU-resident, whole run", resident.wall_ms);
   line("tally GPU-resident, kernels", resident.scan_ms);
   line("CPU engine (all cores)", cpu_ms);
-  fmt::print("  results: streamed == CPU engine: {}; resident == CPU engine: {}\n",
-             same_rows(streamed.result, cpu) ? "yes" : "NO",
-             same_rows(resident.result, cpu) ? "yes" : "NO");
+  CoprocessReport co;
+  Result co_result;
+  const double co_ms = coprocessed_ms(engine, q1, *table, reps, co, co_result);
+  line("tally streamed + CPU engine (co-processing)", co_ms);
+  fmt::print("    (CPU share {:.1f}% of rows; last run: GPU part {:.2f} ms, CPU part {:.2f} ms)\n",
+             100.0 * co.cpu_rows / table->rows(), co.gpu_part_ms, co.cpu_part_ms);
+  fmt::print(
+      "  results: streamed == CPU engine: {}; resident == CPU engine: {}; co-processed == "
+      "CPU engine: {}\n",
+      same_rows(streamed.result, cpu) ? "yes" : "NO",
+      same_rows(resident.result, cpu) ? "yes" : "NO", same_rows(co_result, cpu) ? "yes" : "NO");
+  const int gpus = cuda::device_count();
+  if (gpus < 2) {
+    fmt::print("  several GPUs: this host has one GPU, not measured\n");
+    return;
+  }
+  std::vector<std::unique_ptr<GpuEngine>> owned;
+  std::vector<GpuEngine*> engines;
+  for (int d = 0; d < gpus; ++d)
+    engines.push_back(owned.emplace_back(std::make_unique<GpuEngine>(d)).get());
+  Result split_resident, split_streamed;
+  const double resident_ms = split_ms(engines, q1, *table, Placement::Device, reps, split_resident);
+  const double streamed_ms = split_ms(engines, q1, *table, Placement::Host, reps, split_streamed);
+  fmt::print(
+      "  {} GPUs, GPU-resident parts, whole run     {:9.2f} ms  {:5.2f}x one GPU's whole run\n",
+      gpus, resident_ms, resident_ms / resident.wall_ms);
+  fmt::print(
+      "  {} GPUs, streamed parts, whole run         {:9.2f} ms  {:5.2f}x one GPU streamed, "
+      "{:5.2f}x bus floor\n",
+      gpus, streamed_ms, streamed_ms / streamed.wall_ms, streamed_ms / floor_ms);
+  fmt::print("  results: {} GPUs resident == CPU engine: {}; streamed == CPU engine: {}\n", gpus,
+             same_rows(split_resident, cpu) ? "yes" : "NO",
+             same_rows(split_streamed, cpu) ? "yes" : "NO");
 }
 
 }  // namespace

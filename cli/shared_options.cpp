@@ -93,6 +93,9 @@ void add_output_options(CLI::App* cmd, OutputArgs& output) {
       ->check(CLI::IsMember({"auto", "device", "host"}));
   cmd->add_option("--batch-rows", output.batch_rows,
                   "Rows of a streamed batch (rounded up to 1024; default: chosen from the GPU)");
+  cmd->add_option("--devices", output.devices,
+                  "GPUs to split a table across: all, or ordinals such as 0,1 (each runs the "
+                  "same kernels over its share of the rows; the states combine on the host)");
   cmd->add_option("--format", output.format, "Output: table, csv, json or line")
       ->check(CLI::IsMember({"table", "csv", "json", "line"}));
   add_timing_option(cmd, output);
@@ -116,6 +119,7 @@ ExecOptions exec_options_for(const OutputArgs& output) {
   }
   options.placement = output.placement;
   options.batch_rows = output.batch_rows;
+  options.devices = output.devices;
   if (output.progress) options.load_progress = terminal_progress_line();
   return options;
 }

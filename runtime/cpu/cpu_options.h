@@ -27,6 +27,10 @@ struct CpuOptions {
   // Told after each morsel: rows scanned so far, and in all (calls are serialised).
   std::function<void(uint64_t done, uint64_t total)> progress = {};
   CpuPath path = CpuPath::Auto;
+  // Only rows [first_row, end_row) of the table (end_row 0: to its end): the CPU's share
+  // of a table split with the GPU (runtime/gpu/coprocess.h).
+  uint64_t first_row = 0;
+  uint64_t end_row = 0;
 };
 
 }  // namespace tally

@@ -27,7 +27,9 @@ unsigned morsel_workers(size_t rows, const CpuOptions& options) {
 
 void run_morsels(size_t rows, unsigned workers, const CpuOptions& options,
                  const std::function<bool(unsigned, const MorselRange&)>& work) {
-  const size_t morsels = morsel_count(rows, options);
+  const size_t first = std::min<size_t>(options.first_row, rows);
+  const size_t end = options.end_row > 0 ? std::min<size_t>(options.end_row, rows) : rows;
+  const size_t morsels = morsel_count(end - std::min(first, end), options);
   std::atomic<size_t> next{0};
   std::exception_ptr failure;
   std::mutex failure_mutex, progress_mutex;
@@ -38,13 +40,13 @@ void run_morsels(size_t rows, unsigned workers, const CpuOptions& options,
         if (options.cancelled && options.cancelled()) {
           throw Error(ErrorKind::Cancelled, "the statement was cancelled");
         }
-        const size_t begin = m * options.morsel_rows;
-        const MorselRange range{m, begin, std::min(rows, begin + options.morsel_rows)};
+        const size_t begin = first + m * options.morsel_rows;
+        const MorselRange range{m, begin, std::min(end, begin + options.morsel_rows)};
         const bool enough = work(t, range);
         if (options.progress) {
           std::lock_guard lock(progress_mutex);
           rows_done += range.end - range.begin;
-          options.progress(rows_done, rows);
+          options.progress(rows_done, end - std::min(first, end));
         }
         if (enough) next = morsels;
       }

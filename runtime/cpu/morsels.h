@@ -18,7 +18,8 @@ struct MorselRange {
 // The number of workers for `rows` rows (at least one, at most one per morsel).
 unsigned morsel_workers(size_t rows, const CpuOptions& options);
 
-// Calls work(worker, morsel) for every morsel of `rows` rows on `workers` threads, asking
+// Calls work(worker, morsel) for every morsel of `rows` rows (of the window first_row, end_row
+// of `options` when set; morsels are numbered from 0 there) on `workers` threads, asking
 // options.cancelled before each and telling options.progress after each. Stops early when
 // work returns true (it has what it needs) or throws; the first exception is rethrown.
 void run_morsels(size_t rows, unsigned workers, const CpuOptions& options,

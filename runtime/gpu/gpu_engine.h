@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "runtime/compile/gpu_compile.h"
+#include "runtime/cpu/partial_groups.h"
 #include "runtime/cuda/device.h"
 #include "runtime/result/result.h"
 
@@ -63,12 +64,24 @@ DeviceLimits device_limits(const cuda::DeviceProfile& profile);
 
 class GpuEngine {
  public:
-  GpuEngine();  // opens device 0; throws Error(Device) when there is none
+  // Opens device `ordinal`; throws Error(Device) when there is none.
+  explicit GpuEngine(int ordinal = 0);
   ~GpuEngine();
 
   Result run(const BoundSelect& query, const Table& table, const std::vector<Value>& parameters,
              std::shared_ptr<StringHeap> strings, const GpuRunOptions& options,
              GpuRunReport* report = nullptr);
+
+  // One part of a table split across engines (several GPUs, or the GPU beside the CPU
+  // engine): rows [first_row, end_row) (first_row a multiple of 1024) to the query's states
+  // per group, which combine exactly with the other parts' (runtime/cpu/partial_groups.h). The
+  // plan is the whole table's, so every part runs the same kernels; the part's columns stay
+  // resident, or stream from host memory under Placement::Host. Throws Error(Unsupported)
+  // where the states do not combine (compiler/plan/partial_states.h).
+  PartialGroups run_part(const BoundSelect& query, const Table& table, uint64_t first_row,
+                         uint64_t end_row, const std::vector<Value>& parameters,
+                         std::shared_ptr<StringHeap> strings, const GpuRunOptions& options,
+                         GpuRunReport* report = nullptr);
 
   std::string device_name() const;
 
@@ -87,6 +100,9 @@ class GpuEngine {
   struct Impl;  // device, memory pool, uploaded columns, loaded modules
 
  private:
+  GpuCompileOptions compile_options(const GpuRunOptions& options,
+                                    const std::vector<Value>& parameters, const Table& table) const;
+
   std::unique_ptr<Impl> impl_;
 };
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "compiler/codegen/gpu_program.h"
@@ -46,25 +47,33 @@ struct GpuEngine::Impl {
   // is unloaded (a long-lived engine sees unboundedly many distinct queries).
   static constexpr size_t kMaxModules = 64;
 
-  cuda::Device device{cuda::Device::supported(0)};
+  cuda::Device device;
   cuda::BufferPool pool;
   std::mutex mutex;
   std::map<const Column*, DeviceColumn> columns;
   std::map<const Column*, HostColumn> host_columns;  // of tables streamed from host memory
+  // Rows [first, end) of a column: this device's part of a table split across engines.
+  std::map<std::tuple<const Column*, uint64_t, uint64_t>, DeviceColumn> part_columns;
   std::map<const cuda::CompiledKernel*, LoadedModule> modules;
   std::string lookup_error;
   PinnedStaging staging;        // column uploads and result downloads
   uint64_t uploaded_bytes = 0;  // by upload_column, ever (a run reports its difference)
   uint64_t query = 0;           // sequence number of the query running now
 
-  Impl() {
+  explicit Impl(int ordinal) : device(cuda::Device::supported(ordinal)) {
     pool.set_reclaimer([this] { return evict_column(); });
   }
 
-  // Starts a query: columns of tables that were dropped or replaced (only this cache still
-  // holds them) leave the device now rather than at the next out-of-memory.
-  void begin_query() {
+  // Starts a query under a device memory limit (0: none): columns of tables that were dropped
+  // or replaced (only this cache still holds them) leave the device now rather than at the
+  // next out-of-memory.
+  void begin_query(uint64_t memory_limit) {
+    device.make_current();
+    pool.set_limit(memory_limit);
+    lookup_error.clear();
     ++query;
+    std::erase_if(part_columns,
+                  [](const auto& entry) { return entry.second.column.use_count() == 1; });
     std::erase_if(columns, [](const auto& entry) { return entry.second.column.use_count() == 1; });
     std::erase_if(host_columns,
                   [](const auto& entry) { return entry.second.column.use_count() == 1; });
@@ -120,6 +129,31 @@ struct GpuEngine::Impl {
     return columns.emplace(column.get(), std::move(d)).first->second;
   }
 
+  // Rows [first_row, end_row) of a column resident on the device, copied from its
+  // host-resident layout once.
+  const DeviceColumn& upload_part(const ColumnPtr& column, uint64_t first_row, uint64_t end_row) {
+    const auto key = std::make_tuple(column.get(), first_row, end_row);
+    auto it = part_columns.find(key);
+    if (it == part_columns.end()) {
+      const HostColumn& host = host_column(column);
+      DeviceColumn d;
+      d.column = column;
+      const ByteRange data = host.data_range(first_row, end_row);
+      d.data = pool.allocate(data.size(), "a part of a column");
+      d.data.upload(static_cast<const uint8_t*>(host.data.data()) + data.begin, data.size());
+      const ByteRange validity = host.validity_range(first_row, end_row);
+      if (validity.size() > 0) {
+        d.validity = pool.allocate(validity.size(), "a part of a validity bitmap");
+        d.validity.upload(static_cast<const uint8_t*>(host.validity.data()) + validity.begin,
+                          validity.size());
+      }
+      uploaded_bytes += data.size() + validity.size();
+      it = part_columns.emplace(key, std::move(d)).first;
+    }
+    it->second.last_query = query;
+    return it->second;
+  }
+
   const cuda::Module& module_for(const std::shared_ptr<const cuda::CompiledKernel>& binary) {
     auto it = modules.find(binary.get());
     if (it == modules.end()) {
@@ -160,6 +194,10 @@ Value decode_cell(const GpuRunInputs& in, int128 cell, bool null, const Type& ty
 
 // Blocks of 256 threads over `items`, capped.
 uint32_t launch_grid(uint64_t items);
+// Launches `kernel` with its argument block (KernelArgs<N>, copied by the driver at launch).
+void launch_with_args(const cuda::Kernel& kernel, uint32_t grid, uint32_t block,
+                      std::vector<uint64_t>& args, bool dependent = false,
+                      uint64_t shared_bytes = 0, const cuda::Stream* stream = nullptr);
 // Launches `kernel` with its argument block; returns its time on the device.
 float launch_timed(const cuda::Kernel& kernel, uint32_t grid, uint32_t block,
                    std::vector<uint64_t>& args);

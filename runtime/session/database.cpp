@@ -26,6 +26,21 @@ std::shared_ptr<GpuEngine> Database::gpu() {
   return gpu_;
 }
 
+std::vector<std::shared_ptr<GpuEngine>> Database::gpus(const std::vector<int>& ordinals) {
+  std::vector<std::shared_ptr<GpuEngine>> engines;
+  for (size_t i = 0; i < ordinals.size(); ++i) {
+    if (i == 0 && ordinals[0] == 0) {
+      engines.push_back(gpu());
+      continue;
+    }
+    std::lock_guard lock(gpu_mutex_);
+    auto& engine = part_engines_[{i, ordinals[i]}];
+    if (!engine || cuda::lost_context()) engine = std::make_shared<GpuEngine>(ordinals[i]);
+    engines.push_back(engine);
+  }
+  return engines;
+}
+
 Database::GpuMemory Database::gpu_memory() {
   std::lock_guard lock(gpu_mutex_);
   if (!gpu_) return {};

@@ -25,6 +25,7 @@
 namespace tally {
 
 class GpuEngine;
+struct GpuRunOptions;
 class DatabaseStore;
 
 enum class DeviceChoice { Auto, Cpu, Gpu };
@@ -47,6 +48,10 @@ struct ExecOptions {
   // host memory in batches; runtime/gpu/streamed_scan.h). batch_rows > 0 sets the batch size.
   std::string placement = "auto";
   uint64_t batch_rows = 0;
+  // The GPUs a table is split across: "" (device 0 alone), "all", or ordinals "0,1" (a device
+  // named twice runs two parts on it). Each runs the same plan over its share of the rows;
+  // the parts' states combine on the host (runtime/gpu/multi_gpu.h).
+  std::string devices;
   // The CPU engine asks `cancelled` before each morsel and tells `progress` after it
   // (runtime/cpu/cpu_engine.h); the GPU engine asks `cancelled` before each compile and
   // launch, loads every few MB, and a script before each statement.
@@ -136,6 +141,10 @@ class Database : public Catalog {
                                   const std::function<StatementOutcome()>& run);
   StatementOutcome run_select(const ast::SelectStmt& stmt, int parameter_count,
                               const ExecOptions& options);
+  void run_split(const BoundSelect& query, const Table& table, const std::vector<Value>& parameters,
+                 std::shared_ptr<StringHeap> strings, const GpuRunOptions& gpu_options,
+                 const std::vector<int>& ordinals, const ExecOptions& options,
+                 StatementOutcome& outcome);
   // `plans`: the prepared statement's plan cache, or null. `file_input`: the table a file
   // in FROM was loaded into (it is not in the catalog), or null.
   StatementOutcome run_bound(const BoundSelect& query, const ExecOptions& options,
@@ -153,9 +162,13 @@ class Database : public Catalog {
   // Opened on first use (and dropped after an error lost the GPU context); held by the
   // caller while it runs.
   std::shared_ptr<GpuEngine> gpu();
+  // One engine per entry of ExecOptions::devices (a device named twice: two engines on it,
+  // the logical parts the tests split across); the first on device 0 is gpu()'s.
+  std::vector<std::shared_ptr<GpuEngine>> gpus(const std::vector<int>& ordinals);
 
   std::mutex gpu_mutex_;
   std::shared_ptr<GpuEngine> gpu_;
+  std::map<std::pair<size_t, int>, std::shared_ptr<GpuEngine>> part_engines_;
 
   mutable std::mutex mutex_;
   std::map<std::string, TablePtr, std::less<>> tables_;

@@ -11,6 +11,7 @@
 #include "runtime/cpu/cpu_engine.h"
 #include "runtime/cuda/device.h"
 #include "runtime/gpu/gpu_engine.h"
+#include "runtime/gpu/multi_gpu.h"
 #include "runtime/session/database.h"
 #include "runtime/session/file_tables.h"
 
@@ -67,6 +68,24 @@ std::string gpu_timing(const GpuRunReport& r) {
 
 }  // namespace
 
+// The table split across several GPUs (or logical parts of one), each part's timing a line.
+void Database::run_split(const BoundSelect& query, const Table& table,
+                         const std::vector<Value>& parameters, std::shared_ptr<StringHeap> strings,
+                         const GpuRunOptions& gpu_options, const std::vector<int>& ordinals,
+                         const ExecOptions& options, StatementOutcome& outcome) {
+  std::vector<std::shared_ptr<GpuEngine>> engines = gpus(ordinals);
+  std::vector<GpuEngine*> parts;
+  for (const auto& engine : engines) parts.push_back(engine.get());
+  std::vector<GpuRunReport> reports;
+  outcome.result = run_on_gpus(parts, query, table, parameters, strings, gpu_options, &reports);
+  for (size_t p = 0; p < reports.size(); ++p) {
+    outcome.timings.gpu += fmt::format("{}part {} on GPU {}: {}", p ? "\n" : "", p, ordinals[p],
+                                       gpu_timing(reports[p]));
+  }
+  if (options.explain && !reports.empty()) outcome.explain += reports[0].plan;
+  if (options.emit_cuda && !reports.empty()) outcome.cuda = reports[0].source;
+}
+
 StatementOutcome Database::run_select(const ast::SelectStmt& stmt, int parameter_count,
                                       const ExecOptions& options) {
   StatementOutcome outcome;
@@ -116,11 +135,17 @@ StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions
       gpu_options.placement = placement_from_name(options.placement);
       gpu_options.batch_rows = options.batch_rows;
       gpu_options.cancelled = options.cancelled;
-      GpuRunReport report;
-      outcome.result = gpu()->run(query, *input, parameters, strings, gpu_options, &report);
-      outcome.timings.gpu = gpu_timing(report);
-      if (options.explain) outcome.explain += report.plan;
-      if (options.emit_cuda) outcome.cuda = report.source;
+      const std::vector<int> ordinals = device_ordinals(options.devices);
+      if (ordinals.size() > 1) {
+        run_split(query, *input, parameters, strings, gpu_options, ordinals, options, outcome);
+      } else {
+        auto engine = ordinals.empty() ? gpu() : gpus(ordinals)[0];
+        GpuRunReport report;
+        outcome.result = engine->run(query, *input, parameters, strings, gpu_options, &report);
+        outcome.timings.gpu = gpu_timing(report);
+        if (options.explain) outcome.explain += report.plan;
+        if (options.emit_cuda) outcome.cuda = report.source;
+      }
     } catch (const Error& e) {
       // --device auto falls back only for what the GPU path does not do, and says so.
       if (options.device != DeviceChoice::Auto || e.kind() != ErrorKind::Unsupported) throw;

@@ -1,0 +1,377 @@
+// One execution of a compiled aggregation program on the GPU engine: its buffers, its launches
+// (the Scan once, or once per streamed batch), and what comes back — the groups' finals, or
+// under GpuPlan::emit_states their state cells. Shared by a whole run (gpu_engine.cpp) and a
+// part of a table split across engines (gpu_parts.cpp).
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "compiler/codegen/lookup_tables.h"
+#include "compiler/common/elapsed.h"
+#include "compiler/common/error.h"
+#include "compiler/plan/partial_states.h"
+#include "runtime/cuda/stream.h"
+#include "runtime/gpu/gpu_engine_impl.h"
+#include "runtime/gpu/placement.h"
+#include "runtime/gpu/result_top_k.h"
+#include "runtime/gpu/state_cells.h"
+#include "templates/tally_status.cuh"
+
+namespace tally {
+
+// How a result cell becomes a Value: a number, or a string id through `ids` (a dictionary
+// code's, or a computed string's domain id).
+struct CellDecoder {
+  Type type;
+  const std::vector<int64_t>* ids = nullptr;
+  Value decode(int128 cell, bool null) const {
+    if (null || ids == nullptr) return from_cell(cell, null, type);
+    if (cell < 0 || cell >= static_cast<int128>(ids->size())) {
+      throw Error(ErrorKind::Internal, "the GPU returned a string code outside its column");
+    }
+    return Value::from_int((*ids)[static_cast<size_t>(cell)]);
+  }
+};
+
+// A result's raw cells on the host (keys and aggregates group-major, each with its NULL
+// flag), read a group at a time as Values: the groups in order, or the `chosen` ones.
+struct DownloadedGroups {
+  uint64_t count = 0;  // groups to read
+  size_t key_count = 0, aggregate_count = 0;
+  std::unique_ptr<int128[]> keys, values;
+  std::unique_ptr<uint8_t[]> key_nulls, value_nulls;
+  std::vector<CellDecoder> key_decoders, value_decoders;
+  std::optional<std::vector<uint64_t>> chosen;
+
+  void read(size_t j, Value* key_values, Value* aggregate_values) const {
+    const uint64_t g = chosen ? (*chosen)[j] : j;
+    for (size_t i = 0; i < key_count; ++i) {
+      const uint64_t at = g * key_count + i;
+      key_values[i] = key_decoders[i].decode(keys[at], key_nulls[at]);
+    }
+    for (size_t i = 0; i < aggregate_count; ++i) {
+      const uint64_t at = g * aggregate_count + i;
+      aggregate_values[i] = value_decoders[i].decode(values[at], value_nulls[at]);
+    }
+  }
+};
+
+// One execution of a compiled program: buffers, launches, and what came back.
+class GpuExecution {
+ public:
+  GpuExecution(GpuEngine::Impl& engine, const BoundSelect& query, const Table& table,
+               const std::vector<Value>& parameters, StringHeap& strings, const GpuCompilation& c,
+               GpuRunReport& report)
+      : engine_(engine),
+        query_(query),
+        table_(table),
+        parameters_(parameters),
+        strings_(strings),
+        c_(c),
+        report_(report) {}
+
+  // Reads rows [first_row, end_row) from their host-resident copies, streamed in batches
+  // (`batch_rows` > 0 forces the size).
+  void stream_rows(uint64_t first_row, uint64_t end_row, uint64_t batch_rows) {
+    streamer_ = make_streamer(engine_, query_, table_, c_.plan, batch_rows, first_row, end_row);
+  }
+
+  // Queues Init, Scan (and the M2 pass) and the Finalizer back to back, then waits once
+  // and returns the status word (the caller decides about reruns and errors). Nothing on
+  // the host sits between the launches, so each launch's host cost overlaps the kernel
+  // before it; a Finalizer that ran over a full table is thrown away with the attempt.
+  uint32_t run_kernels() {
+    auto start = std::chrono::steady_clock::now();
+    allocate_states();
+    upload_lookups();
+    fill_args();
+    report_.upload_ms += ms_since(start);
+    const cuda::Module& module = engine_.module_for(c_.binary);
+    report_.init_in_scan = scan_sets_states(c_.plan);
+    // Every kernel is looked up first: a lookup can load the kernel (lazy module loading),
+    // and between a launch and its dependent that host time would leave the GPU idle.
+    std::vector<cuda::Kernel> kernels;
+    for (const Launch& l : c_.plan.launches)
+      kernels.push_back(module.kernel(kernel_name(l.kernel)));
+    const uint32_t state_grid = launch_grid(c_.plan.state_slots);
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      const Launch& l = c_.plan.launches[i];
+      const uint32_t grid = l.grid == LaunchGrid::Scan ? c_.plan.grid : state_grid;
+      report_.dependent_finalize |= l.dependent;
+      if (streamer_ && l.grid == LaunchGrid::Scan) {
+        stream_scan(kernels[i]);
+        continue;
+      }
+      // A dependent shares its predecessor's timer: an event recorded between them would
+      // hold its launch back until the predecessor ends.
+      if (!l.dependent) start_timer(report_ms(l.kernel));
+      const uint64_t shared = l.kernel == KernelId::Scan ? scan_shared_bytes(c_.plan) : 0;
+      launch_with_args(kernels[i], grid, c_.plan.block, arg_words_, l.dependent, shared);
+      const bool last_of_timer = i + 1 == kernels.size() || !c_.plan.launches[i + 1].dependent;
+      if (last_of_timer) launches_.back().timer.stop();
+    }
+    for (TimedLaunch& l : launches_) *l.report_ms += l.timer.elapsed_ms();
+    launches_.clear();
+    return read_status();
+  }
+
+  // `needed`: the rows the query's OFFSET + LIMIT keep (SIZE_MAX: all).
+  // Reads the columns of rows [part.first_row, + part.rows) from `part` (resident on the
+  // device), not the table's: one part of a table split across engines.
+  void use_part(const ScanBatch* part) { part_ = part; }
+
+  // Under GpuPlan::emit_states: the groups' keys and state cells as the CPU engine's partial
+  // states, their strings in `heap`.
+  PartialGroups download_states(std::shared_ptr<StringHeap> heap) {
+    auto start = std::chrono::steady_clock::now();
+    uint64_t groups = 0;
+    out_count_.download(&groups, 8);
+    if (groups > max_groups_)
+      throw Error(ErrorKind::Internal, "GPU produced more groups than slots");
+    const size_t nk = query_.group_keys.size();
+    const uint64_t cells = state_cell_count(c_.plan);
+    std::vector<int128> keys(groups * nk), values(groups * cells);
+    std::vector<uint8_t> key_nulls(groups * nk);
+    out_keys_.download(keys.data(), keys.size() * 16);
+    out_key_nulls_.download(key_nulls.data(), key_nulls.size());
+    out_values_.download(values.data(), values.size() * 16);
+    report_.download_ms += ms_since(start);
+    std::vector<CellDecoder> key_decoders;
+    for (size_t i = 0; i < nk; ++i) {
+      key_decoders.push_back(decoder(query_.group_keys[i]->type, c_.plan.keys[i].dictionary_column,
+                                     c_.program.key_domains[i]));
+    }
+    std::vector<std::vector<Value>> key_values(groups, std::vector<Value>(nk));
+    for (uint64_t g = 0; g < groups; ++g) {
+      for (size_t i = 0; i < nk; ++i)
+        key_values[g][i] = key_decoders[i].decode(keys[g * nk + i], key_nulls[g * nk + i]);
+    }
+    auto string_id = [&](size_t a, int64_t code) {
+      const CellDecoder d =
+          decoder(query_.aggregates[a].type, c_.plan.layout.aggregate_dictionary[a],
+                  c_.program.aggregate_domains[a]);
+      return d.decode(code, false).i;
+    };
+    return partial_groups_from_cells(query_, c_.plan, std::move(key_values), values.data(),
+                                     std::move(heap), string_id);
+  }
+
+  DownloadedGroups download(size_t needed) {
+    auto start = std::chrono::steady_clock::now();
+    DownloadedGroups rows = download_groups(needed);
+    report_.download_ms += ms_since(start);
+    return rows;
+  }
+
+  void raise_errors(uint32_t status) const { raise_status_errors(status, engine_.lookup_error); }
+
+ private:
+  // A kernel in flight and where its time goes once it has finished.
+  struct TimedLaunch {
+    cuda::EventTimer timer;
+    double* report_ms;
+  };
+  std::vector<TimedLaunch> launches_;
+
+  // Where a kernel's time goes: the Init, the Finalizer, or the scan passes.
+  double& report_ms(KernelId kernel) {
+    if (kernel == KernelId::Init) return report_.init_ms;
+    if (kernel == KernelId::Finalize) return report_.finalize_ms;
+    return report_.scan_ms;
+  }
+
+  void start_timer(double& report_ms) {
+    TimedLaunch& l = launches_.emplace_back(TimedLaunch{cuda::EventTimer(), &report_ms});
+    l.timer.start();
+  }
+
+  uint32_t read_status() const { return read_status_word(status_); }
+
+  // A Scan pass over every batch. Init ran on the default stream, which the batches' streams
+  // do not wait for, so the device is idle before the first copy.
+  void stream_scan(const cuda::Kernel& kernel) {
+    engine_.device.synchronize();
+    auto start = std::chrono::steady_clock::now();
+    const uint64_t shared = scan_shared_bytes(c_.plan);
+    streamer_->stream([&](const ScanBatch& batch, const cuda::Stream& stream) {
+      batch_ = &batch;
+      fill_args();
+      batch_ = nullptr;
+      launch_with_args(kernel, c_.plan.grid, c_.plan.block, arg_words_, false, shared, &stream);
+    });
+    fill_args();
+    report_.scan_ms += ms_since(start);
+    report_.placement = describe_streaming(streamer_->shape());
+    engine_.uploaded_bytes += streamer_->copied_bytes();
+  }
+
+  void allocate_states() {
+    uint64_t slots = c_.plan.state_slots;
+    for (const auto& f : c_.plan.layout.fields) {
+      fields_.push_back(
+          engine_.pool.allocate(slots * field_info(f.kind).bytes, "aggregate states"));
+    }
+    if (c_.plan.strategy == GpuStrategy::Hash) {
+      table_keys_ = engine_.pool.allocate(hash_table_bytes(c_.plan), "hash table keys");
+    }
+    if (c_.plan.distinct_capacity > 0) {
+      // Three words an entry, all zero: every entry empty (templates/tally_distinct.cuh).
+      distinct_ = engine_.pool.allocate(c_.plan.distinct_capacity * 24, "the DISTINCT set");
+      distinct_.fill_bytes(0);
+    }
+    status_ = engine_.pool.allocate(kStatusWords * 4, "the status word");
+    status_.fill_bytes(0);
+    out_count_ = engine_.pool.allocate(8, "the group counter");
+    out_count_.fill_bytes(0);
+    max_groups_ = std::min<uint64_t>(slots, table_.rows() + 1);
+    size_t nk = std::max<size_t>(1, query_.group_keys.size());
+    const size_t na = output_value_cells(c_.plan, query_.aggregates.size());
+    out_keys_ = engine_.pool.allocate(max_groups_ * nk * 16, "result keys");
+    out_key_nulls_ = engine_.pool.allocate(max_groups_ * nk, "result key NULL flags");
+    out_values_ = engine_.pool.allocate(max_groups_ * na * 16, "result values");
+    out_value_nulls_ = engine_.pool.allocate(max_groups_ * na, "result NULL flags");
+  }
+
+  GpuRunInputs inputs() const {
+    const bool streamed = streamer_ != nullptr || part_ != nullptr;
+    return {engine_, query_, table_, parameters_, strings_, streamed, batch_ ? batch_ : part_};
+  }
+
+  void upload_lookups() { lookups_ = tally::upload_lookups(inputs(), c_.program, lookup_tables_); }
+
+  uint64_t arg_value(const ArgSlot& a) {
+    switch (a.kind) {
+      case ArgKind::Status:
+        return status_.ptr();
+      case ArgKind::OutCount:
+        return out_count_.ptr();
+      case ArgKind::TableKeys:
+        return table_keys_.ptr();
+      case ArgKind::DistinctSet:
+        return distinct_.ptr();
+      case ArgKind::StateField:
+        return fields_[a.index].ptr();
+      case ArgKind::OutKeys:
+        return out_keys_.ptr();
+      case ArgKind::OutKeyNulls:
+        return out_key_nulls_.ptr();
+      case ArgKind::OutValues:
+        return out_values_.ptr();
+      case ArgKind::OutValueNulls:
+        return out_value_nulls_.ptr();
+      default:
+        if (is_input_arg(a.kind)) return input_arg(inputs(), lookups_, a);
+        throw Error(ErrorKind::Internal, "an aggregation program asked for a projection buffer");
+    }
+  }
+
+  void fill_args() {
+    arg_words_.clear();
+    for (const auto& a : c_.program.args) arg_words_.push_back(arg_value(a));
+  }
+
+  // The finals' raw cells, and how to read them. Dictionary strings are interned first,
+  // once a code, so that the threads that read groups only read.
+  DownloadedGroups download_groups(size_t needed) {
+    uint64_t groups = 0;
+    out_count_.download(&groups, 8);
+    if (groups > max_groups_)
+      throw Error(ErrorKind::Internal, "GPU produced more groups than slots");
+    DownloadedGroups d;
+    d.count = groups;
+    const size_t nk = d.key_count = query_.group_keys.size();
+    const size_t na = d.aggregate_count = query_.aggregates.size();
+    // Left uninitialized: the staged download first-touches them on all cores.
+    d.keys.reset(new int128[groups * nk]);
+    d.values.reset(new int128[groups * na]);
+    d.key_nulls.reset(new uint8_t[groups * nk]);
+    d.value_nulls.reset(new uint8_t[groups * na]);
+    PinnedStaging& staging = engine_.staging;
+    const cuda::Device& device = engine_.device;
+    staging.download(device, out_keys_, d.keys.get(), groups * nk * 16);
+    staging.download(device, out_key_nulls_, d.key_nulls.get(), groups * nk);
+    staging.download(device, out_values_, d.values.get(), groups * na * 16);
+    staging.download(device, out_value_nulls_, d.value_nulls.get(), groups * na);
+    for (size_t i = 0; i < nk; ++i) {
+      d.key_decoders.push_back(decoder(query_.group_keys[i]->type,
+                                       c_.plan.keys[i].dictionary_column,
+                                       c_.program.key_domains[i]));
+    }
+    for (size_t i = 0; i < na; ++i) {
+      d.value_decoders.push_back(decoder(query_.aggregates[i].type,
+                                         c_.plan.layout.aggregate_dictionary[i],
+                                         c_.program.aggregate_domains[i]));
+    }
+    std::vector<bool> cell_keys;
+    for (const CellDecoder& k : d.key_decoders) cell_keys.push_back(k.ids == nullptr);
+    const ResultCells raw{
+        groups, nk, na, d.keys.get(), d.key_nulls.get(), d.values.get(), d.value_nulls.get()};
+    // ORDER BY ... LIMIT: only the groups the LIMIT keeps are read.
+    d.chosen = first_groups_in_order(query_, raw, cell_keys, needed);
+    if (d.chosen) d.count = d.chosen->size();
+    return d;
+  }
+
+  CellDecoder decoder(const Type& type, int dictionary_column, int domain) {
+    if (domain >= 0 && type.is_string()) return {type, &lookup_tables_.domains[domain]};
+    if (dictionary_column < 0) return {type, nullptr};
+    auto& ids = interned_[dictionary_column];
+    if (ids.empty()) {
+      const Column& column = *table_.columns[query_.scan[dictionary_column].table_column];
+      for (const std::string& s : column.dictionary()) ids.push_back(strings_.intern(s));
+    }
+    return {type, &ids};
+  }
+
+  GpuEngine::Impl& engine_;
+  const BoundSelect& query_;
+  const Table& table_;
+  const std::vector<Value>& parameters_;
+  StringHeap& strings_;
+  const GpuCompilation& c_;
+  GpuRunReport& report_;
+  std::vector<cuda::DeviceBuffer> fields_, lookups_;
+  LookupTables lookup_tables_;
+  cuda::DeviceBuffer table_keys_, distinct_, status_, out_count_;
+  std::vector<uint64_t> arg_words_;  // the kernels' parameter block (KernelArgs<N>)
+  cuda::DeviceBuffer out_keys_, out_key_nulls_, out_values_, out_value_nulls_;
+  uint64_t max_groups_ = 0;
+  std::map<int, std::vector<int64_t>> interned_;  // string ids of a scan column's dictionary
+  std::unique_ptr<BatchStreamer> streamer_;       // when the plan is streamed
+  const ScanBatch* batch_ = nullptr;              // the batch whose Scan is being queued
+  const ScanBatch* part_ = nullptr;  // a part's columns resident on the device (use_part)
+};
+
+// The capacity of the rerun after a hash table filled up.
+inline uint64_t grown_capacity(const GpuPlan& plan, uint64_t rows) {
+  if (plan.strategy != GpuStrategy::Hash) return std::max<uint64_t>(1024, 2 * rows);
+  return plan.slots * 4;
+}
+
+// After an attempt's kernels: throws the rows' errors (as the CPU engine would), or grows a
+// table that filled up and returns true for a rerun of `plan`, or returns false: done.
+inline bool rerun_after(uint32_t status, const GpuExecution& run, GpuPlan& plan, int attempt,
+                        uint64_t rows) {
+  constexpr int kMaxAttempts = 8;
+  // A row's error comes first: a key computed from a failed cast or overflow may well fall
+  // outside its domain, and the CPU engine reports the row's error.
+  run.raise_errors(status);
+  if (status & kStatusKeyOutOfRange) {
+    // Keys come from exact column statistics, so this is a planner bug, not bad data.
+    throw Error(ErrorKind::Internal, "a GROUP BY key fell outside the domain its statistics gave");
+  }
+  const bool full = (status & (kStatusTableFull | kStatusDistinctFull)) != 0;
+  if (!full) return false;
+  if (attempt >= kMaxAttempts)
+    throw Error(ErrorKind::Device, "the GPU hash table kept filling up; giving up");
+  // A full table costs a rerun with a larger one, never a wrong answer.
+  if (status & kStatusTableFull) plan = with_hash_capacity(plan, grown_capacity(plan, rows));
+  if (status & kStatusDistinctFull) plan = with_distinct_capacity(plan, plan.distinct_capacity * 4);
+  return true;
+}
+
+}  // namespace tally
