@@ -13,6 +13,7 @@
 #include "bench/bench_util.h"
 #include "compiler/bind/binder.h"
 #include "compiler/parse/parser.h"
+#include "runtime/compile/gpu_plan_cache.h"
 #include "runtime/cpu/cpu_engine.h"
 #include "runtime/cuda/device.h"
 #include "runtime/cuda/memory.h"
@@ -62,10 +63,12 @@ struct Runs {
   Result result;
 };
 
+// `plans`: a prepared statement's plan cache (code generation skipped after the first run).
 Runs run_q1(GpuEngine& engine, const BoundSelect& q1, const Table& table, Placement placement,
-            int reps) {
+            int reps, GpuPlanCache* plans = nullptr) {
   GpuRunOptions options;
   options.placement = placement;
+  options.plans = plans;
   std::vector<double> wall, scan;
   Runs r;
   for (int i = 0; i < reps + 1; ++i) {
@@ -98,13 +101,15 @@ double coprocessed_ms(GpuEngine& engine, const BoundSelect& q1, const Table& tab
 
 // Q1 split across every GPU of the host, each part resident or streamed.
 double split_ms(std::vector<GpuEngine*>& engines, const BoundSelect& q1, const Table& table,
-                Placement placement, int reps, Result& result) {
+                Placement placement, int reps, Result& result, GpuPlanCache* plans = nullptr,
+                std::vector<GpuRunReport>* reports = nullptr) {
   GpuRunOptions options;
   options.placement = placement;
+  options.plans = plans;
   std::vector<double> ms;
   for (int i = 0; i < reps + 1; ++i) {
     auto start = std::chrono::steady_clock::now();
-    result = run_on_gpus(engines, q1, table, {}, std::make_shared<StringHeap>(), options);
+    result = run_on_gpus(engines, q1, table, {}, std::make_shared<StringHeap>(), options, reports);
     if (i >= 1) ms.push_back(ms_since(start));
   }
   return median(ms);
@@ -194,9 +199,28 @@ void bench_sf(double sf, int reps) {
       "  {} GPUs, streamed parts, whole run         {:9.2f} ms  {:5.2f}x one GPU streamed, "
       "{:5.2f}x bus floor\n",
       gpus, streamed_ms, streamed_ms / streamed.wall_ms, streamed_ms / floor_ms);
+  // As a prepared statement runs: the plan cache skips code generation on every part.
+  GpuPlanCache one_plans, split_plans;
+  Result prepared_one, prepared_split;
+  const double one_ms = run_q1(engine, q1, *table, Placement::Device, reps, &one_plans).wall_ms;
+  std::vector<GpuRunReport> reports;
+  const double two_ms = split_ms(engines, q1, *table, Placement::Device, reps, prepared_split,
+                                 &split_plans, &reports);
+  for (size_t p = 0; p < reports.size(); ++p) {
+    const GpuRunReport& r = reports[p];
+    fmt::print(
+        "    part {} (last run): plan {:.3f}, codegen {:.3f}, arguments {:.3f}, init {:.3f}, "
+        "scan {:.3f}, finalize {:.3f}, download {:.3f} ms\n",
+        p, r.plan_ms, r.codegen_ms, r.upload_ms, r.init_ms, r.scan_ms, r.finalize_ms,
+        r.download_ms);
+  }
+  fmt::print("  prepared: one GPU resident {:.2f} ms, {} GPUs {:.2f} ms = {:.2f}x\n", one_ms, gpus,
+             two_ms, two_ms / one_ms);
   fmt::print("  results: {} GPUs resident == CPU engine: {}; streamed == CPU engine: {}\n", gpus,
              same_rows(split_resident, cpu) ? "yes" : "NO",
              same_rows(split_streamed, cpu) ? "yes" : "NO");
+  fmt::print("  results: prepared {} GPUs == CPU engine: {}\n", gpus,
+             same_rows(prepared_split, cpu) ? "yes" : "NO");
 }
 
 }  // namespace

@@ -135,6 +135,9 @@ GpuPlan with_distinct_capacity(GpuPlan plan, uint64_t capacity);
 // The plan with the Scan run per batch (GpuPlan::streamed) and, when `emit_states`, the
 // Finalizer writing state fields.
 GpuPlan with_streamed_scan(GpuPlan plan, bool emit_states);
+// The plan with the Finalizer writing state fields, its launches as they were (one part's
+// rows resident on the device: a single Scan, which may set the states itself).
+GpuPlan with_state_cells(GpuPlan plan);
 // A hash plan with `capacity` probed slots (the runtime grows the table and replans).
 GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity);
 // A hash plan sized for about `groups` groups where that is smaller than its row-based

@@ -275,6 +275,11 @@ GpuPlan with_distinct_capacity(GpuPlan plan, uint64_t capacity) {
   return plan;
 }
 
+GpuPlan with_state_cells(GpuPlan plan) {
+  plan.emit_states = !plan.projection;
+  return plan;
+}
+
 GpuPlan with_streamed_scan(GpuPlan plan, bool emit_states) {
   if (plan.projection) return plan;  // a projection's passes run per batch as they are
   plan.streamed = true;

@@ -49,7 +49,7 @@ PartialGroups GpuEngine::run_part(const BoundSelect& query, const Table& table, 
   }
   if (auto why = why_states_do_not_combine(query, plan)) throw Error(ErrorKind::Unsupported, *why);
   const bool on_host = options.placement == Placement::Host;
-  plan = with_streamed_scan(plan, true);
+  plan = on_host ? with_streamed_scan(plan, true) : with_state_cells(plan);
   report.plan_ms = ms_since(plan_start);
   std::optional<ScanBatch> part;
   if (!on_host) part = resident_part(*impl_, query, table, first_row, end_row);

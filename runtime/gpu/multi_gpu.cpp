@@ -61,19 +61,20 @@ Result run_on_gpus(std::span<GpuEngine* const> engines, const BoundSelect& query
   std::vector<PartialGroups> parts(engines.size());
   std::vector<GpuRunReport> part_reports(engines.size());
   std::vector<std::exception_ptr> failures(engines.size());
-  std::vector<std::thread> threads;
-  for (size_t p = 0; p < engines.size(); ++p) {
-    // Each part interns its strings in a heap of its own; combining moves them into parts[0]'s.
+  auto run_part = [&](size_t p) {
+    try {
+      parts[p] = engines[p]->run_part(query, table, ranges[p].first, ranges[p].second, parameters,
+                                      parts[p].strings, options, &part_reports[p]);
+    } catch (...) {
+      failures[p] = std::current_exception();
+    }
+  };
+  // Each part interns its strings in a heap of its own; combining moves them into parts[0]'s.
+  for (size_t p = 0; p < engines.size(); ++p)
     parts[p].strings = p == 0 ? strings : std::make_shared<StringHeap>();
-    threads.emplace_back([&, p] {
-      try {
-        parts[p] = engines[p]->run_part(query, table, ranges[p].first, ranges[p].second, parameters,
-                                        parts[p].strings, options, &part_reports[p]);
-      } catch (...) {
-        failures[p] = std::current_exception();
-      }
-    });
-  }
+  std::vector<std::thread> threads;
+  for (size_t p = 1; p < engines.size(); ++p) threads.emplace_back(run_part, p);
+  run_part(0);  // on this thread: one thread start less on the way
   for (std::thread& t : threads) t.join();
   for (const std::exception_ptr& failure : failures) {
     if (failure) std::rethrow_exception(failure);  // the lowest part's, as a run would
