@@ -38,6 +38,7 @@ ExecOptions Engine::Impl::exec_options() const {
   exec.cpu_threads = options.cpu_threads;
   exec.device_memory_limit = options.device_memory_limit;
   exec.placement = options.placement;
+  exec.devices = options.devices;
   exec.progress = options.progress;
   exec.cancelled = [this, start = cancels.load()] { return cancels.load() != start; };
   return exec;

@@ -47,6 +47,10 @@ struct EngineOptions {
   // than half the device memory budget), "device" (uploaded once, kept), or "host" (pinned
   // host memory, streamed to the GPU in batches by every query: tables larger than the GPU).
   std::string placement = "auto";
+  // The GPUs a table is split across: "" (the first GPU alone), "all", or ordinals "0,1".
+  // Each runs the same kernels over its share of the rows; the parts' states combine on the
+  // host. Queries with DISTINCT aggregates are not split (Error(Unsupported)).
+  std::string devices = {};
   // Told while a SELECT runs on the CPU engine, after each block of 16,384 rows: the rows
   // scanned so far and in all. Calls for one statement are serialised but come from the
   // engine's threads; the callback must not use the Engine. Empty: none.
