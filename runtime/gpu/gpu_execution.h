@@ -128,10 +128,7 @@ class GpuExecution {
   // states, their strings in `heap`.
   PartialGroups download_states(std::shared_ptr<StringHeap> heap) {
     auto start = std::chrono::steady_clock::now();
-    uint64_t groups = 0;
-    out_count_.download(&groups, 8);
-    if (groups > max_groups_)
-      throw Error(ErrorKind::Internal, "GPU produced more groups than slots");
+    const uint64_t groups = group_count();
     const size_t nk = query_.group_keys.size();
     const uint64_t cells = state_cell_count(c_.plan);
     std::vector<int128> keys(groups * nk), values(groups * cells);
@@ -141,20 +138,14 @@ class GpuExecution {
     out_values_.download(values.data(), values.size() * 16);
     report_.download_ms += ms_since(start);
     std::vector<CellDecoder> key_decoders;
-    for (size_t i = 0; i < nk; ++i) {
-      key_decoders.push_back(decoder(query_.group_keys[i]->type, c_.plan.keys[i].dictionary_column,
-                                     c_.program.key_domains[i]));
-    }
+    for (size_t i = 0; i < nk; ++i) key_decoders.push_back(key_decoder(i));
     std::vector<std::vector<Value>> key_values(groups, std::vector<Value>(nk));
     for (uint64_t g = 0; g < groups; ++g) {
       for (size_t i = 0; i < nk; ++i)
         key_values[g][i] = key_decoders[i].decode(keys[g * nk + i], key_nulls[g * nk + i]);
     }
     auto string_id = [&](size_t a, int64_t code) {
-      const CellDecoder d =
-          decoder(query_.aggregates[a].type, c_.plan.layout.aggregate_dictionary[a],
-                  c_.program.aggregate_domains[a]);
-      return d.decode(code, false).i;
+      return aggregate_decoder(a).decode(code, false).i;
     };
     return partial_groups_from_cells(query_, c_.plan, std::move(key_values), values.data(),
                                      std::move(heap), string_id);
@@ -277,10 +268,7 @@ class GpuExecution {
   // The finals' raw cells, and how to read them. Dictionary strings are interned first,
   // once a code, so that the threads that read groups only read.
   DownloadedGroups download_groups(size_t needed) {
-    uint64_t groups = 0;
-    out_count_.download(&groups, 8);
-    if (groups > max_groups_)
-      throw Error(ErrorKind::Internal, "GPU produced more groups than slots");
+    const uint64_t groups = group_count();
     DownloadedGroups d;
     d.count = groups;
     const size_t nk = d.key_count = query_.group_keys.size();
@@ -296,16 +284,8 @@ class GpuExecution {
     staging.download(device, out_key_nulls_, d.key_nulls.get(), groups * nk);
     staging.download(device, out_values_, d.values.get(), groups * na * 16);
     staging.download(device, out_value_nulls_, d.value_nulls.get(), groups * na);
-    for (size_t i = 0; i < nk; ++i) {
-      d.key_decoders.push_back(decoder(query_.group_keys[i]->type,
-                                       c_.plan.keys[i].dictionary_column,
-                                       c_.program.key_domains[i]));
-    }
-    for (size_t i = 0; i < na; ++i) {
-      d.value_decoders.push_back(decoder(query_.aggregates[i].type,
-                                         c_.plan.layout.aggregate_dictionary[i],
-                                         c_.program.aggregate_domains[i]));
-    }
+    for (size_t i = 0; i < nk; ++i) d.key_decoders.push_back(key_decoder(i));
+    for (size_t i = 0; i < na; ++i) d.value_decoders.push_back(aggregate_decoder(i));
     std::vector<bool> cell_keys;
     for (const CellDecoder& k : d.key_decoders) cell_keys.push_back(k.ids == nullptr);
     const ResultCells raw{
@@ -314,6 +294,27 @@ class GpuExecution {
     d.chosen = first_groups_in_order(query_, raw, cell_keys, needed);
     if (d.chosen) d.count = d.chosen->size();
     return d;
+  }
+
+  // The groups the Finalizer wrote.
+  uint64_t group_count() const {
+    uint64_t groups = 0;
+    out_count_.download(&groups, 8);
+    if (groups > max_groups_)
+      throw Error(ErrorKind::Internal, "GPU produced more groups than slots");
+    return groups;
+  }
+
+  CellDecoder key_decoder(size_t key) {
+    return decoder(query_.group_keys[key]->type, c_.plan.keys[key].dictionary_column,
+                   c_.program.key_domains[key]);
+  }
+
+  // A final's cell, or under emit_states a MIN/MAX state's string code.
+  CellDecoder aggregate_decoder(size_t aggregate) {
+    return decoder(query_.aggregates[aggregate].type,
+                   c_.plan.layout.aggregate_dictionary[aggregate],
+                   c_.program.aggregate_domains[aggregate]);
   }
 
   CellDecoder decoder(const Type& type, int dictionary_column, int domain) {

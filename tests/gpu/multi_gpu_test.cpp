@@ -36,13 +36,6 @@ Database& parts_db() {
   return *db;
 }
 
-std::vector<test::ColumnTolerance> tolerances(const Result& r) {
-  std::vector<test::ColumnTolerance> t;
-  for (const Type& type : r.types)
-    t.push_back(type.is_float() ? test::ColumnTolerance{1e-9, 1e-12} : test::ColumnTolerance{});
-  return t;
-}
-
 // The split run gives the CPU engine's rows, or says why the query's states do not combine.
 void expect_parts_match_cpu(const std::string& sql, const std::vector<std::string>& params,
                             const std::string& devices, const char* placement,
@@ -72,7 +65,7 @@ void expect_parts_match_cpu(const std::string& sql, const std::vector<std::strin
   REQUIRE(last.has_value());
   CHECK(last->result->device.rfind("gpu", 0) == 0);
   CHECK(last->timings.gpu.find("part 1 on GPU 0") != std::string::npos);
-  CHECK(test::result_difference(cpu, *last->result, tolerances(cpu)) == "");
+  CHECK(test::result_difference(cpu, *last->result, test::float_tolerances(cpu)) == "");
 }
 
 }  // namespace
@@ -139,7 +132,7 @@ TEST_CASE("gpu parts: co-processing with the CPU engine matches the CPU engine a
       CHECK(rates.gpu > 0);
       CHECK(rates.cpu > 0);
       if (set.gpu > 0) CHECK(report.cpu_rows > 0);
-      CHECK(test::result_difference(cpu, split, tolerances(cpu)) == "");
+      CHECK(test::result_difference(cpu, split, test::float_tolerances(cpu)) == "");
     }
   }
 }

@@ -48,14 +48,6 @@ Run run(Database& db, const std::string& sql, const std::vector<std::string>& pa
   return *last;
 }
 
-// Floats to 1e-9 relative (their sums add in another order), everything else exactly.
-std::vector<test::ColumnTolerance> tolerances(const Result& r) {
-  std::vector<test::ColumnTolerance> t;
-  for (const Type& type : r.types)
-    t.push_back(type.is_float() ? test::ColumnTolerance{1e-9, 1e-12} : test::ColumnTolerance{});
-  return t;
-}
-
 void expect_streamed_matches_cpu(Database& db, const std::string& sql,
                                  const std::vector<std::string>& params, ExecOptions options,
                                  const std::string& label) {
@@ -64,7 +56,7 @@ void expect_streamed_matches_cpu(Database& db, const std::string& sql,
   Run gpu = run(db, sql, params, DeviceChoice::Gpu, options);
   CHECK(gpu.result.device.rfind("gpu", 0) == 0);
   CHECK(gpu.gpu_timing.find("host memory, streamed") != std::string::npos);
-  CHECK(test::result_difference(cpu, gpu.result, tolerances(cpu)) == "");
+  CHECK(test::result_difference(cpu, gpu.result, test::float_tolerances(cpu)) == "");
 }
 
 }  // namespace

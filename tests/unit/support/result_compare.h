@@ -132,6 +132,15 @@ inline std::string result_text(const Result& r, size_t limit = 12) {
 
 // "" when `actual` holds the same rows as `expected` (in any order); otherwise what differs.
 // `tolerances` has one entry per column (missing entries: exact).
+// Floats of `r` to 1e-9 relative (sums add in another order on another engine or split),
+// everything else exactly.
+inline std::vector<ColumnTolerance> float_tolerances(const Result& r) {
+  std::vector<ColumnTolerance> t;
+  for (const Type& type : r.types)
+    t.push_back(type.is_float() ? ColumnTolerance{1e-9, 1e-12} : ColumnTolerance{});
+  return t;
+}
+
 inline std::string result_difference(const Result& expected, const Result& actual,
                                      const std::vector<ColumnTolerance>& tolerances) {
   if (expected.types.size() != actual.types.size()) {
