@@ -39,6 +39,7 @@ ExecOptions Engine::Impl::exec_options() const {
   exec.device_memory_limit = options.device_memory_limit;
   exec.placement = options.placement;
   exec.devices = options.devices;
+  exec.coprocess = options.coprocess;
   exec.progress = options.progress;
   exec.cancelled = [this, start = cancels.load()] { return cancels.load() != start; };
   return exec;

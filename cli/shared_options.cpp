@@ -96,6 +96,9 @@ void add_output_options(CLI::App* cmd, OutputArgs& output) {
   cmd->add_option("--devices", output.devices,
                   "GPUs to split a table across: all, or ordinals such as 0,1 (each runs the "
                   "same kernels over its share of the rows; the states combine on the host)");
+  cmd->add_flag("--coprocess", output.coprocess,
+                "Stream the table to one GPU while the CPU engine takes chunks of the same "
+                "rows from the other end (aggregated queries)");
   cmd->add_option("--format", output.format, "Output: table, csv, json or line")
       ->check(CLI::IsMember({"table", "csv", "json", "line"}));
   add_timing_option(cmd, output);
@@ -120,6 +123,7 @@ ExecOptions exec_options_for(const OutputArgs& output) {
   options.placement = output.placement;
   options.batch_rows = output.batch_rows;
   options.devices = output.devices;
+  options.coprocess = output.coprocess;
   if (output.progress) options.load_progress = terminal_progress_line();
   return options;
 }

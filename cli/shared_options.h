@@ -23,6 +23,7 @@ struct OutputArgs {
   std::string placement = "auto";   // --placement: auto, device or host
   uint64_t batch_rows = 0;          // --batch-rows: streamed batch size (0: chosen)
   std::string devices;              // --devices: all, or GPU ordinals 0,1
+  bool coprocess = false;           // --coprocess: the CPU engine beside the streaming GPU
   std::string format = "table";
   bool timing = false;
   bool progress = true;       // --no-progress: no progress line for long loads on a terminal

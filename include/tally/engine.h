@@ -51,6 +51,9 @@ struct EngineOptions {
   // Each runs the same kernels over its share of the rows; the parts' states combine on the
   // host. Queries with DISTINCT aggregates are not split (Error(Unsupported)).
   std::string devices = {};
+  // Co-processing: one GPU streams the table from host memory while the CPU engine takes
+  // chunks of the same rows from the other end of one queue; aggregated queries only.
+  bool coprocess = false;
   // Told while a SELECT runs on the CPU engine, after each block of 16,384 rows: the rows
   // scanned so far and in all. Calls for one statement are serialised but come from the
   // engine's threads; the callback must not use the Engine. Empty: none.

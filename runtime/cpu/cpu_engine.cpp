@@ -260,13 +260,12 @@ Result run_cpu(const BoundSelect& query, const Table* table, const std::vector<V
 }
 
 PartialGroups run_cpu_partial(const BoundSelect& query, const Table* table,
-                              const CpuOptions& options) {
-  std::vector<Value> no_parameters;
+                              const CpuOptions& options, const std::vector<Value>& parameters) {
   if (!runs_vectorized(query, table, options)) {
-    return CpuQuery(query, table, no_parameters, options).run_partial();
+    return CpuQuery(query, table, parameters, options).run_partial();
   }
   auto strings = options.strings ? options.strings : std::make_shared<StringHeap>();
-  return run_vector_path(query, *table, no_parameters, options, strings);
+  return run_vector_path(query, *table, parameters, options, strings);
 }
 
 }  // namespace tally

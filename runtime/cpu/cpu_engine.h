@@ -19,10 +19,12 @@ namespace tally {
 Result run_cpu(const BoundSelect& query, const Table* table, const std::vector<Value>& parameters,
                const CpuOptions& options = {});
 
-// An aggregated query without parameters over `table` (null: no FROM) to its merged states
-// per group, before the final step (runtime/cpu/partial_groups.h combines and finishes
-// them). Throws Error(Unsupported) for a query without aggregates or GROUP BY.
+// An aggregated query over `table` (null: no FROM) to its merged states per group, before
+// the final step (runtime/cpu/partial_groups.h combines and finishes them). `parameters`:
+// the values of its `?`s. Throws Error(Unsupported) for a query without aggregates or
+// GROUP BY.
 PartialGroups run_cpu_partial(const BoundSelect& query, const Table* table,
-                              const CpuOptions& options = {});
+                              const CpuOptions& options = {},
+                              const std::vector<Value>& parameters = {});
 
 }  // namespace tally

@@ -14,6 +14,11 @@ Stream::Stream() {
 
 Stream::~Stream() { release(); }
 
+const Stream& Stream::legacy_default() {
+  static const Stream legacy{Legacy{}};  // a null handle: nothing to destroy
+  return legacy;
+}
+
 Stream::Stream(Stream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
 
 Stream& Stream::operator=(Stream&& other) noexcept {

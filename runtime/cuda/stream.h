@@ -19,7 +19,13 @@ class Stream {
   CUstream_st* handle() const { return stream_; }
   void synchronize() const;
 
+  // The legacy default stream of the current context, where the aggregation's kernels run:
+  // an asynchronous copy queued there starts once they have finished.
+  static const Stream& legacy_default();
+
  private:
+  struct Legacy {};
+  explicit Stream(Legacy) {}
   void release() noexcept;
   CUstream_st* stream_ = nullptr;
 };

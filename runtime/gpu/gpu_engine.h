@@ -19,6 +19,8 @@
 
 namespace tally {
 
+class RowQueue;
+
 // Where the columns a query reads live while it runs.
 enum class Placement : uint8_t {
   Auto,    // Host when the query's columns take more than half the device memory budget
@@ -36,6 +38,9 @@ struct GpuRunOptions {
   uint64_t device_memory_limit = 0;  // > 0: the most device memory the engine may hold
   Placement placement = Placement::Auto;
   uint64_t batch_rows = 0;  // > 0: streamed batches of this many rows (rounded up to 1024)
+  // A streamed part takes its batches from this queue, shared with the CPU engine
+  // (runtime/gpu/coprocess.h), instead of its whole row range.
+  RowQueue* row_queue = nullptr;
   // Asked before each compile and each launch of kernels (grow-and-rerun included): a
   // kernel in flight runs to its end, the next one is not started.
   std::function<bool()> cancelled = {};
@@ -62,6 +67,22 @@ struct GpuRunReport {
 // What the planner needs to know of a device, from its profile (GpuEngine::limits).
 DeviceLimits device_limits(const cuda::DeviceProfile& profile);
 
+// A part's kernels queued on its GPU (GpuEngine::start_part), waited for by
+// GpuEngine::finish_part. Holds the engine until then; dropped unfinished, it waits for the
+// kernels before their buffers go back to the pool.
+class GpuPartRun {
+ public:
+  struct State;
+  explicit GpuPartRun(std::unique_ptr<State> state);
+  GpuPartRun(GpuPartRun&&) noexcept;
+  GpuPartRun& operator=(GpuPartRun&&) noexcept;
+  ~GpuPartRun();
+
+ private:
+  friend class GpuEngine;
+  std::unique_ptr<State> state_;
+};
+
 class GpuEngine {
  public:
   // Opens device `ordinal`; throws Error(Device) when there is none.
@@ -82,6 +103,18 @@ class GpuEngine {
                          uint64_t end_row, const std::vector<Value>& parameters,
                          std::shared_ptr<StringHeap> strings, const GpuRunOptions& options,
                          GpuRunReport* report = nullptr);
+
+  // run_part in two steps, so that one thread keeps several GPUs busy: start_part queues a
+  // resident part's kernels and returns (a streamed part's batches are all queued first),
+  // finish_part waits for them, reruns a hash table that filled up, and downloads the
+  // states. `query`, `table`, `parameters` and `report` must outlive the GpuPartRun.
+  // `planned`: another part of the same query, whose plan this part takes when both GPUs
+  // are of one kind (planning once for all parts).
+  GpuPartRun start_part(const BoundSelect& query, const Table& table, uint64_t first_row,
+                        uint64_t end_row, const std::vector<Value>& parameters,
+                        std::shared_ptr<StringHeap> strings, const GpuRunOptions& options,
+                        GpuRunReport* report = nullptr, const GpuPartRun* planned = nullptr);
+  PartialGroups finish_part(GpuPartRun& run);
 
   std::string device_name() const;
 

@@ -57,6 +57,7 @@ struct GpuEngine::Impl {
   std::map<const cuda::CompiledKernel*, LoadedModule> modules;
   std::string lookup_error;
   PinnedStaging staging;        // column uploads and result downloads
+  cuda::PinnedBuffer readback;  // a part's status, group count and state cells (few groups)
   uint64_t uploaded_bytes = 0;  // by upload_column, ever (a run reports its difference)
   uint64_t query = 0;           // sequence number of the query running now
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -75,9 +76,11 @@ class GpuExecution {
         report_(report) {}
 
   // Reads rows [first_row, end_row) from their host-resident copies, streamed in batches
-  // (`batch_rows` > 0 forces the size).
-  void stream_rows(uint64_t first_row, uint64_t end_row, uint64_t batch_rows) {
+  // (`batch_rows` > 0 forces the size), or those of them `queue` hands out.
+  void stream_rows(uint64_t first_row, uint64_t end_row, uint64_t batch_rows,
+                   RowQueue* queue = nullptr) {
     streamer_ = make_streamer(engine_, query_, table_, c_.plan, batch_rows, first_row, end_row);
+    streamer_->take_from(queue);
   }
 
   // Queues Init, Scan (and the M2 pass) and the Finalizer back to back, then waits once
@@ -85,6 +88,14 @@ class GpuExecution {
   // the host sits between the launches, so each launch's host cost overlaps the kernel
   // before it; a Finalizer that ran over a full table is thrown away with the attempt.
   uint32_t run_kernels() {
+    queue_kernels();
+    return wait_kernels();
+  }
+
+  // run_kernels in two steps, so that one thread can keep several GPUs busy: queue_kernels
+  // returns once every launch is queued (a streamed Scan's batches have all been queued),
+  // wait_kernels waits for them and returns the status word.
+  void queue_kernels() {
     auto start = std::chrono::steady_clock::now();
     allocate_states();
     upload_lookups();
@@ -114,9 +125,17 @@ class GpuExecution {
       const bool last_of_timer = i + 1 == kernels.size() || !c_.plan.launches[i + 1].dependent;
       if (last_of_timer) launches_.back().timer.stop();
     }
+    if (c_.plan.emit_states) queue_readback();
+  }
+
+  uint32_t wait_kernels() {
     for (TimedLaunch& l : launches_) *l.report_ms += l.timer.elapsed_ms();
     launches_.clear();
-    return read_status();
+    if (!readback_) return read_status();
+    cuda::Stream::legacy_default().synchronize();
+    uint32_t status = 0;
+    std::memcpy(&status, readback_at(readback_->status), sizeof status);
+    return status;
   }
 
   // `needed`: the rows the query's OFFSET + LIMIT keep (SIZE_MAX: all).
@@ -128,14 +147,20 @@ class GpuExecution {
   // states, their strings in `heap`.
   PartialGroups download_states(std::shared_ptr<StringHeap> heap) {
     auto start = std::chrono::steady_clock::now();
-    const uint64_t groups = group_count();
+    const uint64_t groups = readback_ ? read_back_group_count() : group_count();
     const size_t nk = query_.group_keys.size();
     const uint64_t cells = state_cell_count(c_.plan);
     std::vector<int128> keys(groups * nk), values(groups * cells);
     std::vector<uint8_t> key_nulls(groups * nk);
-    out_keys_.download(keys.data(), keys.size() * 16);
-    out_key_nulls_.download(key_nulls.data(), key_nulls.size());
-    out_values_.download(values.data(), values.size() * 16);
+    if (readback_) {
+      std::memcpy(keys.data(), readback_at(readback_->keys), keys.size() * 16);
+      std::memcpy(key_nulls.data(), readback_at(readback_->key_nulls), key_nulls.size());
+      std::memcpy(values.data(), readback_at(readback_->values), values.size() * 16);
+    } else {
+      out_keys_.download(keys.data(), keys.size() * 16);
+      out_key_nulls_.download(key_nulls.data(), key_nulls.size());
+      out_values_.download(values.data(), values.size() * 16);
+    }
     report_.download_ms += ms_since(start);
     std::vector<CellDecoder> key_decoders;
     for (size_t i = 0; i < nk; ++i) key_decoders.push_back(key_decoder(i));
@@ -181,6 +206,49 @@ class GpuExecution {
   }
 
   uint32_t read_status() const { return read_status_word(status_); }
+
+  // Where each result sits in the engine's pinned readback buffer (byte offsets).
+  struct Readback {
+    size_t count = 0, status = 8, keys = 16, key_nulls = 0, values = 0;
+  };
+  std::optional<Readback> readback_;
+  static constexpr size_t kMaxReadbackBytes = size_t{4} << 20;
+
+  const uint8_t* readback_at(size_t offset) const {
+    return static_cast<const uint8_t*>(engine_.readback.data()) + offset;
+  }
+
+  // Under emit_states, with few groups: the status word, the group count and every cell the
+  // Finalizer may write, copied behind the kernels into pinned memory, so that the part's
+  // results come back in one wait instead of a round trip each.
+  void queue_readback() {
+    const size_t nk = query_.group_keys.size();
+    const uint64_t cells = state_cell_count(c_.plan);
+    Readback r;
+    r.values = r.keys + max_groups_ * nk * 16;
+    r.key_nulls = r.values + max_groups_ * cells * 16;
+    const size_t bytes = r.key_nulls + max_groups_ * nk;
+    if (bytes > kMaxReadbackBytes) return;  // many groups: downloaded once their count is known
+    if (engine_.readback.size() < bytes) {
+      engine_.readback = cuda::PinnedBuffer(kMaxReadbackBytes, "a part's results");
+    }
+    auto* host = static_cast<uint8_t*>(engine_.readback.data());
+    const cuda::Stream& behind_kernels = cuda::Stream::legacy_default();
+    out_count_.download(host + r.count, 8, 0, &behind_kernels);
+    status_.download(host + r.status, 4, 0, &behind_kernels);
+    out_keys_.download(host + r.keys, max_groups_ * nk * 16, 0, &behind_kernels);
+    out_values_.download(host + r.values, max_groups_ * cells * 16, 0, &behind_kernels);
+    out_key_nulls_.download(host + r.key_nulls, max_groups_ * nk, 0, &behind_kernels);
+    readback_ = r;
+  }
+
+  uint64_t read_back_group_count() const {
+    uint64_t groups = 0;
+    std::memcpy(&groups, readback_at(readback_->count), 8);
+    if (groups > max_groups_)
+      throw Error(ErrorKind::Internal, "GPU produced more groups than slots");
+    return groups;
+  }
 
   // A Scan pass over every batch. Init ran on the default stream, which the batches' streams
   // do not wait for, so the device is idle before the first copy.

@@ -72,12 +72,27 @@ Result run_on_gpus(std::span<GpuEngine* const> engines, const BoundSelect& query
   // Each part interns its strings in a heap of its own; combining moves them into parts[0]'s.
   for (size_t p = 0; p < engines.size(); ++p)
     parts[p].strings = p == 0 ? strings : std::make_shared<StringHeap>();
-  std::vector<std::thread> threads;
-  for (size_t p = 1; p < engines.size(); ++p) threads.emplace_back(run_part, p);
-  run_part(0);  // on this thread: one thread start less on the way
-  for (std::thread& t : threads) t.join();
-  for (const std::exception_ptr& failure : failures) {
-    if (failure) std::rethrow_exception(failure);  // the lowest part's, as a run would
+  if (options.placement == Placement::Host) {
+    // A streamed part's host thread feeds its batches until the last is queued: a thread
+    // a part keeps every bus busy.
+    std::vector<std::thread> threads;
+    for (size_t p = 1; p < engines.size(); ++p) threads.emplace_back(run_part, p);
+    run_part(0);
+    for (std::thread& t : threads) t.join();
+    for (const std::exception_ptr& failure : failures) {
+      if (failure) std::rethrow_exception(failure);  // the lowest part's, as a run would
+    }
+  } else {
+    // Resident parts: every GPU's kernels queued from this thread, then waited for in
+    // turn, so no part pays a thread start and the GPUs start within microseconds.
+    std::vector<GpuPartRun> runs;
+    runs.reserve(engines.size());  // parts point at the first
+    for (size_t p = 0; p < engines.size(); ++p) {
+      runs.push_back(engines[p]->start_part(query, table, ranges[p].first, ranges[p].second,
+                                            parameters, parts[p].strings, options, &part_reports[p],
+                                            p > 0 ? &runs[0] : nullptr));
+    }
+    for (size_t p = 0; p < engines.size(); ++p) parts[p] = engines[p]->finish_part(runs[p]);
   }
   PartialGroups merged = std::move(parts[0]);
   combine_partial_groups(query, merged, std::span(parts).subspan(1));

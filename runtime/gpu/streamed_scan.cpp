@@ -65,11 +65,11 @@ BatchStreamer::BatchStreamer(const cuda::Device& device, cuda::BufferPool& pool,
   }
 }
 
-ScanBatch BatchStreamer::copy_batch(uint64_t b, Slot& slot) {
+ScanBatch BatchStreamer::copy_batch(RowRange rows, Slot& slot) {
   ScanBatch batch;
-  batch.first_row = first_row_ + b * shape_.batch_rows;
-  batch.rows = std::min(shape_.batch_rows, end_row_ - batch.first_row);
-  const uint64_t end = batch.first_row + batch.rows;
+  batch.first_row = rows.first;
+  batch.rows = rows.rows();
+  const uint64_t end = rows.end;
   for (size_t i = 0; i < columns_.size(); ++i) {
     const HostColumn& c = *columns_[i];
     const ByteRange data = c.data_range(batch.first_row, end);
@@ -86,20 +86,50 @@ ScanBatch BatchStreamer::copy_batch(uint64_t b, Slot& slot) {
   return batch;
 }
 
+std::vector<RowRange> BatchStreamer::batch_ranges() const {
+  if (queue_ != nullptr) return taken_;
+  std::vector<RowRange> ranges;
+  for (uint64_t b = 0; b < shape_.batches; ++b) {
+    const uint64_t first = first_row_ + b * shape_.batch_rows;
+    ranges.push_back({first, std::min(end_row_, first + shape_.batch_rows)});
+  }
+  return ranges;
+}
+
+void BatchStreamer::take_and_stream(const Launch& launch) {
+  // Few batches in flight: a batch taken long before the GPU reaches it is one the other
+  // engine could have had. Three keep a copy queued behind the one running.
+  constexpr uint64_t kAhead = 3;
+  for (uint64_t b = 0;; ++b) {
+    if (b >= kAhead) slots_[(b - kAhead) % slots_.size()].stream.synchronize();
+    const RowRange rows = queue_->take_front(shape_.batch_rows);
+    if (rows.empty()) break;
+    taken_.push_back(rows);
+    Slot& slot = slots_[b % slots_.size()];
+    launch(copy_batch(rows, slot), slot.stream);
+  }
+  taken_all_ = true;
+  shape_.batches = taken_.size();
+}
+
 void BatchStreamer::stream(const Launch& launch) {
   device_.make_current();
-  for (uint64_t b = 0; b < shape_.batches; ++b) {
-    Slot& slot = slots_[b % slots_.size()];
-    const ScanBatch batch = copy_batch(b, slot);
-    launch(batch, slot.stream);
+  if (queue_ != nullptr && !taken_all_) {
+    take_and_stream(launch);
+  } else {
+    const std::vector<RowRange> batches = batch_ranges();
+    for (size_t b = 0; b < batches.size(); ++b) {
+      Slot& slot = slots_[b % slots_.size()];
+      launch(copy_batch(batches[b], slot), slot.stream);
+    }
   }
   for (Slot& slot : slots_) slot.stream.synchronize();
 }
 
 void BatchStreamer::each_copied(const std::function<void(const ScanBatch&)>& use) {
   device_.make_current();
-  for (uint64_t b = 0; b < shape_.batches; ++b) {
-    const ScanBatch batch = copy_batch(b, slots_[0]);
+  for (const RowRange& rows : batch_ranges()) {
+    const ScanBatch batch = copy_batch(rows, slots_[0]);
     slots_[0].stream.synchronize();
     use(batch);
   }

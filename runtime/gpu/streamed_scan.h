@@ -13,6 +13,7 @@
 #include "runtime/cuda/memory.h"
 #include "runtime/cuda/stream.h"
 #include "runtime/gpu/host_columns.h"
+#include "runtime/gpu/row_queue.h"
 
 namespace tally {
 
@@ -48,6 +49,10 @@ class BatchStreamer {
                 std::vector<const HostColumn*> columns, uint64_t first_row, uint64_t end_row,
                 const StreamShape& shape);
 
+  // The batches come from `queue` (shared with another engine) instead of the whole range:
+  // the first pass takes them as it goes, later passes go over the same ones.
+  void take_from(RowQueue* queue) { queue_ = queue; }
+
   // Every batch in row order: its copies are queued on stream b % streams, then
   // `launch(batch, stream)` queues its kernels behind them. Returns when all are done.
   using Launch = std::function<void(const ScanBatch&, const cuda::Stream&)>;
@@ -64,7 +69,9 @@ class BatchStreamer {
     cuda::Stream stream;
     std::vector<cuda::DeviceBuffer> data, validity;
   };
-  ScanBatch copy_batch(uint64_t b, Slot& slot);
+  ScanBatch copy_batch(RowRange rows, Slot& slot);
+  std::vector<RowRange> batch_ranges() const;
+  void take_and_stream(const Launch& launch);
 
   const cuda::Device& device_;
   std::vector<const HostColumn*> columns_;
@@ -72,6 +79,9 @@ class BatchStreamer {
   StreamShape shape_;
   std::vector<Slot> slots_;
   uint64_t copied_bytes_ = 0;
+  RowQueue* queue_ = nullptr;
+  bool taken_all_ = false;       // the queue has been drained into taken_
+  std::vector<RowRange> taken_;  // the batches taken from the queue
 };
 
 }  // namespace tally

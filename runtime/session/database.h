@@ -52,6 +52,9 @@ struct ExecOptions {
   // named twice runs two parts on it). Each runs the same plan over its share of the rows;
   // the parts' states combine on the host (runtime/gpu/multi_gpu.h).
   std::string devices;
+  // Co-processing: the GPU streams the table from host memory while the CPU engine takes
+  // chunks of the same rows from the other end of its queue (runtime/gpu/coprocess.h).
+  bool coprocess = false;
   // The CPU engine asks `cancelled` before each morsel and tells `progress` after it
   // (runtime/cpu/cpu_engine.h); the GPU engine asks `cancelled` before each compile and
   // launch, loads every few MB, and a script before each statement.

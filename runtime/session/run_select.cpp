@@ -10,6 +10,7 @@
 #include "compiler/eval/evaluator.h"
 #include "runtime/cpu/cpu_engine.h"
 #include "runtime/cuda/device.h"
+#include "runtime/gpu/coprocess.h"
 #include "runtime/gpu/gpu_engine.h"
 #include "runtime/gpu/multi_gpu.h"
 #include "runtime/session/database.h"
@@ -136,7 +137,20 @@ StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions
       gpu_options.batch_rows = options.batch_rows;
       gpu_options.cancelled = options.cancelled;
       const std::vector<int> ordinals = device_ordinals(options.devices);
-      if (ordinals.size() > 1) {
+      if (options.coprocess) {
+        if (ordinals.size() > 1) {
+          throw Error(ErrorKind::Unsupported,
+                      "co-processing splits a table between one GPU and the CPU engine, not "
+                      "several GPUs");
+        }
+        auto engine = ordinals.empty() ? gpu() : gpus(ordinals)[0];
+        CoprocessReport report;
+        outcome.result =
+            run_coprocessed(*engine, query, *input, parameters, strings, gpu_options, &report);
+        outcome.timings.gpu =
+            gpu_timing(report.gpu) + "\n" + describe_cpu_part(report, input->rows());
+        if (options.explain) outcome.explain += report.gpu.plan;
+      } else if (ordinals.size() > 1) {
         run_split(query, *input, parameters, strings, gpu_options, ordinals, options, outcome);
       } else {
         auto engine = ordinals.empty() ? gpu() : gpus(ordinals)[0];

@@ -1,7 +1,8 @@
 // A table split across engines (runtime/gpu/multi_gpu.h), tested on one GPU by splitting it
 // into logical parts, each its own engine: every aggregated query of queries/ and the nulls
 // table give the CPU engine's rows, with the parts' columns resident and streamed; queries
-// whose states do not combine (DISTINCT sets on the GPU) say so.
+// whose states do not combine (DISTINCT sets on the GPU) say so. Co-processing (the CPU
+// engine beside one streaming GPU) is held to the same.
 #include "runtime/gpu/multi_gpu.h"
 
 #include <doctest/doctest.h>
@@ -39,7 +40,7 @@ Database& parts_db() {
 // The split run gives the CPU engine's rows, or says why the query's states do not combine.
 void expect_parts_match_cpu(const std::string& sql, const std::vector<std::string>& params,
                             const std::string& devices, const char* placement,
-                            const std::string& label) {
+                            const std::string& label, bool coprocess = false) {
   INFO(label);
   Database& db = parts_db();
   ExecOptions options;
@@ -48,6 +49,7 @@ void expect_parts_match_cpu(const std::string& sql, const std::vector<std::strin
   options.devices = devices;
   options.placement = placement;
   options.batch_rows = 4096;
+  options.coprocess = coprocess;
   const Result cpu = test::run_sql(db, sql, params);
   std::optional<StatementOutcome> last;
   try {
@@ -64,7 +66,12 @@ void expect_parts_match_cpu(const std::string& sql, const std::vector<std::strin
   }
   REQUIRE(last.has_value());
   CHECK(last->result->device.rfind("gpu", 0) == 0);
-  CHECK(last->timings.gpu.find("part 1 on GPU 0") != std::string::npos);
+  if (coprocess) {
+    CHECK(last->result->device.find("with the CPU engine") != std::string::npos);
+    CHECK(last->timings.gpu.find("CPU engine: ") != std::string::npos);
+  } else {
+    CHECK(last->timings.gpu.find("part 1 on GPU 0") != std::string::npos);
+  }
   CHECK(test::result_difference(cpu, *last->result, test::float_tolerances(cpu)) == "");
 }
 
@@ -95,6 +102,13 @@ TEST_CASE("gpu parts: every aggregated query in queries/ split into parts matche
   }
 }
 
+TEST_CASE("gpu parts: every aggregated query in queries/ co-processed matches the CPU") {
+  for (const auto& q : test::query_files()) {
+    expect_parts_match_cpu(test::query_file(q.name), q.params, "", "host",
+                           q.name + ", co-processed", true);
+  }
+}
+
 TEST_CASE("gpu parts: NULLs and strings split into parts match the CPU") {
   const char* sql =
       "SELECT c_varchar, c_boolean, COUNT(*), COUNT(c_integer), SUM(c_bigint), SUM(c_decimal), "
@@ -106,6 +120,7 @@ TEST_CASE("gpu parts: NULLs and strings split into parts match the CPU") {
     expect_parts_match_cpu(sql, {}, devices, "device", std::string(devices) + " resident");
     expect_parts_match_cpu(sql, {}, devices, "host", std::string(devices) + " streamed");
   }
+  expect_parts_match_cpu(sql, {}, "", "host", "co-processed", true);
 }
 
 TEST_CASE("gpu parts: co-processing with the CPU engine matches the CPU engine alone") {
@@ -120,18 +135,16 @@ TEST_CASE("gpu parts: co-processing with the CPU engine matches the CPU engine a
     auto statements = parse_script(sql);
     const BoundSelect query = bind_select(std::get<ast::SelectStmt>(statements[0].body), db, 0);
     const Result cpu = test::run_sql(db, sql);
-    GpuRunOptions options;
-    options.batch_rows = 8192;
-    // Unmeasured, then a half and a tenth for the CPU, then the rates the last run measured.
-    EngineRates rates;
-    for (EngineRates set : {EngineRates{}, EngineRates{1, 1}, EngineRates{9, 1}, EngineRates{}}) {
-      if (set.gpu > 0) rates = set;
+    // Small batches, so that the GPU's part takes many from the queue beside the CPU's chunks.
+    for (uint64_t batch_rows : {8192, 65536}) {
+      GpuRunOptions options;
+      options.batch_rows = batch_rows;
       CoprocessReport report;
-      const Result split =
-          run_coprocessed(engine, query, *db.table(query.table), options, rates, &report);
-      CHECK(rates.gpu > 0);
-      CHECK(rates.cpu > 0);
-      if (set.gpu > 0) CHECK(report.cpu_rows > 0);
+      const Result split = run_coprocessed(engine, query, *db.table(query.table), {},
+                                           std::make_shared<StringHeap>(), options, &report);
+      CHECK(report.cpu_rows > 0);  // its first chunk is taken before the GPU starts
+      CHECK(report.cpu_chunks > 0);
+      CHECK(report.gpu_rows + report.cpu_rows == db.table(query.table)->rows());
       CHECK(test::result_difference(cpu, split, test::float_tolerances(cpu)) == "");
     }
   }
