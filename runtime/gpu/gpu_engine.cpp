@@ -261,11 +261,7 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
     stop_if_cancelled();
     GpuCompilation c = compile_plan(query, stats, plan, compile.arch, options.plans);
     stop_if_cancelled();
-    report.codegen_ms += c.codegen_ms;
-    report.nvrtc_ms += c.source == BinarySource::Nvrtc ? c.binary->compile_ms : 0;
-    report.binary_source = c.source;
-    report.disk_load_ms += c.disk_load_ms;
-    report.attempts = attempt;
+    report_compilation(report, c, attempt);
     if (plan.projection) {
       const GpuRunInputs in{*impl_, query, table, parameters, *strings};
       if (!on_host) return finish(run_projection(in, c, report), c);

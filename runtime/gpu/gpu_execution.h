@@ -415,6 +415,15 @@ class GpuExecution {
   const ScanBatch* part_ = nullptr;  // a part's columns resident on the device (use_part)
 };
 
+// An attempt's compilation in the report: code generation, NVRTC, where the binary came from.
+inline void report_compilation(GpuRunReport& report, const GpuCompilation& c, int attempt) {
+  report.codegen_ms += c.codegen_ms;
+  report.nvrtc_ms += c.source == BinarySource::Nvrtc ? c.binary->compile_ms : 0;
+  report.binary_source = c.source;
+  report.disk_load_ms += c.disk_load_ms;
+  report.attempts = attempt;
+}
+
 // The capacity of the rerun after a hash table filled up.
 inline uint64_t grown_capacity(const GpuPlan& plan, uint64_t rows) {
   if (plan.strategy != GpuStrategy::Hash) return std::max<uint64_t>(1024, 2 * rows);

@@ -65,10 +65,7 @@ struct GpuPartRun::State {
     if (options.cancelled && options.cancelled())
       throw Error(ErrorKind::Cancelled, "the statement was cancelled");
     c = compile_plan(query, stats, plan, arch, options.plans);
-    report.codegen_ms += c->codegen_ms;
-    report.nvrtc_ms += c->source == BinarySource::Nvrtc ? c->binary->compile_ms : 0;
-    report.binary_source = c->source;
-    report.attempts = ++attempt;
+    report_compilation(report, *c, ++attempt);
     run = std::make_unique<GpuExecution>(engine, query, table, parameters, *strings, *c, report);
     if (part) {
       run->use_part(&*part);
