@@ -10,6 +10,7 @@
 #include "runtime/load/copy_loader.h"
 #include "runtime/result/delimited_writer.h"
 #include "runtime/session/database.h"
+#include "runtime/session/target_columns.h"
 
 namespace tally {
 
@@ -31,27 +32,18 @@ DelimitedFormat delimited_format(const CopyOptions& options) {
   return format;
 }
 
-// The result's columns named in `columns`, in that order (COPY t (b, a) TO ...).
-Result project(Result all, const std::vector<std::string>& columns, const std::string& table) {
-  if (columns.empty()) return all;
+// Columns `picks` of `all` (COPY t (b, a) TO ...: SELECT * gives the table's columns).
+Result project(Result all, const std::vector<int>& picks) {
   Result projected;
   projected.strings = all.strings;
-  std::vector<size_t> picks;
-  for (const std::string& name : columns) {
-    size_t c = 0;
-    while (c < all.names.size() && all.names[c] != name) ++c;
-    if (c == all.names.size()) {
-      throw Error(ErrorKind::Binder,
-                  fmt::format("column \"{}\" of table \"{}\" does not exist", name, table));
-    }
-    picks.push_back(c);
-    projected.names.push_back(name);
+  for (int c : picks) {
+    projected.names.push_back(all.names[c]);
     projected.types.push_back(all.types[c]);
   }
   projected.rows.reserve(all.rows.size());
   for (auto& row : all.rows) {
     std::vector<Value>& out = projected.rows.emplace_back();
-    for (size_t c : picks) out.push_back(row[c]);
+    for (int c : picks) out.push_back(row[c]);
   }
   return projected;
 }
@@ -93,9 +85,9 @@ StatementOutcome Database::run_copy_to(const ast::CopyToStmt& stmt, const ExecOp
     ast::SelectStmt all;
     all.items.push_back(ast::SelectItem{nullptr, true, "", {}});
     all.from = ast::TableRef{stmt.table, "", {}, false, {}};
-    existing_table(stmt.table);  // the catalog's error for a missing table
+    const std::vector<int> picks = target_columns(stmt.columns, existing_table(stmt.table)->schema);
     query = run_select(all, 0, host_query_options(exec));
-    query.result = project(std::move(*query.result), stmt.columns, stmt.table);
+    if (!stmt.columns.empty()) query.result = project(std::move(*query.result), picks);
   }
   write_file(*query.result, stmt.path, options, exec);
   StatementOutcome outcome = tagged(fmt::format("COPY {}", query.result->rows.size()));
