@@ -96,6 +96,12 @@ const std::set<std::string>& object_words() {
 void Transformer::throw_unsupported_statement(P::UnsupportedStatementContext& ctx) {
   antlr4::Token* first = ctx.start;
   std::string name = upper_ascii(first->getText());
+  // CREATE and DROP followed by no object's kind (`DROP t`) are misspelt CREATE/DROP TABLE.
+  if ((name == "CREATE" || name == "DROP") &&
+      object_words().count(upper_ascii(tokens_.get(first->getTokenIndex() + 1)->getText())) == 0) {
+    antlr4::Token* next = tokens_.get(first->getTokenIndex() + 1);
+    throw_syntax_error(next, fmt::format("unexpected '{}' (expected TABLE)", next->getText()));
+  }
   if (name == "CREATE" || name == "DROP" || name == "ALTER") {
     for (size_t i = first->getTokenIndex() + 1; i <= ctx.stop->getTokenIndex(); ++i) {
       std::string word = upper_ascii(tokens_.get(i)->getText());

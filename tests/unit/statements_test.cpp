@@ -121,8 +121,14 @@ TEST_CASE("statements parse: refused statements are named with their line and co
             .starts_with("ALTER TABLE is not supported"));
   // Not a statement keyword: still the parser's syntax error.
   CHECK(error_of("UPDAT t").kind() == ErrorKind::Syntax);
-  // DROP TABLE and CREATE TABLE are no refused statements.
+  // DROP TABLE and CREATE TABLE are no refused statements: misspelt, they are syntax errors.
   CHECK(error_of("DROP TABLE").kind() == ErrorKind::Syntax);
+  Error create = error_of("CREATE t (a INTEGER)");
+  CHECK(create.kind() == ErrorKind::Syntax);
+  CHECK(std::string(create.what()).find("unexpected 't' (expected TABLE)") != std::string::npos);
+  // Where a statement starts, the syntax error lists the statements tally runs.
+  CHECK(std::string(error_of("SELEC 1").what()).find("expected a statement: SELECT, WITH") !=
+        std::string::npos);
 }
 
 TEST_CASE("settings: SET overrides the caller's option and RESET gives it back") {
