@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "compiler/common/run_parallel.h"
+#include "runtime/result/delimited_writer.h"
 
 namespace tally {
 
@@ -72,33 +73,8 @@ std::string table_rows(const Result& r, const std::vector<size_t>& width, size_t
   return out;
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char ch : s) {
-    if (ch == '"') q += '"';
-    q += ch;
-  }
-  return q + "\"";
-}
-
-std::string csv_header(const Result& r) {
-  std::string out;
-  for (size_t c = 0; c < r.names.size(); ++c) out += (c ? "," : "") + csv_field(r.names[c]);
-  return out + "\n";
-}
-
-std::string csv_rows(const Result& r, size_t begin, size_t end) {
-  std::string out;
-  for (size_t i = begin; i < end; ++i) {
-    for (size_t c = 0; c < r.names.size(); ++c) {
-      if (c) out += ",";
-      if (!r.rows[i][c].null) out += csv_field(r.cell_text(i, c));
-    }
-    out += "\n";
-  }
-  return out;
-}
+// The command's CSV: NULL and '' both print as an empty field, as psql's --csv does.
+const DelimitedFormat kCsv{',', DelimitedFormat::Escapes::Csv, "", false};
 
 std::string json_string(const std::string& s) {
   std::string out = "\"";
@@ -190,8 +166,8 @@ void write_result(std::ostream& out, const Result& r, OutputFormat format) {
   const size_t rows = r.rows.size();
   switch (format) {
     case OutputFormat::Csv:
-      out << csv_header(r);
-      write_rows(out, rows, [&](size_t b, size_t e) { return csv_rows(r, b, e); });
+      out << delimited_header(r, kCsv);
+      write_rows(out, rows, [&](size_t b, size_t e) { return delimited_rows(r, b, e, kCsv); });
       return;
     case OutputFormat::Json:
       out << "[";

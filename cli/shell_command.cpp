@@ -141,6 +141,7 @@ class Shell {
     } else if (name == ".device" && (arg == "auto" || arg == "cpu" || arg == "gpu")) {
       output_.device = arg;
       options_.device = parse_device(arg);
+      db_->reset_setting("device");  // the latest choice wins over an earlier SET device
     } else if (name == ".rows" && !arg.empty() &&
                arg.find_first_not_of("0123456789") == std::string::npos) {
       max_rows_ = std::stoull(arg);

@@ -1,12 +1,14 @@
-// tally's SQL: one table per query, GROUP BY / aggregates, DDL, COPY and INSERT.
+// tally's SQL: one table per query, GROUP BY / aggregates, DDL, COPY, INSERT, settings
+// (SET, RESET, SHOW) and catalog statements (DESCRIBE, SHOW TABLES, EXPLAIN).
 // Scripts written for PostgreSQL or DuckDB in this subset parse unchanged.
 //
 // Operator precedence is spelled out one rule per level (lowest first) so that every
 // operand has a fixed level: the bounds of BETWEEN, for instance, are concatenations, and
 // `a BETWEEN 1 AND 2 AND b` is `(a BETWEEN 1 AND 2) AND b`.
 //
-// Joins, subqueries, set operations, WITH and window functions are recognised only so that
-// the transformer can say they are not supported (instead of a bare syntax error).
+// Joins, subqueries, set operations, WITH, window functions and the statements of
+// unsupportedStatement are recognised only so that the transformer can say they are not
+// supported (instead of a bare syntax error).
 grammar TallySQL;
 
 // ---------------------------------------------------------------- statements
@@ -17,8 +19,15 @@ statement
   : createTableStatement
   | dropTableStatement
   | copyStatement
+  | copyToStatement
   | insertStatement
+  | setStatement
+  | resetStatement
+  | showStatement
+  | describeStatement
+  | explainStatement
   | selectStatement
+  | unsupportedStatement
   ;
 
 createTableStatement
@@ -30,10 +39,15 @@ columnDefinition : identifier typeName (NOT NULL_ | NULL_)? ;
 
 dropTableStatement : DROP TABLE (IF EXISTS)? identifier ;
 
-copyStatement
-  : COPY identifier FROM STRING_LITERAL
-    (WITH? LPAREN copyOption (COMMA copyOption)* RPAREN)?
+copyStatement : COPY identifier columnList? FROM STRING_LITERAL copyOptions? ;
+
+copyToStatement
+  : COPY (identifier columnList? | LPAREN selectStatement RPAREN) TO STRING_LITERAL copyOptions?
   ;
+
+copyOptions : WITH? LPAREN copyOption (COMMA copyOption)* RPAREN ;
+
+columnList : LPAREN identifier (COMMA identifier)* RPAREN ;
 
 copyOption
   : DELIMITER STRING_LITERAL                              # copyDelimiter
@@ -45,11 +59,25 @@ copyOption
 booleanOptionValue : TRUE | FALSE | ON | OFF | INTEGER_LITERAL ;
 
 insertStatement
-  : INSERT INTO identifier (LPAREN identifier (COMMA identifier)* RPAREN)?
-    VALUES valuesRow (COMMA valuesRow)*
+  : INSERT INTO identifier columnList? (VALUES valuesRow (COMMA valuesRow)* | selectStatement)
   ;
 
 valuesRow : LPAREN expression (COMMA expression)* RPAREN ;
+
+// SET [SESSION | GLOBAL] name = value | TO value; `= DEFAULT` resets.
+setStatement : SET scope=identifier? name=identifier (EQ | TO) settingValue ;
+
+settingValue
+  : STRING_LITERAL | MINUS? INTEGER_LITERAL | DECIMAL_LITERAL | TRUE | FALSE | ON | identifier
+  ;
+
+resetStatement : RESET (ALL | identifier) ;
+
+showStatement : SHOW (TABLES | ALL | identifier) ;
+
+describeStatement : DESCRIBE identifier ;
+
+explainStatement : EXPLAIN selectStatement ;
 
 selectStatement : withClause? selectCore setOperation* ;
 
@@ -97,6 +125,16 @@ limitClause
   ;
 
 // ---------------------------------------------------------------- not supported
+
+// Statements of PostgreSQL and DuckDB that tally does not run: named in the error.
+unsupportedStatement
+  : ( UPDATE | DELETE | ALTER | MERGE | TRUNCATE | GRANT | REVOKE | BEGIN | COMMIT
+    | ROLLBACK | START | VACUUM | ANALYZE | ATTACH | DETACH | PRAGMA | CALL | EXPORT
+    | IMPORT | LOAD | INSTALL | CHECKPOINT | PREPARE | EXECUTE | DEALLOCATE | USE
+    | SUMMARIZE | PIVOT | UNPIVOT | COMMENT | LOCK | DISCARD | UPSERT
+    ) ~SEMICOLON*
+  | (CREATE | DROP) ~(TABLE | SEMICOLON) ~SEMICOLON*
+  ;
 
 withClause : WITH commonTableExpression (COMMA commonTableExpression)* ;
 
@@ -252,39 +290,60 @@ nonReservedKeyword
   | VARCHAR | TEXT | BOOLEAN | BOOL
   | YEAR | YEARS | MONTH | MONTHS | DAY | DAYS | INTERVAL
   | DELIMITER | HEADER | FORMAT | OFF | FIRST | LAST | NULLS | SUBSTRING
+  | SET | RESET | SHOW | TABLES | DESCRIBE | EXPLAIN | TO
+  | UPDATE | DELETE | ALTER | MERGE | TRUNCATE | GRANT | REVOKE | BEGIN | COMMIT
+  | ROLLBACK | START | VACUUM | ANALYZE | ATTACH | DETACH | PRAGMA | CALL | EXPORT
+  | IMPORT | LOAD | INSTALL | CHECKPOINT | PREPARE | EXECUTE | DEALLOCATE | USE
+  | SUMMARIZE | PIVOT | UNPIVOT | COMMENT | LOCK | DISCARD | UPSERT
   ;
 
 // ---------------------------------------------------------------- lexer
 
 ALL : A L L ;
+ALTER : A L T E R ;
+ANALYZE : A N A L Y Z E ;
 AND : A N D ;
 AS : A S ;
 ASC : A S C ;
+ATTACH : A T T A C H ;
+BEGIN : B E G I N ;
 BETWEEN : B E T W E E N ;
 BIGINT : B I G I N T ;
 BOOL : B O O L ;
 BOOLEAN : B O O L E A N ;
 BY : B Y ;
+CALL : C A L L ;
 CASE : C A S E ;
 CAST : C A S T ;
 CHAR : C H A R ;
 CHARACTER : C H A R A C T E R ;
+CHECKPOINT : C H E C K P O I N T ;
+COMMENT : C O M M E N T ;
+COMMIT : C O M M I T ;
 COPY : C O P Y ;
 CREATE : C R E A T E ;
 CROSS : C R O S S ;
 DATE : D A T E ;
 DAY : D A Y ;
 DAYS : D A Y S ;
+DEALLOCATE : D E A L L O C A T E ;
 DECIMAL : D E C I M A L ;
+DELETE : D E L E T E ;
 DELIMITER : D E L I M I T E R ;
 DESC : D E S C ;
+DESCRIBE : D E S C R I B E ;
+DETACH : D E T A C H ;
+DISCARD : D I S C A R D ;
 DISTINCT : D I S T I N C T ;
 DOUBLE : D O U B L E ;
 DROP : D R O P ;
 ELSE : E L S E ;
 END : E N D ;
 EXCEPT : E X C E P T ;
+EXECUTE : E X E C U T E ;
 EXISTS : E X I S T S ;
+EXPLAIN : E X P L A I N ;
+EXPORT : E X P O R T ;
 EXTRACT : E X T R A C T ;
 FALSE : F A L S E ;
 FIRST : F I R S T ;
@@ -295,14 +354,17 @@ FOR : F O R ;
 FORMAT : F O R M A T ;
 FROM : F R O M ;
 FULL : F U L L ;
+GRANT : G R A N T ;
 GROUP : G R O U P ;
 HAVING : H A V I N G ;
 HEADER : H E A D E R ;
 IF : I F ;
 ILIKE : I L I K E ;
+IMPORT : I M P O R T ;
 IN : I N ;
 INNER : I N N E R ;
 INSERT : I N S E R T ;
+INSTALL : I N S T A L L ;
 INT : I N T ;
 INT2 : I N T '2' ;
 INT4 : I N T '4' ;
@@ -317,6 +379,9 @@ LAST : L A S T ;
 LEFT : L E F T ;
 LIKE : L I K E ;
 LIMIT : L I M I T ;
+LOAD : L O A D ;
+LOCK : L O C K ;
+MERGE : M E R G E ;
 MONTH : M O N T H ;
 MONTHS : M O N T H S ;
 NATURAL : N A T U R A L ;
@@ -331,18 +396,36 @@ OR : O R ;
 ORDER : O R D E R ;
 OUTER : O U T E R ;
 OVER : O V E R ;
+PIVOT : P I V O T ;
+PRAGMA : P R A G M A ;
 PRECISION : P R E C I S I O N ;
+PREPARE : P R E P A R E ;
 REAL : R E A L ;
+RESET : R E S E T ;
+REVOKE : R E V O K E ;
 RIGHT : R I G H T ;
+ROLLBACK : R O L L B A C K ;
 SELECT : S E L E C T ;
+SET : S E T ;
+SHOW : S H O W ;
 SMALLINT : S M A L L I N T ;
+START : S T A R T ;
 SUBSTRING : S U B S T R I N G ;
+SUMMARIZE : S U M M A R I Z E ;
 TABLE : T A B L E ;
+TABLES : T A B L E S ;
 TEXT : T E X T ;
 THEN : T H E N ;
+TO : T O ;
 TRUE : T R U E ;
+TRUNCATE : T R U N C A T E ;
 UNION : U N I O N ;
+UNPIVOT : U N P I V O T ;
+UPDATE : U P D A T E ;
+UPSERT : U P S E R T ;
+USE : U S E ;
 USING : U S I N G ;
+VACUUM : V A C U U M ;
 VALUES : V A L U E S ;
 VARCHAR : V A R C H A R ;
 VARYING : V A R Y I N G ;

@@ -142,22 +142,60 @@ struct DropTableStmt {
   bool if_exists = false;
 };
 
+// COPY t [(columns)] FROM 'file': the listed columns are the file's fields, in order;
+// the table's other columns get NULL (PostgreSQL).
 struct CopyStmt {
   std::string table;
+  std::vector<std::string> columns;  // empty: every column in table order
   std::string path;
   // Option names lower-cased: "delimiter", "header", "null", "format"; values as written
   // (strings unquoted, booleans as "true"/"false").
   std::map<std::string, std::string> options;
 };
 
+// COPY t [(columns)] TO 'file' or COPY (SELECT ...) TO 'file'.
+struct CopyToStmt {
+  std::string table;                 // empty when `query` is set
+  std::vector<std::string> columns;  // empty: every column
+  std::optional<SelectStmt> query;
+  std::string path;
+  std::map<std::string, std::string> options;  // as CopyStmt's
+};
+
 struct InsertStmt {
   std::string table;
   std::vector<std::string> columns;  // empty: all columns in table order
   std::vector<std::vector<ExprPtr>> rows;
+  std::optional<SelectStmt> select;  // INSERT INTO t SELECT ...: set instead of rows
 };
 
-using StatementBody =
-    std::variant<SelectStmt, CreateTableStmt, DropTableStmt, CopyStmt, InsertStmt>;
+// SET name = value, RESET name, RESET ALL (runtime/session/settings.h).
+struct SetStmt {
+  std::string name;               // lower case; empty with `all`
+  std::string value;              // as written (strings unquoted, booleans "true"/"false")
+  bool reset = false;             // RESET, or SET name = DEFAULT
+  bool all = false;               // RESET ALL
+  SourceLocation location;        // of the name
+  SourceLocation value_location;  // of the value
+};
+
+struct ShowStmt {
+  enum class What { Setting, AllSettings, Tables };
+  What what = What::Setting;
+  std::string name;  // What::Setting, lower case
+  SourceLocation location;
+};
+
+struct DescribeStmt {
+  std::string table;
+};
+
+struct ExplainStmt {
+  SelectStmt select;
+};
+
+using StatementBody = std::variant<SelectStmt, CreateTableStmt, DropTableStmt, CopyStmt, CopyToStmt,
+                                   InsertStmt, SetStmt, ShowStmt, DescribeStmt, ExplainStmt>;
 
 struct Statement {
   StatementBody body;

@@ -96,7 +96,15 @@ bool expectation_is_complete(antlr4::Parser& parser, const antlr4::Token& offend
 
 // " (expected X, Y or Z)" when the parser's expectation is short enough to help.
 std::string describe_expected(antlr4::Parser& parser) {
-  std::vector<ssize_t> types = parser.getExpectedTokens().toList();
+  antlr4::misc::IntervalSet expected = parser.getExpectedTokens();
+  // Where a statement starts, the statements tally runs (not the keywords it knows only
+  // to refuse them).
+  if (expected.contains(size_t{TallySQLParser::SELECT}) &&
+      expected.contains(size_t{TallySQLParser::CREATE})) {
+    return " (expected a statement: SELECT, WITH, CREATE, DROP, INSERT, COPY, SET, RESET, SHOW, "
+           "DESCRIBE or EXPLAIN)";
+  }
+  std::vector<ssize_t> types = expected.toList();
   std::vector<std::string> names;
   std::set<std::string> seen;
   for (ssize_t type : types) {

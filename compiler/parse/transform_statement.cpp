@@ -1,4 +1,5 @@
 // CREATE TABLE, DROP TABLE, COPY and INSERT; the statement envelope (text, parameters).
+// Settings, catalog statements and refused ones are in transform_session.cpp.
 #include <fmt/format.h>
 
 #include "compiler/parse/transformer.h"
@@ -20,10 +21,14 @@ ast::Statement Transformer::transform_statement(P::StatementContext& ctx) {
     statement.body = transform_drop_table(*drop);
   } else if (auto* copy = ctx.copyStatement()) {
     statement.body = transform_copy(*copy);
+  } else if (auto* copy_to = ctx.copyToStatement()) {
+    statement.body = transform_copy_to(*copy_to);
   } else if (auto* insert = ctx.insertStatement()) {
     statement.body = transform_insert(*insert);
+  } else if (auto* select = ctx.selectStatement()) {
+    statement.body = transform_select(*select);
   } else {
-    statement.body = transform_select(*ctx.selectStatement());
+    statement.body = transform_session_statement(ctx);
   }
   return statement;
 }
@@ -58,14 +63,40 @@ ast::DropTableStmt Transformer::transform_drop_table(P::DropTableStatementContex
 ast::CopyStmt Transformer::transform_copy(P::CopyStatementContext& ctx) {
   ast::CopyStmt copy;
   copy.table = transform_identifier(*ctx.identifier());
+  copy.columns = transform_column_list(ctx.columnList());
   copy.path = unquote_string(*ctx.STRING_LITERAL()->getSymbol());
-  for (P::CopyOptionContext* option : ctx.copyOption()) {
+  copy.options = transform_copy_options(ctx.copyOptions());
+  return copy;
+}
+
+ast::CopyToStmt Transformer::transform_copy_to(P::CopyToStatementContext& ctx) {
+  ast::CopyToStmt copy;
+  if (auto* select = ctx.selectStatement()) {
+    copy.query = transform_select(*select);
+  } else {
+    copy.table = transform_identifier(*ctx.identifier());
+    copy.columns = transform_column_list(ctx.columnList());
+  }
+  copy.path = unquote_string(*ctx.STRING_LITERAL()->getSymbol());
+  copy.options = transform_copy_options(ctx.copyOptions());
+  return copy;
+}
+
+std::vector<std::string> Transformer::transform_column_list(P::ColumnListContext* ctx) {
+  if (ctx == nullptr) return {};
+  return transform_identifiers(ctx->identifier());
+}
+
+std::map<std::string, std::string> Transformer::transform_copy_options(P::CopyOptionsContext* ctx) {
+  std::map<std::string, std::string> options;
+  if (ctx == nullptr) return options;
+  for (P::CopyOptionContext* option : ctx->copyOption()) {
     auto [name, value] = transform_copy_option(*option);
-    if (!copy.options.emplace(name, std::move(value)).second) {
+    if (!options.emplace(name, std::move(value)).second) {
       throw_syntax_error(option->start, fmt::format("COPY option '{}' is given twice", name));
     }
   }
-  return copy;
+  return options;
 }
 
 std::pair<std::string, std::string> Transformer::transform_copy_option(P::CopyOptionContext& ctx) {
@@ -105,10 +136,9 @@ std::string Transformer::transform_copy_format(P::CopyFormatContext& ctx) {
 
 ast::InsertStmt Transformer::transform_insert(P::InsertStatementContext& ctx) {
   ast::InsertStmt insert;
-  std::vector<P::IdentifierContext*> names = ctx.identifier();
-  insert.table = transform_identifier(*names.front());
-  names.erase(names.begin());
-  insert.columns = transform_identifiers(names);
+  insert.table = transform_identifier(*ctx.identifier());
+  insert.columns = transform_column_list(ctx.columnList());
+  if (auto* select = ctx.selectStatement()) insert.select = transform_select(*select);
   for (P::ValuesRowContext* row : ctx.valuesRow()) {
     insert.rows.push_back(transform_expressions(row->expression()));
   }

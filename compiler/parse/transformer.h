@@ -33,10 +33,21 @@ class Transformer {
   ast::ColumnDef transform_column_definition(P::ColumnDefinitionContext& ctx);
   ast::DropTableStmt transform_drop_table(P::DropTableStatementContext& ctx);
   ast::CopyStmt transform_copy(P::CopyStatementContext& ctx);
+  ast::CopyToStmt transform_copy_to(P::CopyToStatementContext& ctx);
+  std::vector<std::string> transform_column_list(P::ColumnListContext* ctx);
+  std::map<std::string, std::string> transform_copy_options(P::CopyOptionsContext* ctx);
   std::pair<std::string, std::string> transform_copy_option(P::CopyOptionContext& ctx);
   std::string transform_header_value(P::BooleanOptionValueContext* ctx);
   std::string transform_copy_format(P::CopyFormatContext& ctx);
   ast::InsertStmt transform_insert(P::InsertStatementContext& ctx);
+
+  // SET, RESET, SHOW, DESCRIBE, EXPLAIN and refused statements (transform_session.cpp).
+  ast::StatementBody transform_session_statement(P::StatementContext& ctx);
+  ast::SetStmt transform_set(P::SetStatementContext& ctx);
+  std::string transform_setting_value(P::SettingValueContext& ctx);
+  ast::SetStmt transform_reset(P::ResetStatementContext& ctx);
+  ast::ShowStmt transform_show(P::ShowStatementContext& ctx);
+  [[noreturn]] void throw_unsupported_statement(P::UnsupportedStatementContext& ctx);
 
   // SELECT (transform_select.cpp).
   ast::SelectStmt transform_select(P::SelectStatementContext& ctx);

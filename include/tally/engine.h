@@ -109,9 +109,11 @@ class Engine {
   // script before its next statement. Statements that start later run as usual.
   void cancel();
 
-  // Runs a script of statements (CREATE TABLE, DROP TABLE, COPY, INSERT, SELECT) in order
-  // and returns the last statement's result (for statements without rows: no columns,
-  // and the tag). The whole script is parsed first, so a syntax error runs nothing.
+  // Runs a script of statements (CREATE TABLE, DROP TABLE, COPY, INSERT, SELECT, SET,
+  // RESET, SHOW, DESCRIBE, EXPLAIN) in order and returns the last statement's result (for
+  // statements without rows: no columns, and the tag). The whole script is parsed first, so
+  // a syntax error runs nothing. A SET holds for this Engine's later statements, over its
+  // EngineOptions (README "SQL reference").
   ResultSet execute(std::string_view sql);
 
   // Parses and binds one SELECT with `?` parameters.

@@ -8,4 +8,17 @@ std::string Result::cell_text(size_t row, size_t column) const {
   return format_value(rows[row][column], types[column], strings.get());
 }
 
+Result text_result(std::vector<std::string> names,
+                   const std::vector<std::vector<std::string>>& rows) {
+  Result result;
+  result.types.assign(names.size(), Type::varchar());
+  result.names = std::move(names);
+  for (const auto& texts : rows) {
+    std::vector<Value>& row = result.rows.emplace_back();
+    for (const std::string& text : texts)
+      row.push_back(Value::from_int(result.strings->intern(text)));
+  }
+  return result;
+}
+
 }  // namespace tally

@@ -23,4 +23,8 @@ struct Result {
   std::string cell_text(size_t row, size_t column) const;
 };
 
+// A result of VARCHAR columns (SHOW, DESCRIBE, EXPLAIN print theirs as rows).
+Result text_result(std::vector<std::string> names,
+                   const std::vector<std::vector<std::string>>& rows);
+
 }  // namespace tally

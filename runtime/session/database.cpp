@@ -10,11 +10,12 @@
 #include "compiler/parse/parser.h"
 #include "runtime/cuda/device.h"
 #include "runtime/gpu/gpu_engine.h"
+#include "runtime/session/settings.h"
 #include "runtime/storage/host_memory.h"
 
 namespace tally {
 
-Database::Database() = default;
+Database::Database() : settings_(std::make_unique<SessionSettings>()) {}
 Database::~Database() = default;
 
 std::shared_ptr<GpuEngine> Database::gpu() {
@@ -95,10 +96,21 @@ std::string statement_name(const ast::Statement& statement) {
 
 }  // namespace
 
+ExecOptions Database::with_settings(const ExecOptions& options) const {
+  std::lock_guard lock(settings_mutex_);
+  return settings_->apply(options);
+}
+
+void Database::reset_setting(const std::string& name) {
+  std::lock_guard lock(settings_mutex_);
+  settings_->reset(name, {});
+}
+
 StatementOutcome Database::execute(const ast::Statement& statement, const ExecOptions& options) {
   auto start = std::chrono::steady_clock::now();
+  const ExecOptions effective = with_settings(options);
   StatementOutcome outcome = reporting_out_of_memory(
-      statement_name(statement), [&] { return execute_body(statement, options); });
+      statement_name(statement), [&] { return execute_body(statement, effective); });
   // SELECTs time their execution themselves (without binding); other statements here.
   if (outcome.timings.execute_ms == 0) {
     outcome.timings.execute_ms =
@@ -120,8 +132,18 @@ StatementOutcome Database::execute_body(const ast::Statement& statement,
           return changing_table(body.name, [&] { return run_drop(body); });
         } else if constexpr (std::is_same_v<T, ast::CopyStmt>) {
           return changing_table(body.table, [&] { return run_copy(body, options); });
+        } else if constexpr (std::is_same_v<T, ast::InsertStmt>) {
+          return changing_table(body.table, [&] { return run_insert(body, options); });
+        } else if constexpr (std::is_same_v<T, ast::CopyToStmt>) {
+          return run_copy_to(body, options);
+        } else if constexpr (std::is_same_v<T, ast::SetStmt>) {
+          return run_set(body);
+        } else if constexpr (std::is_same_v<T, ast::ShowStmt>) {
+          return run_show(body, options);
+        } else if constexpr (std::is_same_v<T, ast::DescribeStmt>) {
+          return run_describe(body);
         } else {
-          return changing_table(body.table, [&] { return run_insert(body); });
+          return run_explain(body, statement.parameter_count);
         }
       },
       statement.body);

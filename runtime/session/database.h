@@ -27,6 +27,7 @@ namespace tally {
 class GpuEngine;
 struct GpuRunOptions;
 class DatabaseStore;
+class SessionSettings;
 
 enum class DeviceChoice { Auto, Cpu, Gpu };
 
@@ -82,6 +83,11 @@ struct StatementOutcome {
   std::optional<LoadStats> load;  // COPY, or a SELECT that read a file in FROM
 };
 
+// Options for a query that a statement runs on the CPU engine to build a table or a file
+// (CREATE TABLE AS, INSERT ... SELECT, COPY ... TO): exact, and the rows end on the host
+// anyway. Threads, the CPU path and cancellation carry over.
+ExecOptions host_query_options(const ExecOptions& exec);
+
 // What a load run by a statement may do: stop at Ctrl-C, tell its progress.
 inline LoadControl load_control(const ExecOptions& options) {
   return {options.cancelled, options.load_progress};
@@ -105,7 +111,11 @@ class Database : public Catalog {
   TablePtr table(std::string_view name) const;
   void put_table(TablePtr table);  // adds, or replaces the table of that name
 
+  // Runs one statement with `options` overridden by the session's SET values.
   StatementOutcome execute(const ast::Statement& statement, const ExecOptions& options);
+
+  // Drops a SET value, so that the caller's option is in force again (the shell's .device).
+  void reset_setting(const std::string& name);
 
   // Opens (or creates) the database on disk at `path` (runtime/session/database_store.h):
   // its tables join the catalog, replacing any of the same name, and from now on every
@@ -138,6 +148,7 @@ class Database : public Catalog {
 
  private:
   StatementOutcome execute_body(const ast::Statement& statement, const ExecOptions& options);
+  ExecOptions with_settings(const ExecOptions& options) const;  // `options` after SET
   // Runs a statement that changes table `name`, then saves the change to the store (if
   // any), putting the table back as it was when saving fails.
   StatementOutcome changing_table(const std::string& name,
@@ -160,7 +171,13 @@ class Database : public Catalog {
   StatementOutcome run_create_as(const ast::CreateTableStmt& stmt, const ExecOptions& options);
   StatementOutcome run_drop(const ast::DropTableStmt& stmt);
   StatementOutcome run_copy(const ast::CopyStmt& stmt, const ExecOptions& options);
-  StatementOutcome run_insert(const ast::InsertStmt& stmt);
+  StatementOutcome run_insert(const ast::InsertStmt& stmt, const ExecOptions& options);
+  StatementOutcome run_insert_select(const ast::InsertStmt& stmt, const ExecOptions& options);
+  StatementOutcome run_copy_to(const ast::CopyToStmt& stmt, const ExecOptions& options);
+  StatementOutcome run_set(const ast::SetStmt& stmt);
+  StatementOutcome run_show(const ast::ShowStmt& stmt, const ExecOptions& options);
+  StatementOutcome run_describe(const ast::DescribeStmt& stmt);
+  StatementOutcome run_explain(const ast::ExplainStmt& stmt, int parameter_count);
   TablePtr existing_table(const std::string& name) const;  // throws if missing
   // Opened on first use (and dropped after an error lost the GPU context); held by the
   // caller while it runs.
@@ -176,6 +193,8 @@ class Database : public Catalog {
   mutable std::mutex mutex_;
   std::map<std::string, TablePtr, std::less<>> tables_;
   std::shared_ptr<DatabaseStore> store_;
+  mutable std::mutex settings_mutex_;
+  std::unique_ptr<SessionSettings> settings_;
 };
 
 }  // namespace tally

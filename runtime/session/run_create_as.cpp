@@ -29,14 +29,19 @@ TablePtr table_from_result(const std::string& name, const Result& result) {
 
 }  // namespace
 
-// The query runs on the CPU engine: exact, and the table is built on the host anyway.
-StatementOutcome Database::run_create_as(const ast::CreateTableStmt& stmt,
-                                         const ExecOptions& exec) {
+ExecOptions host_query_options(const ExecOptions& exec) {
   ExecOptions options;
   options.device = DeviceChoice::Cpu;
+  options.cpu_threads = exec.cpu_threads;
+  options.cpu_path = exec.cpu_path;
   options.cancelled = exec.cancelled;
   options.load_progress = exec.load_progress;
-  StatementOutcome select = run_select(*stmt.as_select, 0, options);
+  return options;
+}
+
+StatementOutcome Database::run_create_as(const ast::CreateTableStmt& stmt,
+                                         const ExecOptions& exec) {
+  StatementOutcome select = run_select(*stmt.as_select, 0, host_query_options(exec));
   TablePtr table = table_from_result(stmt.name, *select.result);
   size_t rows = table->rows();
   put_table(std::move(table));

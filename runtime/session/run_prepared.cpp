@@ -63,8 +63,9 @@ StatementOutcome Database::execute_prepared(const PreparedSelect& statement,
       plans = rebound->plans.get();
     }
   }
-  return reporting_out_of_memory(
-      "the prepared SELECT", [&] { return run_bound(*query, options, StatementOutcome{}, plans); });
+  return reporting_out_of_memory("the prepared SELECT", [&] {
+    return run_bound(*query, with_settings(options), StatementOutcome{}, plans);
+  });
 }
 
 }  // namespace tally

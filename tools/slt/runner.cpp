@@ -1,8 +1,11 @@
 #include "tools/slt/runner.h"
 
 #include <fmt/format.h>
+#include <stdlib.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 
@@ -99,10 +102,49 @@ Verdict check_record(Database& db, const Record& record, const ExecOptions& exec
   return std::nullopt;
 }
 
+// DuckDB's __TEST_DIR__: a folder of the file's own for the files its statements write
+// (COPY ... TO), made when first named and removed with everything in it at the end.
+class TestDir {
+ public:
+  TestDir() = default;
+  TestDir(const TestDir&) = delete;
+  TestDir& operator=(const TestDir&) = delete;
+  ~TestDir() {
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+  }
+
+  Record substituted(const Record& record) {
+    static constexpr std::string_view kName = "__TEST_DIR__";
+    Record copy = record;
+    for (size_t at = copy.sql.find(kName); at != std::string::npos; at = copy.sql.find(kName, at)) {
+      copy.sql.replace(at, kName.size(), path());
+      at += path().size();
+    }
+    return copy;
+  }
+
+ private:
+  const std::string& path() {
+    if (path_.empty()) {
+      std::string pattern = (std::filesystem::temp_directory_path() / "tally-slt-XXXXXX").string();
+      if (mkdtemp(pattern.data()) == nullptr) {
+        throw Error(ErrorKind::Io, fmt::format("cannot make a folder for __TEST_DIR__ ({})",
+                                               std::strerror(errno)));
+      }
+      path_ = pattern;
+    }
+    return path_;
+  }
+
+  std::string path_;
+};
+
 }  // namespace
 
 FileReport run_test_file(const TestFile& file, const RunOptions& options) {
   FileReport report{file.path, 0, 0, 0, {}};
+  TestDir test_dir;
   Database db;
   ExecOptions exec;
   exec.device = options.device;
@@ -112,7 +154,7 @@ FileReport run_test_file(const TestFile& file, const RunOptions& options) {
       continue;
     }
     if (record.kind == RecordKind::Halt) break;
-    Verdict failure = check_record(db, record, exec);
+    Verdict failure = check_record(db, test_dir.substituted(record), exec);
     if (!failure) {
       ++report.passed;
       continue;
