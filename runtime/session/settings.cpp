@@ -81,6 +81,15 @@ const std::vector<Setting>& settings() {
        },
        [](ExecOptions& o, const std::string& v) { o.batch_rows = std::stoull(v); },
        [](const ExecOptions& o) { return std::to_string(o.batch_rows); }},
+      {"coprocess", "the CPU engine beside one streaming GPU: on or off",
+       [](const std::string& v) {
+         const std::string b = lower(v);
+         if (b == "true" || b == "on" || b == "1") return std::string("on");
+         if (b == "false" || b == "off" || b == "0") return std::string("off");
+         throw BadValue("on or off");
+       },
+       [](ExecOptions& o, const std::string& v) { o.coprocess = v == "on"; },
+       [](const ExecOptions& o) { return std::string(o.coprocess ? "on" : "off"); }},
       {"cpu_path", "the CPU engine's path: auto, row or vector",
        [](const std::string& v) {
          return one_of(v, {"auto", "row", "vector"});
