@@ -21,6 +21,9 @@ constexpr unsigned int kStatusLogZero = 1024;
 constexpr unsigned int kStatusLogNegative = 2048;
 constexpr unsigned int kStatusZeroToNegativePower = 4096;
 constexpr unsigned int kStatusComplexPower = 8192;
+// SKEWNESS and KURTOSIS whose result is not finite (DuckDB raises an error).
+constexpr unsigned int kStatusSkewnessOutOfRange = 16384;
+constexpr unsigned int kStatusKurtosisOutOfRange = 32768;
 
 // 32-bit words of the status buffer: the status word, then the coordination words of a
 // Scan that sets its own states (LaunchSync, tally_init_in_scan.cuh). The host zeroes them.

@@ -95,7 +95,7 @@ ExprPtr ExpressionBinder::bind_aggregate(const ast::Expr& e, const AggregateFunc
     expect_arguments(e, function.typing_pair ? 2 : 1, function.typing_pair ? 2 : 1);
     AggregateScope scope(inside_aggregate_);
     call.arg = aggregate_argument(*e.children[0], function.typing);
-    if (function.typing_pair) call.key = aggregate_argument(*e.children[1], nullptr);
+    if (function.typing_pair) call.key = aggregate_argument(*e.children[1], function.typing);
     auto typing = function.typing_pair ? function.typing_pair(call.arg->type, call.key->type)
                                        : function.typing(call.arg->type);
     if (!typing.result) {
@@ -107,6 +107,7 @@ ExprPtr ExpressionBinder::bind_aggregate(const ast::Expr& e, const AggregateFunc
                   e.location);
     }
     if (typing.cast_arg) call.arg = convert(call.arg, *typing.cast_arg, ctx_);
+    if (typing.cast_key) call.key = convert(call.key, *typing.cast_key, ctx_);
     call.type = *typing.result;
   }
   // The same with or without DISTINCT (MIN, MAX): engines need not know.

@@ -43,6 +43,7 @@ class AggregationWriter {
       w.line("#include \"{}.cuh\"", header);
     }
     if (ctx_.plan.block_cache_slots > 0) w.line("#include \"tally_table_shared.cuh\"");
+    if (uses_stat_finals()) w.line("#include \"tally_stat_finals.cuh\"");
     if (ctx_.plan.hash_keys == HashKeyLayout::KeyWords) {
       w.line("#include \"tally_table_words.cuh\"");
     }
@@ -105,12 +106,22 @@ class AggregationWriter {
     return shared ? static_cast<int>(std::max<uint32_t>(ctx_.plan.blocks_per_sm, 1)) : 1;
   }
 
+  // Whether a final is one of templates/tally_stat_finals.cuh's (COVAR, CORR, REGR_*,
+  // SKEWNESS, KURTOSIS): theirs are the only states with a sum of x or of deviation cubes.
+  bool uses_stat_finals() const {
+    for (const StateField& f : ctx_.state_fields()) {
+      if (f.kind == FieldKind::SumKeyF64 || f.kind == FieldKind::DevCubeF64) return true;
+    }
+    return false;
+  }
+
   void check_supported() {
     if (ctx_.query.filter) ctx_.emitter.check_supported(*ctx_.query.filter);
     // Computed strings (keys, DISTINCT or MIN/MAX arguments) run as ids of string domains.
     for (const auto& k : ctx_.query.group_keys) ctx_.emitter.check_supported(*k);
     for (const auto& a : ctx_.query.aggregates) {
       if (a.arg) ctx_.emitter.check_supported(*a.arg);
+      if (a.key) ctx_.emitter.check_supported(*a.key);
     }
   }
 

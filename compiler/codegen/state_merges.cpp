@@ -73,7 +73,8 @@ StateMerges::StateMerges(AggregationContext& ctx, bool m2_pass)
       in_shared_(thread_tables_ && ctx.plan.shared_thread_tables),
       block_table_(ctx.plan.strategy == GpuStrategy::Block && !m2_pass),
       block_cache_(ctx.plan.block_cache_slots > 0 && !m2_pass),
-      hints_(aggregate_hints(ctx.query)) {
+      hints_(aggregate_hints(ctx.query)),
+      terms_(ctx, m2_pass, hints_) {
   if (!in_shared_ && !block_table_ && !block_cache_) return;
   bool declared = false;
   if (block_cache_) {
@@ -173,18 +174,37 @@ std::string StateMerges::shared_table_declarations() {
          carve_shared_arrays("thread_cells", arrays, ctx_.plan.slots * ctx_.plan.block);
 }
 
-// Evaluates every aggregate argument once per row; the merges then only move values. A
-// DISTINCT aggregate's input counts as NULL unless this row added (slot, aggregate, value)
-// to the DISTINCT set, so each value reaches its group's state once. The M2 pass merges no
-// DISTINCT state and leaves the set alone.
+// Evaluates every aggregate argument once per row; the merges then only move values. An
+// aggregate of two arguments skips the row where either is NULL. A DISTINCT aggregate's
+// input counts as NULL unless this row added (slot, aggregate, value) to the DISTINCT set,
+// so each value reaches its group's state once. The M2 pass merges no DISTINCT state and
+// leaves the set alone.
 std::vector<StateMerges::Input> StateMerges::aggregate_inputs(std::string& code) {
+  // Only the aggregates that own a field this pass merges: one whose fields are all shared
+  // (REGR_SLOPE(y, x) beside REGR_COUNT(y, x)) would evaluate arguments nobody reads.
+  std::vector<bool> merges(ctx_.query.aggregates.size(), false);
+  for (size_t f = 1; f < ctx_.state_fields().size(); ++f) {
+    const StateField& field = ctx_.state_fields()[f];
+    if (field_info(field.kind).second_pass == m2_pass_) merges[field.aggregate] = true;
+  }
   std::vector<Input> inputs;
   for (size_t a = 0; a < ctx_.query.aggregates.size(); ++a) {
     const auto& call = ctx_.query.aggregates[a];
-    Input v{"1", "false"};
+    Input v{"1", "", "false"};
+    if (!merges[a]) {
+      inputs.push_back(v);
+      continue;
+    }
     if (call.arg) {
       CudaOperand e = ctx_.emitter.emit(*call.arg, code);
-      v = {e.value, e.null};
+      v = {e.value, "", e.null};
+    }
+    if (call.key) {
+      CudaOperand k = ctx_.emitter.emit(*call.key, code);
+      v.key = k.value;
+      if (k.null != "false") {
+        v.null = v.null == "false" ? k.null : fmt::format("({} || {})", v.null, k.null);
+      }
     }
     if (call.distinct && !m2_pass_) {
       if (a >= 64) {
@@ -203,39 +223,10 @@ std::vector<StateMerges::Input> StateMerges::aggregate_inputs(std::string& code)
   return inputs;
 }
 
-// Squares for the variance states, computed once per row beside the inputs; each pass only
-// the squares it merges.
-void StateMerges::square_inputs(const std::vector<Input>& inputs, std::string& code) {
-  squares_.assign(inputs.size(), "");
-  deviations_.assign(inputs.size(), "");
-  const auto& fields = ctx_.state_fields();
-  for (size_t f = 1; f < fields.size(); ++f) {
-    const FieldKind k = fields[f].kind;
-    if (k != FieldKind::SumSqI128 && k != FieldKind::SumSqF64) continue;
-    if ((k == FieldKind::SumSqF64) != m2_pass_) continue;
-    const auto a = static_cast<size_t>(fields[f].aggregate);
-    if (k == FieldKind::SumSqI128) {
-      squares_[a] = ctx_.symbols.fresh(hints_[a] + "_square");
-      code += fmt::format(
-          "const i128 {0} = {1} ? (i128)0 : mul_checked((i128){2}, (i128){2}, status);\n",
-          squares_[a], inputs[a].null, inputs[a].value);
-    } else {
-      // Deviation from the group's final mean: count and sum are complete after pass 1.
-      const auto& ids = ctx_.plan.layout.aggregate_fields[a];
-      deviations_[a] = ctx_.symbols.fresh(hints_[a] + "_deviation");
-      squares_[a] = ctx_.symbols.fresh(hints_[a] + "_deviation_sq");
-      code += fmt::format(
-          "const f64 {0} = (f64){1} - {2}[slot] / (f64){3}[slot];\n"
-          "const f64 {4} = {0} * {0};\n",
-          deviations_[a], inputs[a].value, ctx_.fields[ids[1]], ctx_.fields[ids[0]], squares_[a]);
-    }
-  }
-}
-
 std::string StateMerges::merge_row() {
   std::string code;
   std::vector<Input> inputs = aggregate_inputs(code);
-  square_inputs(inputs, code);
+  terms_.declare(inputs, code);
   if (in_shared_ || block_table_) return code + merge_fields(inputs, "(u32)slot", -1);
   if (block_cache_) {
     const std::string cached = ctx_.symbols.fresh("cached");
@@ -296,21 +287,7 @@ std::vector<StateMerges::FieldMerge> StateMerges::field_merges(
     const FieldInfo& info = field_info(fields[f].kind);
     if (info.second_pass != m2_pass_) continue;  // each pass merges its own fields
     const auto a = static_cast<size_t>(fields[f].aggregate);
-    std::string value = inputs[a].value;
-    switch (info.input) {
-      case FieldInput::One:
-        value = "1";
-        break;
-      case FieldInput::Square:
-      case FieldInput::DeviationSquare:
-        value = squares_[a];
-        break;
-      case FieldInput::Deviation:
-        value = deviations_[a];
-        break;
-      case FieldInput::Value:
-        break;
-    }
+    const std::string value = terms_.term(a, info.input, inputs[a]);
     merges.push_back({f, value, inputs[a].null == "false" ? "" : inputs[a].null});
   }
   return merges;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compiler/codegen/aggregation_context.h"
+#include "compiler/codegen/pass_terms.h"
 
 namespace tally {
 
@@ -43,9 +44,7 @@ class StateMerges {
   std::string atomic_merge(size_t f, const std::string& target, const std::string& value) const;
 
  private:
-  struct Input {
-    std::string value, null;
-  };
+  using Input = RowInput;
   // One field's merge for a row: `value` unless `null` (empty: never skipped).
   struct FieldMerge {
     size_t field;
@@ -53,7 +52,6 @@ class StateMerges {
   };
   std::vector<Input> aggregate_inputs(std::string& code);
   std::vector<FieldMerge> field_merges(const std::vector<Input>& inputs) const;
-  void square_inputs(const std::vector<Input>& inputs, std::string& code);
   std::string merge_fields(const std::vector<Input>& inputs, const std::string& slot_cells,
                            int register_slot);
   std::string merge_one(size_t f, const std::string& value, const std::string& slot_cells,
@@ -82,8 +80,7 @@ class StateMerges {
   const bool block_cache_;
   std::string cache_tags_, cache_;        // the block cache's tag array and its table
   std::vector<std::string> hints_;        // per aggregate: what its temporaries are called
-  std::vector<std::string> squares_;      // per aggregate: this row's square, or ""
-  std::vector<std::string> deviations_;   // per aggregate: this row's deviation (M2 pass)
+  PassTerms terms_;                       // squares and deviations a row merges
   std::vector<std::string> cells_;        // per field: this thread's shared cells
   std::vector<std::string> cell_arrays_;  // per field: the block's shared cells
   std::vector<std::string> packed_cells_, packed_arrays_;  // per packed word

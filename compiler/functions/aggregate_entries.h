@@ -39,5 +39,16 @@ extern const AggregateFunction kAnyValue;
 // arg_min_max.cpp
 extern const StateInfo kArgMinState, kArgMaxState;
 extern const AggregateFunction kArgMin, kArgMax;
+// covariance.cpp (the co-moment state: comoments.h)
+extern const StateInfo kCovarPopState, kCovarSampState, kCorrState;
+extern const AggregateFunction kCovarPop, kCovarSamp, kCorr;
+// regression.cpp
+extern const StateInfo kRegrSlopeState, kRegrInterceptState, kRegrCountState, kRegrR2State,
+    kRegrAvgXState, kRegrAvgYState, kRegrSxxState, kRegrSyyState, kRegrSxyState;
+extern const AggregateFunction kRegrSlope, kRegrIntercept, kRegrCount, kRegrR2, kRegrAvgX,
+    kRegrAvgY, kRegrSxx, kRegrSyy, kRegrSxy;
+// moments.cpp
+extern const StateInfo kSkewnessState, kKurtosisState;
+extern const AggregateFunction kSkewness, kKurtosis;
 
 }  // namespace tally::aggregates

@@ -33,6 +33,20 @@ enum class AggKind : uint8_t {
   AnyValue,
   ArgMin,
   ArgMax,
+  CovarPop,
+  CovarSamp,
+  Corr,
+  RegrSlope,
+  RegrIntercept,
+  RegrCount,
+  RegrR2,
+  RegrAvgX,
+  RegrAvgY,
+  RegrSxx,
+  RegrSyy,
+  RegrSxy,
+  Skewness,
+  Kurtosis,
 };
 
 // A result type, or why the argument type is not accepted.
@@ -42,6 +56,8 @@ struct AggregateTyping {
   // The type the argument is cast to before it reaches the state (PRODUCT multiplies
   // DOUBLEs), so every engine's state sees one type; none: the argument's own.
   std::optional<Type> cast_arg = std::nullopt;
+  // The same for the second argument of an aggregate of two (COVAR_POP(y, x) casts both).
+  std::optional<Type> cast_key = std::nullopt;
 };
 
 enum class DistinctRule : uint8_t {

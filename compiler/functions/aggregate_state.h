@@ -33,6 +33,15 @@ enum class FieldKind : uint8_t {
   OrI64,       // BIT_OR
   XorI64,      // BIT_XOR
   ProductF64,  // PRODUCT
+  // The co-moment states (COVAR, CORR, REGR_*) of (y, x): y's fields are the variance's,
+  // these x's and the cross term, all of rows where neither argument is NULL.
+  SumKeyF64,     // sum of x
+  DevSqKeyF64,   // second pass: sum of x's squared deviations from its mean
+  DevSumKeyF64,  // second pass: sum of x's deviations from its mean
+  CoDevF64,      // second pass: sum of the products of y's and x's deviations
+  // The higher moments of SKEWNESS and KURTOSIS, second pass.
+  DevCubeF64,
+  DevFourthF64,
 };
 
 enum class MergeOp : uint8_t { Add, Min, Max, BitAnd, BitOr, BitXor, Mul };
@@ -44,6 +53,12 @@ enum class FieldInput : uint8_t {
   Square,           // the value squared (exact)
   Deviation,        // the value minus its group's mean (second pass)
   DeviationSquare,  // that deviation squared (second pass)
+  Key,              // the second argument's value
+  KeyDeviation,     // the second argument minus its group's mean (second pass)
+  KeyDeviationSquare,
+  CoDeviation,  // the product of both arguments' deviations (second pass)
+  DeviationCube,
+  DeviationFourth,
 };
 
 struct FieldInfo {
@@ -69,6 +84,15 @@ struct HostAggState {
   // An exact variance whose sum of squares passed 128 bits: its final reads the running
   // mean and M2 (fsum, fsumsq) kept beside the exact sums.
   bool inexact = false;
+  // The co-moment states (compiler/functions/comoments.h): fsum and fsumsq hold y's mean and
+  // M2, these x's and the sum of products of deviations (C_xy).
+  double mean_x = 0;
+  double m2_x = 0;
+  double c_xy = 0;
+  // SKEWNESS and KURTOSIS: the third and fourth central moment sums beside fsum (the mean)
+  // and fsumsq (M2).
+  double m3 = 0;
+  double m4 = 0;
 };
 
 // What the host steps of a state need to know of their call.
@@ -114,6 +138,20 @@ enum class StateKind : uint8_t {
   Product,
   ArgMin,
   ArgMax,
+  CovarPop,
+  CovarSamp,
+  Corr,
+  RegrSlope,
+  RegrIntercept,
+  RegrCount,
+  RegrR2,
+  RegrAvgX,
+  RegrAvgY,
+  RegrSxx,
+  RegrSyy,
+  RegrSxy,
+  Skewness,
+  Kurtosis,
 };
 
 // How a state's exact 128-bit sums grow with the rows: the GPU planner refuses a state whose

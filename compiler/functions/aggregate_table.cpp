@@ -13,27 +13,33 @@ namespace {
 using namespace aggregates;
 
 // In AggKind order.
-constexpr std::array<const AggregateFunction*, 18> kFunctions = {
-    &kCountStar, &kCount,      &kSum,     &kMin,      &kMax,     &kAvg,
-    &kVarSamp,   &kStddevSamp, &kBoolAnd, &kBoolOr,   &kCountIf, &kBitAnd,
-    &kBitOr,     &kBitXor,     &kProduct, &kAnyValue, &kArgMin,  &kArgMax,
+constexpr std::array<const AggregateFunction*, 32> kFunctions = {
+    &kCountStar,  &kCount,         &kSum,       &kMin,      &kMax,      &kAvg,       &kVarSamp,
+    &kStddevSamp, &kBoolAnd,       &kBoolOr,    &kCountIf,  &kBitAnd,   &kBitOr,     &kBitXor,
+    &kProduct,    &kAnyValue,      &kArgMin,    &kArgMax,   &kCovarPop, &kCovarSamp, &kCorr,
+    &kRegrSlope,  &kRegrIntercept, &kRegrCount, &kRegrR2,   &kRegrAvgX, &kRegrAvgY,  &kRegrSxx,
+    &kRegrSyy,    &kRegrSxy,       &kSkewness,  &kKurtosis,
 };
 
 // In StateKind order.
-constexpr std::array<const StateInfo*, 23> kStates = {
+constexpr std::array<const StateInfo*, 37> kStates = {
     &kCountState,        &kSumIntState,         &kSumWideState,    &kSumDoubleState,
     &kMinIntState,       &kMaxIntState,         &kMinWideState,    &kMaxWideState,
     &kMinDoubleState,    &kMaxDoubleState,      &kAvgWideState,    &kAvgDoubleState,
     &kVarianceWideState, &kVarianceDoubleState, &kStddevWideState, &kStddevDoubleState,
     &kCountIfState,      &kBitAndState,         &kBitOrState,      &kBitXorState,
-    &kProductState,      &kArgMinState,         &kArgMaxState,
+    &kProductState,      &kArgMinState,         &kArgMaxState,     &kCovarPopState,
+    &kCovarSampState,    &kCorrState,           &kRegrSlopeState,  &kRegrInterceptState,
+    &kRegrCountState,    &kRegrR2State,         &kRegrAvgXState,   &kRegrAvgYState,
+    &kRegrSxxState,      &kRegrSyyState,        &kRegrSxyState,    &kSkewnessState,
+    &kKurtosisState,
 };
 
 constexpr const char* kMinF64 = "__longlong_as_double(0x7FF0000000000000ll)";
 constexpr const char* kMaxF64 = "__longlong_as_double((long long)0xFFF0000000000000ull)";
 
 // In FieldKind order.
-const std::array<FieldInfo, 16> kFields = {{
+const std::array<FieldInfo, 22> kFields = {{
     {"count", "u64", 8, "0", MergeOp::Add, FieldInput::One, false},
     {"sum", "i128", 16, "0", MergeOp::Add, FieldInput::Value, false},
     {"sum", "f64", 8, "0.0", MergeOp::Add, FieldInput::Value, false},
@@ -52,6 +58,12 @@ const std::array<FieldInfo, 16> kFields = {{
     {"bit_or", "i64", 8, "0", MergeOp::BitOr, FieldInput::Value, false},
     {"bit_xor", "i64", 8, "0", MergeOp::BitXor, FieldInput::Value, false},
     {"product", "f64", 8, "1.0", MergeOp::Mul, FieldInput::Value, false},
+    {"sum_x", "f64", 8, "0.0", MergeOp::Add, FieldInput::Key, false},
+    {"dev_sq_x", "f64", 8, "0.0", MergeOp::Add, FieldInput::KeyDeviationSquare, true},
+    {"dev_sum_x", "f64", 8, "0.0", MergeOp::Add, FieldInput::KeyDeviation, true},
+    {"co_dev", "f64", 8, "0.0", MergeOp::Add, FieldInput::CoDeviation, true},
+    {"dev_cube", "f64", 8, "0.0", MergeOp::Add, FieldInput::DeviationCube, true},
+    {"dev_fourth", "f64", 8, "0.0", MergeOp::Add, FieldInput::DeviationFourth, true},
 }};
 
 template <typename Table, typename Key>

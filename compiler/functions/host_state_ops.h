@@ -43,6 +43,15 @@ inline void combine_sums(HostAggState& into, const HostAggState& from, const Agg
   into.fsumsq += from.fsumsq;
 }
 
+// The combination of two running-moment states when either holds no values: the other one.
+// False when both do, and the moments must be merged.
+inline bool combine_with_empty(HostAggState& into, const HostAggState& from) {
+  if (from.count == 0) return true;
+  if (into.count != 0) return false;
+  into = from;
+  return true;
+}
+
 // A double's bits in the result cell, as the Finalizer writes floats.
 inline std::string double_bits(const std::string& d) {
   return "(i128)(u64)__double_as_longlong(" + d + ")";

@@ -10,6 +10,16 @@ namespace tally {
 
 namespace {
 
+// Whether two aggregates' fields see the same rows and values: the same argument, and the
+// same second argument or none (COVAR_POP(y, x) skips the rows where x is NULL, VAR_SAMP(y)
+// does not).
+bool same_inputs(const AggregateCall& a, const AggregateCall& b) {
+  auto same = [](const ExprPtr& x, const ExprPtr& y) {
+    return (!x && !y) || (x && y && expr_equal(*x, *y));
+  };
+  return a.arg && b.arg && same(a.arg, b.arg) && same(a.key, b.key);
+}
+
 // The field of `kind` that aggregate a merges into: an equal one already there, or a new one.
 int field_for(StateLayout& layout, FieldKind kind, int a, const BoundSelect& query,
               const std::vector<ColumnStats>& stats) {
@@ -19,11 +29,11 @@ int field_for(StateLayout& layout, FieldKind kind, int a, const BoundSelect& que
     return static_cast<int>(layout.fields.size() - 1);
   };
   if (call.distinct) return add();  // fed by other rows than any plain aggregate
-  if (kind == FieldKind::Count && (!call.arg || !may_be_null(*call.arg, query, stats))) return 0;
+  auto never_null = [&](const ExprPtr& e) { return !e || !may_be_null(*e, query, stats); };
+  if (kind == FieldKind::Count && never_null(call.arg) && never_null(call.key)) return 0;
   for (size_t f = 1; f < layout.fields.size(); ++f) {
     const AggregateCall& other = query.aggregates[layout.fields[f].aggregate];
-    if (layout.fields[f].kind == kind && !other.distinct && other.arg && call.arg &&
-        expr_equal(*other.arg, *call.arg)) {
+    if (layout.fields[f].kind == kind && !other.distinct && same_inputs(other, call)) {
       return static_cast<int>(f);
     }
   }

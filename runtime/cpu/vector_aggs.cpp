@@ -6,6 +6,10 @@
 
 namespace tally {
 
+void AggColumn::update_pair(const Vec&, const Vec&, const Sel&, const uint32_t*) {
+  throw Error(ErrorKind::Internal, "an aggregate of one argument merged with two");
+}
+
 namespace {
 
 // COUNT(*) counts rows, COUNT(x) non-NULL values.
@@ -201,6 +205,13 @@ class RowStateColumn : public AggColumn {
     for_rows(sel, [&](uint32_t r) {
       AggState& state = states_[gids ? gids[r] : 0];
       agg_merge(state, spec_, arg ? arg->value(r, spec_.context.arg) : one);
+    });
+  }
+
+  void update_pair(const Vec& arg, const Vec& key, const Sel& sel, const uint32_t* gids) override {
+    for_rows(sel, [&](uint32_t r) {
+      agg_merge(states_[gids ? gids[r] : 0], spec_, arg.value(r, spec_.context.arg),
+                key.value(r, spec_.context.key));
     });
   }
 

@@ -20,6 +20,8 @@ class AggColumn {
   // Merges the rows of `sel` (their argument in `arg`, null for COUNT(*)) into their groups,
   // gids[row]; gids null: every row into group 0. Throws as the row path's update does.
   virtual void update(const Vec* arg, const Sel& sel, const uint32_t* gids) = 0;
+  // The same for an aggregate of two arguments (COVAR_POP(y, x)): `key` holds the second.
+  virtual void update_pair(const Vec& arg, const Vec& key, const Sel& sel, const uint32_t* gids);
   // Adds group g of `from` (a column made alike) into group `into`, as the aggregate's
   // combine step does (the same checks and errors).
   virtual void combine(size_t into, AggColumn& from, size_t g) = 0;
@@ -31,8 +33,8 @@ class AggColumn {
 
 // The state of an aggregate whose argument the vector path holds as `arg` (ignored for
 // COUNT(*)): typed arrays for COUNT, SUM, AVG and MIN/MAX of numbers and dates; for the
-// others (DISTINCT, the variance family, BOOL_AND/OR, MIN/MAX of strings) the row path's
-// own states, merged per row from the batch values.
+// others (DISTINCT, the variance family, BOOL_AND/OR, MIN/MAX of strings, the co-moments of
+// two arguments) the row path's own states, merged per row from the batch values.
 std::unique_ptr<AggColumn> make_agg_column(const AggSpec& spec, Phys arg);
 
 }  // namespace tally

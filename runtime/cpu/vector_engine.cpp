@@ -65,6 +65,7 @@ class VectorWorker {
     for (size_t a = 0; a < in.query.aggregates.size(); ++a) {
       const auto& call = in.query.aggregates[a];
       args_.push_back(call.arg ? compile_vector(*call.arg, env) : nullptr);
+      second_args_.push_back(call.key ? compile_vector(*call.key, env) : nullptr);
       const Phys phys = call.arg ? vector_phys(*call.arg, env) : Phys::I64;
       aggs_.push_back(make_agg_column(in.specs[a], phys));
     }
@@ -217,6 +218,11 @@ class VectorWorker {
     const uint32_t* gids = keys_.empty() ? nullptr : gids_.data();
     for (size_t a = 0; a < aggs_.size(); ++a) {
       if (args_[a]) args_[a]->eval(sel);
+      if (second_args_[a]) {
+        second_args_[a]->eval(sel);
+        aggs_[a]->update_pair(args_[a]->out(), second_args_[a]->out(), sel, gids);
+        continue;
+      }
       aggs_[a]->update(args_[a] ? &args_[a]->out() : nullptr, sel, gids);
     }
   }
@@ -227,6 +233,7 @@ class VectorWorker {
   std::vector<VecOpPtr> key_ops_;
   std::vector<const Vec*> keys_;
   std::vector<VecOpPtr> args_;
+  std::vector<VecOpPtr> second_args_;  // the second arguments of aggregates of two, else null
   std::vector<std::unique_ptr<AggColumn>> aggs_;
   std::unique_ptr<GroupIndex> index_;
   std::vector<uint32_t> gids_ = std::vector<uint32_t>(kBatchRows);
@@ -261,8 +268,11 @@ std::optional<std::string> vector_path_unsupported(const BoundSelect& query, con
   }
   for (const auto& call : query.aggregates) {
     if (auto why = expr_unsupported(call.arg)) return why;
-    // AggColumn takes one argument vector; the row path merges both arguments.
-    if (call.key) return call.text.str() + " (an aggregate of two arguments)";
+    if (auto why = expr_unsupported(call.key)) return why;
+    // The value ARG_MIN keeps (a string's id included) is the row path's alone.
+    if (call.key && aggregate_state(call.kind, call.arg->type).returns_argument) {
+      return call.text.str() + " (an aggregate of two arguments that returns one)";
+    }
   }
   return std::nullopt;
 }

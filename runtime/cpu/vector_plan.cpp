@@ -60,6 +60,7 @@ VectorPlan plan_vector(const BoundSelect& query, const Table& table, const VecEn
   if (query.filter) mark_columns(*query.filter, plan.filter_reads);
   for (const auto& a : query.aggregates) {
     if (a.arg) mark_columns(*a.arg, plan.others_read);
+    if (a.key) mark_columns(*a.key, plan.others_read);
   }
   for (const auto& key : query.group_keys) {
     const bool codes = key->kind == ExprKind::ColumnRef && key->type.is_string();

@@ -163,7 +163,8 @@ uint32_t read_status_word(const cuda::DeviceBuffer& status) {
   return word;
 }
 
-// The messages of compiler/eval/math_functions.cpp.
+// The messages of compiler/eval/math_functions.cpp and of the moment finals
+// (compiler/functions/moments.cpp).
 void raise_math_status_errors(uint32_t status) {
   static const std::pair<uint32_t, const char*> kMessages[] = {
       {kStatusSqrtNegative, "cannot take square root of a negative number"},
@@ -171,7 +172,9 @@ void raise_math_status_errors(uint32_t status) {
       {kStatusLogNegative, "cannot take logarithm of a negative number"},
       {kStatusZeroToNegativePower, "zero raised to a negative power is undefined"},
       {kStatusComplexPower,
-       "a negative number raised to a non-integer power yields a complex result"}};
+       "a negative number raised to a non-integer power yields a complex result"},
+      {kStatusSkewnessOutOfRange, "SKEWNESS is out of range"},
+      {kStatusKurtosisOutOfRange, "KURTOSIS is out of range"}};
   for (const auto& [bit, message] : kMessages) {
     if (status & bit) throw Error(ErrorKind::Execution, message);
   }

@@ -5,6 +5,7 @@
 
 #include "compiler/common/error.h"
 #include "compiler/plan/partial_states.h"
+#include "templates/tally_stat_finals.cuh"
 
 namespace tally {
 
@@ -39,6 +40,28 @@ void welford_of_deviations(HostAggState& s, const FieldCells& c) {
   const double dev_sq = c.f64(2), dev_sum = c.f64(3);
   s.fsum = c.f64(1) / n + dev_sum / n;
   s.fsumsq = std::max(0.0, dev_sq - dev_sum * dev_sum / n);
+}
+
+// The two passes' sums of a co-moment state (compiler/functions/comoments.cpp lists them) as
+// the host's Welford state: both means, both M2s and C_xy.
+void comoments_of_passes(HostAggState& s, const FieldCells& c) {
+  const tally_stats::CoMoments m = tally_stats::comoments_of_passes(
+      s.count, c.f64(1), c.f64(2), c.f64(3), c.f64(4), c.f64(5), c.f64(6), c.f64(7));
+  s.fsum = m.mean_y;
+  s.fsumsq = m.syy;
+  s.mean_x = m.mean_x;
+  s.m2_x = m.sxx;
+  s.c_xy = m.sxy;
+}
+
+// The same for SKEWNESS and KURTOSIS (compiler/functions/moments.cpp): mean, M2, M3, M4.
+void moments_of_passes(HostAggState& s, const FieldCells& c) {
+  const tally_stats::Moments m =
+      tally_stats::moments_of_passes(s.count, c.f64(1), c.f64(2), c.f64(3), c.f64(4), c.f64(5));
+  s.fsum = m.mean;
+  s.fsumsq = m.m2;
+  s.m3 = m.m3;
+  s.m4 = m.m4;
 }
 
 // A MIN/MAX's kept value, a Value of the argument's type; NULL over no values.
@@ -95,6 +118,24 @@ HostAggState host_state(StateKind kind, const FieldCells& c, const AggregateCall
       break;
     case StateKind::Product:
       s.fsum = s.count ? c.f64(1) : 0;
+      break;
+    case StateKind::CovarPop:
+    case StateKind::CovarSamp:
+    case StateKind::Corr:
+    case StateKind::RegrSlope:
+    case StateKind::RegrIntercept:
+    case StateKind::RegrCount:
+    case StateKind::RegrR2:
+    case StateKind::RegrAvgX:
+    case StateKind::RegrAvgY:
+    case StateKind::RegrSxx:
+    case StateKind::RegrSyy:
+    case StateKind::RegrSxy:
+      comoments_of_passes(s, c);
+      break;
+    case StateKind::Skewness:
+    case StateKind::Kurtosis:
+      moments_of_passes(s, c);
       break;
     case StateKind::ArgMin:
     case StateKind::ArgMax:

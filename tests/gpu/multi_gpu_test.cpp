@@ -123,6 +123,21 @@ TEST_CASE("gpu parts: NULLs and strings split into parts match the CPU") {
   expect_parts_match_cpu(sql, {}, "", "host", "co-processed", true);
 }
 
+// The co-moment and moment states of each part (two passes over the part's own rows) combine
+// on the host as the CPU's partial states do.
+TEST_CASE("gpu parts: the statistical aggregates split into parts match the CPU") {
+  const char* sql =
+      "SELECT c_varchar, COVAR_POP(c_double, c_integer), COVAR_SAMP(c_real, c_smallint), "
+      "CORR(c_double, c_decimal), REGR_SLOPE(c_double, c_smallint), REGR_INTERCEPT(c_double, "
+      "c_smallint), REGR_COUNT(c_double, c_smallint), REGR_R2(c_real, c_integer), "
+      "REGR_SXY(c_real, c_integer), SKEWNESS(c_double), KURTOSIS(c_integer) FROM nulls "
+      "GROUP BY c_varchar ORDER BY 1";
+  for (const char* devices : {"0,0", "0,0,0,0"}) {
+    expect_parts_match_cpu(sql, {}, devices, "device", std::string(devices) + " resident");
+    expect_parts_match_cpu(sql, {}, devices, "host", std::string(devices) + " streamed");
+  }
+}
+
 TEST_CASE("gpu parts: co-processing with the CPU engine matches the CPU engine alone") {
   Database& db = parts_db();
   GpuEngine engine;

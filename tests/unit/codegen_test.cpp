@@ -203,6 +203,22 @@ TEST_CASE("codegen: a block table's loops take names no column or alias holds") 
 }  // namespace tally
 
 namespace tally {
+namespace {
+
+// `aggregates` grouped by a column under every strategy (at least three take it), by a
+// computed key, and over the whole table.
+void compile_every_strategy(const std::string& aggregates) {
+  const std::string grouped = "SELECT c_boolean, " + aggregates + " FROM nulls GROUP BY c_boolean";
+  CHECK(compile(grouped, "auto") == 1);
+  int strategies = 0;
+  for (const char* s : {"thread", "block", "direct", "hash"}) strategies += compile(grouped, s);
+  CHECK(strategies >= 3);
+  const std::string computed = "SELECT c_integer % 7, " + aggregates + " FROM nulls GROUP BY 1";
+  for (const char* s : {"auto", "hash"}) CHECK(compile(computed, s) == 1);
+  CHECK(compile("SELECT " + aggregates + " FROM nulls", "auto") == 1);
+}
+
+}  // namespace
 
 // The aggregates the GPU runs beside SUM and MIN (COUNT_IF, BIT_AND/OR/XOR, PRODUCT,
 // ANY_VALUE/FIRST, SUM of BIGINT as DECIMAL(38,0)) under every strategy: their merges in
@@ -213,16 +229,26 @@ TEST_CASE("codegen: the aggregate library compiles under every strategy - NULLs 
       "COUNT_IF(c_boolean), BIT_AND(c_integer), BIT_OR(c_smallint), BIT_XOR(c_bigint), "
       "PRODUCT(c_double), PRODUCT(c_decimal), ANY_VALUE(c_varchar), FIRST(c_date), "
       "SUM(c_bigint), BIT_XOR(DISTINCT c_integer), COUNT(*)";
-  const std::string grouped = "SELECT c_boolean, " + aggregates + " FROM nulls GROUP BY c_boolean";
-  CHECK(compile(grouped, "auto") == 1);
-  int strategies = 0;
-  for (const char* s : {"thread", "block", "direct", "hash"}) strategies += compile(grouped, s);
-  CHECK(strategies >= 3);
-  const std::string computed = "SELECT c_integer % 7, " + aggregates + " FROM nulls GROUP BY 1";
-  for (const char* s : {"auto", "hash"}) CHECK(compile(computed, s) == 1);
-  CHECK(compile("SELECT " + aggregates + " FROM nulls", "auto") == 1);
+  compile_every_strategy(aggregates);
   // Two arguments have no device state: the planner declines, naming the aggregate.
   CHECK(compile("SELECT ARG_MIN(c_integer, c_date) FROM nulls", "auto") == 0);
+}
+
+// The statistical aggregates (COVAR, CORR, REGR_* of two arguments, SKEWNESS, KURTOSIS): a
+// first pass of sums and a second of deviations, under every strategy and key shape.
+TEST_CASE("codegen: the statistical aggregates compile under every strategy - NULLs included") {
+  if (!cuda::nvrtc_available()) return;
+  const std::string aggregates =
+      "COVAR_POP(c_double, c_integer), COVAR_SAMP(c_real, c_smallint), CORR(c_double, "
+      "c_decimal), REGR_SLOPE(c_double, c_smallint), REGR_INTERCEPT(c_double, c_smallint), "
+      "REGR_COUNT(c_bigint, c_smallint), REGR_R2(c_real, c_integer), REGR_AVGX(c_double, "
+      "c_wide), REGR_AVGY(c_double, c_wide), REGR_SXX(c_double, c_integer * 2), "
+      "REGR_SYY(c_double, c_integer * 2), REGR_SXY(c_double, c_integer * 2), "
+      "SKEWNESS(c_double), KURTOSIS(c_integer), VAR_SAMP(c_double), COUNT(*)";
+  compile_every_strategy(aggregates);
+  CHECK(compile("SELECT SKEWNESS(l_quantity), CORR(l_extendedprice, l_discount) FROM lineitem "
+                "WHERE l_quantity > 10",
+                "auto") == 1);
 }
 
 TEST_CASE("codegen: an aggregate with no device state is declined with its name") {

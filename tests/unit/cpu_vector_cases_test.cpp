@@ -129,6 +129,20 @@ TEST_CASE("cpu vector path: aggregates without typed states keep the row path's 
   check_same(db, "SELECT COUNT_IF(f > 0), PRODUCT(DISTINCT b), BIT_XOR(a) FROM t");
 }
 
+// Aggregates of two arguments whose state is numbers (COVAR, CORR, REGR_*) merge both
+// argument vectors on the vector path; SKEWNESS/KURTOSIS keep the row path's states.
+TEST_CASE("cpu vector path: the statistical aggregates give the row path's results") {
+  Database& db = edge_db();
+  check_same(db,
+             "SELECT k, COVAR_POP(f, b), COVAR_SAMP(d, a), CORR(b, d), REGR_SLOPE(f, d), "
+             "REGR_INTERCEPT(f, d), REGR_COUNT(a, b), REGR_R2(b, f), REGR_SXY(w, b) FROM t "
+             "GROUP BY k");
+  check_same(db,
+             "SELECT s, SKEWNESS(b), KURTOSIS(d), REGR_AVGX(f, b), REGR_SYY(f, b) FROM t "
+             "GROUP BY s");
+  check_same(db, "SELECT CORR(f, b), REGR_COUNT(d, f), SKEWNESS(f), KURTOSIS(b) FROM t");
+}
+
 TEST_CASE("cpu vector path: ARG_MIN and ARG_MAX go to the row path - saying why") {
   Database& db = edge_db();
   const std::string sql = "SELECT k, ARG_MIN(s, b), MAX_BY(d, a) FROM t GROUP BY k";

@@ -76,24 +76,55 @@ int128 bits_of(T x) {
   }
 }
 
-// What a float field holds after `args` (its aggregate's non-NULL values), by the device's
-// two passes: sums and extremes, then deviations from the part's own mean.
-int128 float_cell(FieldKind kind, const std::vector<Value>& args) {
-  double sum = 0, product = 1, dev_sum = 0, dev_sq = 0;
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for (const Value& v : args)
-    sum += v.f, product *= v.f, lo = std::min(lo, v.f), hi = std::max(hi, v.f);
-  for (const Value& v : args) {
-    const double dev = v.f - sum / static_cast<double>(args.size());
-    dev_sum += dev, dev_sq += dev * dev;
+// Sums of a part's deviations from its own first-pass mean sum / n, as the second pass
+// keeps them: first powers up to fourth.
+struct Deviations {
+  double sum = 0, mean = 0, dev[5] = {0, 0, 0, 0, 0};
+  explicit Deviations(const std::vector<double>& v) {
+    for (double x : v) sum += x;
+    mean = sum / static_cast<double>(v.size());
+    for (double x : v) {
+      const double d = x - mean;
+      dev[1] += d, dev[2] += d * d, dev[3] += d * d * d, dev[4] += d * d * d * d;
+    }
   }
+};
+
+std::vector<double> doubles(const std::vector<Value>& values) {
+  std::vector<double> out;
+  for (const Value& v : values) out.push_back(v.f);
+  return out;
+}
+
+// What a float field holds after `args` (its aggregate's non-NULL values; `keys` the second
+// arguments of an aggregate of two), by the device's two passes: sums and extremes, then
+// deviations from the part's own means.
+int128 float_cell(FieldKind kind, const std::vector<Value>& args, const std::vector<Value>& keys) {
+  double product = 1;
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const Value& v : args) product *= v.f, lo = std::min(lo, v.f), hi = std::max(hi, v.f);
+  const Deviations y(doubles(args)), x(doubles(keys));
+  double co = 0;
+  for (size_t i = 0; i < keys.size(); ++i) co += (args[i].f - y.mean) * (keys[i].f - x.mean);
   switch (kind) {
     case FieldKind::SumF64:
-      return bits_of(sum);
+      return bits_of(y.sum);
     case FieldKind::SumSqF64:
-      return bits_of(dev_sq);
+      return bits_of(y.dev[2]);
     case FieldKind::DevSumF64:
-      return bits_of(dev_sum);
+      return bits_of(y.dev[1]);
+    case FieldKind::DevCubeF64:
+      return bits_of(y.dev[3]);
+    case FieldKind::DevFourthF64:
+      return bits_of(y.dev[4]);
+    case FieldKind::SumKeyF64:
+      return bits_of(x.sum);
+    case FieldKind::DevSqKeyF64:
+      return bits_of(x.dev[2]);
+    case FieldKind::DevSumKeyF64:
+      return bits_of(x.dev[1]);
+    case FieldKind::CoDevF64:
+      return bits_of(co);
     case FieldKind::MinF64:
       return bits_of(lo);
     case FieldKind::MaxF64:
@@ -162,9 +193,10 @@ int128 exact_cell(FieldKind kind, const std::vector<Value>& args, const Type& ty
 }
 
 // What one field of one group holds on the device after a part's rows.
-int128 field_cell(FieldKind kind, const std::vector<Value>& args, const Type& type) {
+int128 field_cell(FieldKind kind, const std::vector<Value>& args, const std::vector<Value>& keys,
+                  const Type& type) {
   if (kind == FieldKind::Count) return static_cast<int128>(args.size());
-  if (std::string_view(field_info(kind).cuda_type) == "f64") return float_cell(kind, args);
+  if (std::string_view(field_info(kind).cuda_type) == "f64") return float_cell(kind, args, keys);
   return exact_cell(kind, args, type);
 }
 
@@ -223,14 +255,17 @@ void append_cells(const BoundSelect& q, const GpuPlan& plan, const ModelGroup& g
       continue;
     }
     const AggregateCall& call = q.aggregates[field.aggregate];
-    std::vector<Value> args;
+    std::vector<Value> args, keys;  // keys: an aggregate of two's second arguments
     for (const auto& row : g.rows) {
       EvalContext ctx;
       ctx.columns = row.data();
       Value v = evaluate(*call.arg, ctx);
-      if (!v.null) args.push_back(v);
+      Value k = call.key ? evaluate(*call.key, ctx) : Value::from_int(0);
+      if (v.null || k.null) continue;
+      args.push_back(v);
+      if (call.key) keys.push_back(k);
     }
-    cells.push_back(field_cell(field.kind, args, call.arg->type));
+    cells.push_back(field_cell(field.kind, args, keys, call.arg->type));
   }
 }
 
@@ -266,7 +301,7 @@ PartialGroups gpu_part(const Splitting& s, size_t begin, size_t end,
 }
 
 // The parts at `cuts` (row numbers, first 0, last kRows) combined and finished against one CPU
-// run; DOUBLE results within a relative 1e-9.
+// run; DOUBLE results within a relative 1e-9 (1e-12 absolute: a skewness of 0 is rounding).
 void check_split(const std::string& sql, const std::vector<size_t>& cuts) {
   INFO(sql);
   const Splitting s = split_plan(sql);
@@ -279,10 +314,8 @@ void check_split(const std::string& sql, const std::vector<size_t>& cuts) {
   combine_partial_groups(s.query, all, std::span(parts));
   const Result got = finish_partial_groups(s.query, std::move(all));
   const Result want = run_cpu(s.query, s.table.get(), {});
-  std::vector<test::ColumnTolerance> tolerances;
-  for (const Type& t : want.types) tolerances.push_back({t.is_float() ? 1e-9 : 0.0, 0.0});
   INFO(test::result_text(want));
-  CHECK(test::result_difference(want, got, tolerances) == "");
+  CHECK(test::result_difference(want, got, test::float_tolerances(want)) == "");
 }
 
 const char* const kAggregates =
@@ -290,7 +323,10 @@ const char* const kAggregates =
     "AVG(w), AVG(x), MIN(i), MAX(i), MIN(b), MAX(sm), MIN(d), MAX(d), MIN(w), MAX(w), MIN(x), "
     "MAX(r), MIN(s), MAX(s), MIN(t), MAX(t), MIN(f), MAX(f), VAR_SAMP(i), STDDEV_SAMP(d), "
     "VARIANCE(sm), VAR_SAMP(x), STDDEV(r), BOOL_AND(f), BOOL_OR(f), COUNT_IF(f), BIT_AND(i), "
-    "BIT_OR(sm), BIT_XOR(b), PRODUCT(r), ANY_VALUE(s), FIRST(i)";
+    "BIT_OR(sm), BIT_XOR(b), PRODUCT(r), ANY_VALUE(s), FIRST(i), COVAR_POP(x, i), "
+    "COVAR_SAMP(r, d), CORR(x, b), REGR_SLOPE(x, sm), REGR_INTERCEPT(x, sm), REGR_COUNT(i, x), "
+    "REGR_R2(d, x), REGR_AVGX(x, w), REGR_AVGY(x, w), REGR_SXX(r, i), REGR_SYY(r, i), "
+    "REGR_SXY(r, i), SKEWNESS(x), KURTOSIS(i), SKEWNESS(r), KURTOSIS(d)";
 
 }  // namespace
 

@@ -1,0 +1,144 @@
+// The statistical aggregates on the GPU (COVAR_POP/SAMP, CORR, REGR_*, SKEWNESS, KURTOSIS)
+// against the CPU engine, under every strategy that takes the query, NULLs included: the
+// GPU's two passes and the CPU's Welford and Pébay updates agree to 1e-9 relative (1e-9
+// absolute near 0), and both give NULL where PostgreSQL and DuckDB do.
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <optional>
+#include <string>
+
+#include "compiler/common/error.h"
+#include "runtime/session/database.h"
+#include "tests/unit/support/result_check.h"
+#include "tests/unit/support/result_compare.h"
+#include "tools/data/paper_tables.h"
+
+namespace tally {
+namespace {
+
+Database& stats_db() {
+  static Database* db = [] {
+    auto* d = new Database();
+    d->put_table(generate_nulls_table(60000, 0.2, 11));
+    return d;
+  }();
+  return *db;
+}
+
+Result run_on(const std::string& sql, DeviceChoice device, const std::string& strategy) {
+  ExecOptions options;
+  options.device = device;
+  options.strategy = strategy;
+  std::optional<Result> last;
+  stats_db().execute_script(sql, options, [&](const StatementOutcome& o) {
+    if (o.result) last = o.result;
+  });
+  REQUIRE(last.has_value());
+  return *last;
+}
+
+// Floats to 1e-9 relative or absolute, whichever is larger: a covariance near 0 is the
+// difference of large sums on either engine.
+std::vector<test::ColumnTolerance> stat_tolerances(const Result& r) {
+  std::vector<test::ColumnTolerance> t;
+  for (const Type& type : r.types) {
+    t.push_back(type.is_float() ? test::ColumnTolerance{1e-9, 1e-9} : test::ColumnTolerance{});
+  }
+  return t;
+}
+
+// `sql` on the GPU under every strategy against the CPU engine; returns how many ran.
+int compare_strategies(const std::string& sql) {
+  INFO(sql);
+  const Result cpu = test::run_sql(stats_db(), sql);
+  int ran = 0;
+  for (const char* strategy : {"auto", "thread", "block", "direct", "hash"}) {
+    INFO("strategy " << strategy);
+    try {
+      const Result gpu = run_on(sql, DeviceChoice::Gpu, strategy);
+      CHECK(gpu.device.rfind("gpu", 0) == 0);
+      CHECK(test::result_difference(cpu, gpu, stat_tolerances(cpu)) == "");
+      ++ran;
+    } catch (const Error& e) {
+      INFO(e.what());
+      CHECK(e.kind() == ErrorKind::Unsupported);  // a strategy that cannot take the shape
+      CHECK(std::string(strategy) != "auto");
+    }
+  }
+  return ran;
+}
+
+const char* const kCoMoments =
+    "COVAR_POP(c_double, c_integer), COVAR_SAMP(c_real, c_smallint), "
+    "CORR(c_double, c_double * 2 + c_smallint), CORR(c_integer, c_bigint), "
+    "REGR_SLOPE(c_double, c_smallint), REGR_INTERCEPT(c_double, c_smallint), "
+    "REGR_COUNT(c_double, c_smallint), REGR_R2(c_real, c_decimal), REGR_AVGX(c_double, c_decimal), "
+    "REGR_AVGY(c_double, c_decimal), REGR_SXX(c_real, c_integer), REGR_SYY(c_real, c_integer), "
+    "REGR_SXY(c_real, c_integer), COUNT(*)";
+
+const char* const kMoments =
+    "SKEWNESS(c_double), KURTOSIS(c_double), SKEWNESS(c_integer + c_smallint), "
+    "KURTOSIS(c_decimal), VAR_SAMP(c_double), COUNT(*)";
+
+}  // namespace
+
+TEST_CASE("gpu stat aggregates: COVAR, CORR and REGR_* match the CPU engine - NULLs included") {
+  for (const char* key : {"c_boolean", "c_varchar", "c_integer % 7"}) {
+    CHECK(compare_strategies(fmt::format("SELECT {0}, {1} FROM nulls GROUP BY {0} ORDER BY 1", key,
+                                         kCoMoments)) >= 2);
+  }
+  CHECK(compare_strategies(fmt::format("SELECT {} FROM nulls", kCoMoments)) >= 1);
+  // No rows: NULL (REGR_COUNT 0) on both.
+  CHECK(compare_strategies(fmt::format("SELECT {} FROM nulls WHERE c_integer < 0", kCoMoments)) >=
+        1);
+}
+
+TEST_CASE("gpu stat aggregates: SKEWNESS and KURTOSIS match the CPU engine - NULLs included") {
+  for (const char* key : {"c_boolean", "c_varchar", "c_integer % 7"}) {
+    CHECK(compare_strategies(fmt::format("SELECT {0}, {1} FROM nulls GROUP BY {0} ORDER BY 1", key,
+                                         kMoments)) >= 2);
+  }
+  CHECK(compare_strategies(fmt::format("SELECT {} FROM nulls", kMoments)) >= 1);
+  CHECK(compare_strategies(fmt::format("SELECT {} FROM nulls WHERE c_integer < 0", kMoments)) >= 1);
+}
+
+// Groups where x (or the values) have no spread: CORR, REGR_SLOPE, SKEWNESS are NULL on both
+// engines, also for a constant 0.1 whose first-pass mean on the GPU misses it by an ulp.
+TEST_CASE("gpu stat aggregates: groups without spread give NULL on both engines") {
+  const std::string sql =
+      "SELECT c_smallint, CORR(c_double, c_smallint), REGR_SLOPE(c_double, c_smallint), "
+      "REGR_R2(c_smallint, c_double), CORR(c_double, c_smallint * 0 + 0.1), "
+      "REGR_INTERCEPT(c_double, c_smallint * 0 + 0.1), SKEWNESS(c_smallint * 0 + 0.1), "
+      "KURTOSIS(c_smallint), COVAR_POP(c_double, c_smallint) FROM nulls GROUP BY c_smallint "
+      "ORDER BY 1";
+  CHECK(compare_strategies(sql) >= 2);
+  const Result cpu = test::run_sql(stats_db(), sql);
+  for (size_t r = 0; r < cpu.rows.size(); ++r) {
+    if (cpu.rows[r][0].null) continue;  // the NULL key's group has every c_smallint NULL too
+    for (size_t c : {1, 2, 4, 5, 6, 7}) CHECK(cpu.rows[r][c].null);
+    CHECK(cpu.rows[r][3].f == 1.0);  // y constant, x spread: R2 is 1
+  }
+}
+
+// Large values beside a small spread: neither engine cancels them away.
+TEST_CASE("gpu stat aggregates: a large offset beside a small spread keeps its digits") {
+  CHECK(
+      compare_strategies(
+          "SELECT c_boolean, COVAR_SAMP(c_double + 1e9, c_smallint + 1e9), "
+          "CORR(c_double + 1e9, c_double * 3 + 1e9), REGR_SLOPE(c_double + 1e9, c_double + 1e9), "
+          "SKEWNESS(c_double + 1e6), KURTOSIS(c_double + 1e6) FROM nulls GROUP BY 1 ORDER BY 1") >=
+      2);
+}
+
+// Every aggregate runs on the GPU: auto takes the GPU and says nothing was declined.
+TEST_CASE("gpu stat aggregates: --device auto runs them on the GPU") {
+  const std::string sql = fmt::format("SELECT c_boolean, {}, {} FROM nulls GROUP BY 1 ORDER BY 1",
+                                      kCoMoments, kMoments);
+  const Result automatic = run_on(sql, DeviceChoice::Auto, "auto");
+  CHECK(automatic.device.rfind("gpu", 0) == 0);
+  const Result cpu = test::run_sql(stats_db(), sql);
+  CHECK(test::result_difference(cpu, automatic, stat_tolerances(cpu)) == "");
+}
+
+}  // namespace tally
