@@ -40,16 +40,16 @@ Result run_on(const std::string& sql, DeviceChoice device, const std::string& st
 
 // Floats to 1e-9 relative or absolute, whichever is larger: a covariance near 0 is the
 // difference of large sums on either engine.
-std::vector<test::ColumnTolerance> stat_tolerances(const Result& r) {
+std::vector<test::ColumnTolerance> stat_tolerances(const Result& r, double relative = 1e-9) {
   std::vector<test::ColumnTolerance> t;
   for (const Type& type : r.types) {
-    t.push_back(type.is_float() ? test::ColumnTolerance{1e-9, 1e-9} : test::ColumnTolerance{});
+    t.push_back(type.is_float() ? test::ColumnTolerance{relative, 1e-9} : test::ColumnTolerance{});
   }
   return t;
 }
 
 // `sql` on the GPU under every strategy against the CPU engine; returns how many ran.
-int compare_strategies(const std::string& sql) {
+int compare_strategies(const std::string& sql, double relative = 1e-9) {
   INFO(sql);
   const Result cpu = test::run_sql(stats_db(), sql);
   int ran = 0;
@@ -58,7 +58,7 @@ int compare_strategies(const std::string& sql) {
     try {
       const Result gpu = run_on(sql, DeviceChoice::Gpu, strategy);
       CHECK(gpu.device.rfind("gpu", 0) == 0);
-      CHECK(test::result_difference(cpu, gpu, stat_tolerances(cpu)) == "");
+      CHECK(test::result_difference(cpu, gpu, stat_tolerances(cpu, relative)) == "");
       ++ran;
     } catch (const Error& e) {
       INFO(e.what());
@@ -122,13 +122,16 @@ TEST_CASE("gpu stat aggregates: groups without spread give NULL on both engines"
 }
 
 // Large values beside a small spread: neither engine cancels them away.
+// The columns are nearly uncorrelated (a covariance of -0.005 beside standard deviations of
+// 0.7 and 2.9): the CPU's running mean near 1e9 rounds by ~1e-7 an update, the GPU's
+// two passes differently, and on the H100 the two agreed to 2.8e-6 relative, not 1e-9. Naive
+// sums of products would lose every digit here (terms of 1e18 for a result of 1e2).
 TEST_CASE("gpu stat aggregates: a large offset beside a small spread keeps its digits") {
-  CHECK(
-      compare_strategies(
-          "SELECT c_boolean, COVAR_SAMP(c_double + 1e9, c_smallint + 1e9), "
-          "CORR(c_double + 1e9, c_double * 3 + 1e9), REGR_SLOPE(c_double + 1e9, c_double + 1e9), "
-          "SKEWNESS(c_double + 1e6), KURTOSIS(c_double + 1e6) FROM nulls GROUP BY 1 ORDER BY 1") >=
-      2);
+  CHECK(compare_strategies(
+            "SELECT c_boolean, COVAR_SAMP(c_double + 1e9, c_smallint + 1e9), "
+            "CORR(c_double + 1e9, c_double * 3 + 1e9), REGR_SLOPE(c_double + 1e9, c_double + 1e9), "
+            "SKEWNESS(c_double + 1e6), KURTOSIS(c_double + 1e6) FROM nulls GROUP BY 1 ORDER BY 1",
+            1e-5) >= 2);
 }
 
 // Every aggregate runs on the GPU: auto takes the GPU and says nothing was declined.
