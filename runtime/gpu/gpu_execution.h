@@ -147,7 +147,7 @@ class GpuExecution {
   // states, their strings in `heap`.
   PartialGroups download_states(std::shared_ptr<StringHeap> heap) {
     auto start = std::chrono::steady_clock::now();
-    const uint64_t groups = readback_ ? read_back_group_count() : group_count();
+    const uint64_t groups = group_count();
     const size_t nk = query_.group_keys.size();
     const uint64_t cells = state_cell_count(c_.plan);
     std::vector<int128> keys(groups * nk), values(groups * cells);
@@ -240,14 +240,6 @@ class GpuExecution {
     out_values_.download(host + r.values, max_groups_ * cells * 16, 0, &behind_kernels);
     out_key_nulls_.download(host + r.key_nulls, max_groups_ * nk, 0, &behind_kernels);
     readback_ = r;
-  }
-
-  uint64_t read_back_group_count() const {
-    uint64_t groups = 0;
-    std::memcpy(&groups, readback_at(readback_->count), 8);
-    if (groups > max_groups_)
-      throw Error(ErrorKind::Internal, "GPU produced more groups than slots");
-    return groups;
   }
 
   // A Scan pass over every batch. Init ran on the default stream, which the batches' streams
@@ -364,10 +356,14 @@ class GpuExecution {
     return d;
   }
 
-  // The groups the Finalizer wrote.
+  // The groups the Finalizer wrote (from the readback copy when one was queued).
   uint64_t group_count() const {
     uint64_t groups = 0;
-    out_count_.download(&groups, 8);
+    if (readback_) {
+      std::memcpy(&groups, readback_at(readback_->count), 8);
+    } else {
+      out_count_.download(&groups, 8);
+    }
     if (groups > max_groups_)
       throw Error(ErrorKind::Internal, "GPU produced more groups than slots");
     return groups;
