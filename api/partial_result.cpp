@@ -32,6 +32,14 @@ PartialResult Engine::execute_partial(std::string_view sql) {
     throw Error(ErrorKind::Unsupported, "partial aggregate states of a statement with parameters");
   }
   const BoundSelect& query = statement->query;
+  for (const auto& call : query.aggregates) {
+    // A value list per group (MEDIAN, STRING_AGG) has no encoding among partial states.
+    if (call.arg && aggregate_state(call.kind, call.arg->type).holistic) {
+      throw Error(ErrorKind::Unsupported,
+                  fmt::format("partial aggregate states of {} (\"{}\")",
+                              aggregate_sql_name(call.kind), call.text.str()));
+    }
+  }
   TablePtr table = query.table.empty() ? nullptr : impl_->database.table(query.table);
   ExecOptions exec = impl_->exec_options();
   CpuOptions cpu;

@@ -131,7 +131,7 @@ unsupportedStatement
   : ( UPDATE | DELETE | ALTER | MERGE | TRUNCATE | GRANT | REVOKE | BEGIN | COMMIT
     | ROLLBACK | START | VACUUM | ANALYZE | ATTACH | DETACH | PRAGMA | CALL | EXPORT
     | IMPORT | LOAD | INSTALL | CHECKPOINT | PREPARE | EXECUTE | DEALLOCATE | USE
-    | SUMMARIZE | PIVOT | UNPIVOT | COMMENT | LOCK | DISCARD | UPSERT
+    | SUMMARIZE | PIVOT | UNPIVOT | COMMENT | LOCK | DISCARD | UPSERT | WITHIN
     ) ~SEMICOLON*
   | (CREATE | DROP) ~(TABLE | SEMICOLON) ~SEMICOLON*
   ;
@@ -251,10 +251,13 @@ substringFunction
 functionCall
   : functionName LPAREN
     ( STAR
-    | (DISTINCT | ALL)? expression (COMMA expression)*
+    | (DISTINCT | ALL)? expression (COMMA expression)* orderByClause?
     )?
-    RPAREN (OVER windowSpecification)?
+    RPAREN withinGroup? (OVER windowSpecification)?
   ;
+
+// PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY x): an ordered-set aggregate's input.
+withinGroup : WITHIN GROUP LPAREN orderByClause RPAREN ;
 
 functionName : identifier | LEFT | RIGHT ;
 
@@ -294,7 +297,7 @@ nonReservedKeyword
   | UPDATE | DELETE | ALTER | MERGE | TRUNCATE | GRANT | REVOKE | BEGIN | COMMIT
   | ROLLBACK | START | VACUUM | ANALYZE | ATTACH | DETACH | PRAGMA | CALL | EXPORT
   | IMPORT | LOAD | INSTALL | CHECKPOINT | PREPARE | EXECUTE | DEALLOCATE | USE
-  | SUMMARIZE | PIVOT | UNPIVOT | COMMENT | LOCK | DISCARD | UPSERT
+  | SUMMARIZE | PIVOT | UNPIVOT | COMMENT | LOCK | DISCARD | UPSERT | WITHIN
   ;
 
 // ---------------------------------------------------------------- lexer
@@ -432,6 +435,7 @@ VARYING : V A R Y I N G ;
 WHEN : W H E N ;
 WHERE : W H E R E ;
 WITH : W I T H ;
+WITHIN : W I T H I N ;
 YEAR : Y E A R ;
 YEARS : Y E A R S ;
 

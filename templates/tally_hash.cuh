@@ -4,18 +4,10 @@
 // the truncation effects karnagel-2015 §3 measured for weak hashes on dense integer keys.
 #pragma once
 
+#include "tally_mix.cuh"  // fmix64, fmix128 (a 128-bit key: the other GROUP BY keys in hi)
 #include "tally_types.cuh"
 
 namespace tally {
-
-TALLY_DEV u64 fmix64(u64 k) {
-  k ^= k >> 33;
-  k *= 0xff51afd7ed558ccdull;
-  k ^= k >> 33;
-  k *= 0xc4ceb9fe1a85ec53ull;
-  k ^= k >> 33;
-  return k;
-}
 
 TALLY_DEV u32 fmix32(u32 h) {
   h ^= h >> 16;
@@ -31,11 +23,6 @@ TALLY_DEV u32 fmix32(u32 h) {
 TALLY_DEV u64 hash_combine(u64 seed, u64 part) {
   return fmix64(seed ^ (fmix64(part) + 0x9e3779b97f4a7c15ull + (seed << 6) + (seed >> 2)));
 }
-
-// Both words of a 128-bit key mixed into one 64-bit hash: the high word through its own
-// finalizer first, so keys that differ only in `hi` (the digits of the other GROUP BY keys)
-// still land far apart.
-TALLY_DEV u64 fmix128(u64 lo, u64 hi) { return fmix64(lo ^ fmix64(hi + 0x9e3779b97f4a7c15ull)); }
 
 // Maps a hash onto [0, n) without a division: the high 64 bits of hash * n (Lemire's
 // multiply-shift), so a table needs no power-of-two capacity.

@@ -79,6 +79,26 @@ void BindContext::check_parameters_typed() const {
   }
 }
 
+namespace {
+
+// The holistic aggregates' constants and ORDER BY keys (QUANTILE_CONT(x, 0.25)).
+bool same_constants(const AggregateCall& a, const AggregateCall& b) {
+  if (a.fraction != b.fraction || a.descending != b.descending || a.separator != b.separator ||
+      a.order.size() != b.order.size()) {
+    return false;
+  }
+  for (size_t k = 0; k < a.order.size(); ++k) {
+    const AggregateOrder &x = a.order[k], &y = b.order[k];
+    if (!expr_equal(*x.expr, *y.expr) || x.descending != y.descending ||
+        x.nulls_first != y.nulls_first) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 int BindContext::add_aggregate(AggregateCall call) {
   for (size_t i = 0; i < aggregates_.size(); ++i) {
     const AggregateCall& a = aggregates_[i];
@@ -86,7 +106,7 @@ int BindContext::add_aggregate(AggregateCall call) {
       return (!x && !y) || (x && y && expr_equal(*x, *y));
     };
     if (a.kind == call.kind && a.distinct == call.distinct && same(a.arg, call.arg) &&
-        same(a.key, call.key)) {
+        same(a.key, call.key) && same_constants(a, call)) {
       return static_cast<int>(i);
     }
   }

@@ -2,7 +2,7 @@
 // hold aggregate calls?) and names itself in its errors, DuckDB style: a WHERE binder says
 // "aggregate functions are not allowed in WHERE". The methods are spread by kind over
 // expression_binder.cpp (dispatch, names, logic), operators.cpp (arithmetic, comparisons,
-// BETWEEN, IN, LIKE), functions.cpp (aggregates, ABS/ROUND/EXTRACT, CASE, CAST),
+// BETWEEN, IN, LIKE), functions.cpp (ABS/ROUND/EXTRACT, CASE, CAST), aggregates.cpp,
 // scalar_functions.cpp and string_functions.cpp (the scalar function table).
 #pragma once
 
@@ -58,7 +58,14 @@ class ExpressionBinder {
 
   // functions.cpp
   ExprPtr bind_function(const ast::Expr& e);
-  ExprPtr bind_aggregate(const ast::Expr& e, const AggregateFunction& function);
+
+  // aggregates.cpp
+  ExprPtr bind_aggregate(const ast::Expr& e, const AggregateFunction& named);
+  void bind_aggregate_arguments(const ast::Expr& e, const AggregateFunction& f,
+                                AggregateCall& call);
+  void bind_aggregate_order(const ast::Expr& e, AggregateCall& call);
+  double aggregate_fraction(const AggregateFunction& f, const ast::Expr& arg);
+  std::string aggregate_separator(const AggregateFunction& f, const ast::Expr& arg);
   ExprPtr aggregate_argument(const ast::Expr& arg, AggregateTyping (*typing)(const Type&));
   ExprPtr bind_abs(const ast::Expr& e);
   ExprPtr bind_round(const ast::Expr& e);

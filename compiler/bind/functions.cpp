@@ -28,16 +28,6 @@ const std::vector<std::string>& known_function_names() {
   return kNames;
 }
 
-// Sets inside_aggregate while an aggregate's argument is bound.
-class AggregateScope {
- public:
-  explicit AggregateScope(bool& flag) : flag_(flag) { flag_ = true; }
-  ~AggregateScope() { flag_ = false; }
-
- private:
-  bool& flag_;
-};
-
 }  // namespace
 
 ExprPtr ExpressionBinder::bind_function(const ast::Expr& e) {
@@ -51,10 +41,11 @@ ExprPtr ExpressionBinder::bind_function(const ast::Expr& e) {
                             did_you_mean(name, known_function_names())),
                 e.location);
   }
-  if (e.distinct || e.star) {
+  if (e.distinct || e.star || !e.order_by.empty()) {
+    const char* what = e.star ? "*" : (e.distinct ? "DISTINCT" : "ORDER BY");
+    if (e.within_group) what = "WITHIN GROUP";
     throw Error(ErrorKind::Binder,
-                fmt::format("{} specified, but {} is not an aggregate function",
-                            e.star ? "*" : "DISTINCT", name),
+                fmt::format("{} specified, but {} is not an aggregate function", what, name),
                 e.location);
   }
   if (const ScalarEntry* f = find_scalar_function(name)) return bind_scalar_function(e, *f);
@@ -64,75 +55,6 @@ ExprPtr ExpressionBinder::bind_function(const ast::Expr& e) {
   if (e.name == "COALESCE") return bind_coalesce(e);
   expect_arguments(e, 2, 2);  // MOD(a, b) is a % b
   return bind_arith(e, kMod, *e.children[0], *e.children[1]);
-}
-
-ExprPtr ExpressionBinder::bind_aggregate(const ast::Expr& e, const AggregateFunction& function) {
-  const AggKind kind = function.kind;
-  const char* name = function.name;
-  if (!rules_.allows_aggregates) {
-    throw Error(ErrorKind::Binder,
-                fmt::format("aggregate functions are not allowed in {}", rules_.clause),
-                e.location);
-  }
-  if (inside_aggregate_) {
-    throw Error(ErrorKind::Binder, "aggregate function calls cannot be nested", e.location);
-  }
-  if (e.distinct && function.distinct == DistinctRule::Rejected) {
-    throw Error(ErrorKind::Unsupported, fmt::format("{}(DISTINCT ...) is not supported", name),
-                e.location);
-  }
-  AggregateCall call{kind, e.distinct, nullptr, Type::bigint(), e.source_text, nullptr};
-  if (e.star) {
-    if (kind == AggKind::Count && e.distinct) {
-      throw Error(ErrorKind::Unsupported, "COUNT(DISTINCT *) is not supported", e.location);
-    }
-    if (kind != AggKind::Count) {
-      throw Error(ErrorKind::Binder,
-                  fmt::format("{}(*) is not valid; only COUNT(*) counts rows", name), e.location);
-    }
-    call.kind = AggKind::CountStar;
-  } else {
-    expect_arguments(e, function.typing_pair ? 2 : 1, function.typing_pair ? 2 : 1);
-    AggregateScope scope(inside_aggregate_);
-    call.arg = aggregate_argument(*e.children[0], function.typing);
-    if (function.typing_pair) call.key = aggregate_argument(*e.children[1], function.typing);
-    auto typing = function.typing_pair ? function.typing_pair(call.arg->type, call.key->type)
-                                       : function.typing(call.arg->type);
-    if (!typing.result) {
-      const std::string types =
-          call.arg->type.to_string() + (call.key ? ", " + call.key->type.to_string() : "");
-      throw Error(ErrorKind::Type,
-                  fmt::format("cannot apply {} to {} in \"{}\": {}", name, types, e.source_text,
-                              typing.error),
-                  e.location);
-    }
-    if (typing.cast_arg) call.arg = convert(call.arg, *typing.cast_arg, ctx_);
-    if (typing.cast_key) call.key = convert(call.key, *typing.cast_key, ctx_);
-    call.type = *typing.result;
-  }
-  // The same with or without DISTINCT (MIN, MAX): engines need not know.
-  if (function.distinct == DistinctRule::Ignored) call.distinct = false;
-  Type type = call.type;
-  int index = ctx_.add_aggregate(std::move(call));
-  auto ref = new_node(ExprKind::AggregateRef, type, e);
-  ref->index = index;
-  return ref;
-}
-
-// An aggregate's argument. A bare NULL (untyped) takes the first of VARCHAR, INTEGER and
-// BOOLEAN the function accepts, so SUM(NULL) and AVG(NULL) are NULL, not type errors.
-ExprPtr ExpressionBinder::aggregate_argument(const ast::Expr& arg,
-                                             AggregateTyping (*typing)(const Type&)) {
-  ExprPtr bound = bind(arg);
-  Type fallback = Type::varchar();
-  if (typing && is_untyped(*bound)) {
-    for (const Type& t : {Type::varchar(), Type::integer(), Type::boolean()}) {
-      if (!typing(t).result) continue;
-      fallback = t;
-      break;
-    }
-  }
-  return fold_constants(settle_untyped(bound, fallback, ctx_));
 }
 
 ExprPtr ExpressionBinder::numeric_argument(const ast::Expr& call, const ast::Expr& arg) {

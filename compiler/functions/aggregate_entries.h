@@ -50,5 +50,21 @@ extern const AggregateFunction kRegrSlope, kRegrIntercept, kRegrCount, kRegrR2, 
 // moments.cpp
 extern const StateInfo kSkewnessState, kKurtosisState;
 extern const AggregateFunction kSkewness, kKurtosis;
+// quantiles.cpp (the value lists of the holistic states: value_lists.h)
+extern const StateInfo kQuantileContState, kQuantileDiscState;
+extern const AggregateFunction kMedian, kQuantileCont, kQuantileDisc, kPercentileCont,
+    kPercentileDisc;
+// mode.cpp
+extern const StateInfo kModeState;
+extern const AggregateFunction kMode;
+// string_agg.cpp
+extern const StateInfo kStringAggState;
+extern const AggregateFunction kStringAgg;
+// first_last.cpp
+extern const StateInfo kFirstOrderedState, kLastOrderedState;
+extern const AggregateFunction kLast, kFirstOrdered, kLastOrdered;
+// approx_count_distinct.cpp (the sketch: templates/tally_hll.cuh)
+extern const StateInfo kApproxDistinctState;
+extern const AggregateFunction kApproxCountDistinct;
 
 }  // namespace tally::aggregates

@@ -47,6 +47,17 @@ enum class AggKind : uint8_t {
   RegrSxy,
   Skewness,
   Kurtosis,
+  Median,
+  QuantileCont,
+  QuantileDisc,
+  PercentileCont,
+  PercentileDisc,
+  Mode,
+  StringAgg,
+  Last,
+  FirstOrdered,
+  LastOrdered,
+  ApproxCountDistinct,
 };
 
 // A result type, or why the argument type is not accepted.
@@ -66,6 +77,20 @@ enum class DistinctRule : uint8_t {
   Rejected,  // not supported (an error names the function)
 };
 
+// What a call passes besides its argument, as a constant.
+enum class AggExtra : uint8_t {
+  None,
+  Fraction,   // QUANTILE_CONT(x, 0.25): a second argument in [0, 1]
+  Separator,  // STRING_AGG(x, '; '): an optional second argument, a string (default ',')
+};
+
+// Whether a call takes WITHIN GROUP (ORDER BY x), which then gives the argument.
+enum class WithinGroupRule : uint8_t {
+  Rejected,  // not an ordered-set aggregate
+  Accepted,  // MODE() WITHIN GROUP (ORDER BY x) or MODE(x)
+  Required,  // PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY x)
+};
+
 struct AggregateFunction {
   AggKind kind;
   const char* name;                     // as --explain and errors spell it
@@ -76,6 +101,11 @@ struct AggregateFunction {
   // Set for the aggregates of two arguments (ARG_MIN(value, key)): their typing, given both
   // types; `typing` is then unused and `state` gets the first argument's type.
   AggregateTyping (*typing_pair)(const Type& arg, const Type& key) = nullptr;
+  AggExtra extra = AggExtra::None;
+  WithinGroupRule within_group = WithinGroupRule::Rejected;
+  // The entry a call with ORDER BY inside runs (FIRST(x ORDER BY y), STRING_AGG itself);
+  // null: the order does not change the answer and is ignored, as DuckDB does.
+  const AggregateFunction* ordered = nullptr;
 };
 
 const AggregateFunction& aggregate_function(AggKind kind);

@@ -93,6 +93,21 @@ struct HostAggState {
   // and fsumsq (M2).
   double m3 = 0;
   double m4 = 0;
+  // Holistic states (MEDIAN, MODE, STRING_AGG, compiler/functions/value_lists.h): every
+  // value of the group, and for an aggregate with ORDER BY inside each value's sort keys
+  // (AggContext::order.size() of them per value, flattened).
+  std::vector<Value> values;
+  std::vector<Value> sort_keys;
+  // APPROX_COUNT_DISTINCT's HyperLogLog registers (templates/tally_hll.cuh); empty until
+  // the first value.
+  std::vector<uint8_t> sketch;
+};
+
+// One ORDER BY item inside an aggregate call (STRING_AGG(x, ',' ORDER BY y DESC)).
+struct AggOrderKey {
+  Type type;
+  bool descending = false;
+  bool nulls_first = false;
 };
 
 // What the host steps of a state need to know of their call.
@@ -101,6 +116,14 @@ struct AggContext {
   Type result;  // final type
   const StringHeap* strings = nullptr;
   Type key = Type::bigint();  // the second argument's type, for aggregates that take one
+  // What the holistic aggregates were called with: QUANTILE's fraction (MEDIAN 0.5),
+  // WITHIN GROUP (ORDER BY x DESC), STRING_AGG's separator and ORDER BY keys, and the heap
+  // a final that builds a string interns it in.
+  double fraction = 0.5;
+  bool descending = false;
+  std::string separator = ",";
+  std::vector<AggOrderKey> order;
+  StringHeap* results = nullptr;
 };
 
 // The device final of one group: C expressions for the state's fields (in StateInfo::fields
@@ -152,6 +175,13 @@ enum class StateKind : uint8_t {
   RegrSxy,
   Skewness,
   Kurtosis,
+  QuantileCont,
+  QuantileDisc,
+  Mode,
+  StringAgg,
+  FirstOrdered,
+  LastOrdered,
+  ApproxDistinct,
 };
 
 // How a state's exact 128-bit sums grow with the rows: the GPU planner refuses a state whose
@@ -176,6 +206,9 @@ struct StateInfo {
   // never reaches it. Null for one argument.
   void (*update_pair)(HostAggState& state, const Value& v, const Value& key,
                       const AggContext& ctx) = nullptr;
+  // Keeps more than fixed fields: every value (compiler/functions/value_lists.h) or a
+  // sketch. CPU only, and the partial-state codec (api/partial_codec.cpp) refuses it.
+  bool holistic = false;
 };
 const StateInfo& state_info(StateKind kind);
 

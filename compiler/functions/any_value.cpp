@@ -17,7 +17,16 @@ StateKind state(const Type& arg) { return kMin.state(arg); }
 
 }  // namespace
 
-const AggregateFunction kAnyValue = {AggKind::AnyValue,     "ANY_VALUE", {"ANY_VALUE", "FIRST"},
-                                     DistinctRule::Ignored, typing,      state};
+// FIRST(x ORDER BY y) keeps the rows' order (first_last.cpp).
+const AggregateFunction kAnyValue = {AggKind::AnyValue,
+                                     "ANY_VALUE",
+                                     {"ANY_VALUE", "FIRST"},
+                                     DistinctRule::Ignored,
+                                     typing,
+                                     state,
+                                     nullptr,
+                                     AggExtra::None,
+                                     WithinGroupRule::Rejected,
+                                     &kFirstOrdered};
 
 }  // namespace tally::aggregates

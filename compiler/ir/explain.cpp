@@ -13,10 +13,26 @@ std::string state_text(const AggregateCall& a) {
   return a.distinct ? fmt::format("DISTINCT set, then {}", state.name) : state.name;
 }
 
+// What a holistic call adds: its fraction, separator, direction or ORDER BY.
+std::string aggregate_extras(const AggregateCall& a) {
+  const AggregateFunction& f = aggregate_function(a.kind);
+  std::string out;
+  if (f.extra == AggExtra::Fraction) out += fmt::format(", {}", a.fraction);
+  if (f.extra == AggExtra::Separator) out += fmt::format(", '{}'", a.separator);
+  if (a.descending) out += " DESC";
+  for (size_t k = 0; k < a.order.size(); ++k) {
+    out += fmt::format("{}{}{}{}", k == 0 ? " ORDER BY " : ", ", expr_to_string(*a.order[k].expr),
+                       a.order[k].descending ? " DESC" : "",
+                       a.order[k].nulls_first ? " NULLS FIRST" : " NULLS LAST");
+  }
+  return out;
+}
+
 std::string aggregate_to_string(const AggregateCall& a) {
   if (a.kind == AggKind::CountStar) return "COUNT(*)";
-  return fmt::format("{}({}{}{})", aggregate_sql_name(a.kind), a.distinct ? "DISTINCT " : "",
-                     expr_to_string(*a.arg), a.key ? ", " + expr_to_string(*a.key) : "");
+  return fmt::format("{}({}{}{}{})", aggregate_sql_name(a.kind), a.distinct ? "DISTINCT " : "",
+                     expr_to_string(*a.arg), a.key ? ", " + expr_to_string(*a.key) : "",
+                     aggregate_extras(a));
 }
 
 std::string limit_to_string(const std::optional<int64_t>& value, int parameter) {

@@ -24,6 +24,13 @@ struct ScanColumn {
   Type type;
 };
 
+// One ORDER BY item inside an aggregate call.
+struct AggregateOrder {
+  ExprPtr expr;
+  bool descending = false;
+  bool nulls_first = false;
+};
+
 struct AggregateCall {
   AggKind kind;
   bool distinct = false;
@@ -31,6 +38,12 @@ struct AggregateCall {
   Type type;    // result type
   SqlText text;
   ExprPtr key;  // the second argument of ARG_MIN/ARG_MAX (MIN_BY/MAX_BY); null otherwise
+  // The holistic aggregates' constants (AggContext has their meaning) and the ORDER BY
+  // inside an order-sensitive call (STRING_AGG(x, ',' ORDER BY y)).
+  double fraction = 0.5;
+  bool descending = false;
+  std::string separator = ",";
+  std::vector<AggregateOrder> order;
 };
 
 struct OutputColumn {

@@ -18,6 +18,12 @@ namespace tally::ast {
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 
+struct OrderItem {
+  ExprPtr expr;
+  bool descending = false;
+  std::optional<bool> nulls_first;  // unset: NULLS LAST for ASC, NULLS FIRST for DESC
+};
+
 enum class ExprKind {
   ColumnRef,       // name = column, qualifier = optional table/alias
   IntegerLiteral,  // text = digits ("42")
@@ -75,6 +81,9 @@ struct Expr {
   int parameter_index = -1;
   int64_t interval_count = 0;
   IntervalUnit interval_unit = IntervalUnit::Day;
+  // FunctionCall: STRING_AGG(x, ',' ORDER BY y), or the ORDER BY of WITHIN GROUP (...).
+  std::vector<OrderItem> order_by;
+  std::optional<SourceLocation> within_group;  // where WITHIN GROUP starts, when present
   // The exact source text of this expression (used to name unaliased SELECT items the
   // way PostgreSQL/DuckDB users recognise, and in error messages).
   SqlText source_text;
@@ -93,12 +102,6 @@ struct SelectItem {
   bool star = false;
   std::string alias;  // empty if none
   SourceLocation location;
-};
-
-struct OrderItem {
-  ExprPtr expr;
-  bool descending = false;
-  std::optional<bool> nulls_first;  // unset: NULLS LAST for ASC, NULLS FIRST for DESC
 };
 
 struct TableRef {

@@ -178,6 +178,22 @@ ast::ExprPtr Transformer::transform_function_call(P::FunctionCallContext& ctx) {
   expr->star = ctx.STAR() != nullptr;
   expr->distinct = ctx.DISTINCT() != nullptr;
   expr->children = transform_expressions(ctx.expression());
+  if (P::OrderByClauseContext* order = ctx.orderByClause()) {
+    for (P::OrderItemContext* item : order->orderItem()) {
+      expr->order_by.push_back(transform_order_item(*item));
+    }
+  }
+  if (P::WithinGroupContext* within = ctx.withinGroup()) {
+    // PostgreSQL takes one ORDER BY in the call or WITHIN GROUP, never both.
+    if (!expr->order_by.empty()) {
+      throw Error(ErrorKind::Syntax, "cannot use multiple ORDER BY clauses with WITHIN GROUP",
+                  location_of(within->start));
+    }
+    expr->within_group = location_of(within->start);
+    for (P::OrderItemContext* item : within->orderByClause()->orderItem()) {
+      expr->order_by.push_back(transform_order_item(*item));
+    }
+  }
   return expr;
 }
 

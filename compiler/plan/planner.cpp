@@ -231,9 +231,12 @@ uint64_t distinct_capacity(const BoundSelect& query, const std::vector<ColumnSta
 
 void check_query(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows) {
   for (const auto& a : query.aggregates) {
-    // A state with no device final (ARG_MIN's pair of arguments) runs on the CPU only.
-    if (a.arg && !aggregate_state(a.kind, a.arg->type).device_final) {
-      unsupported(fmt::format("{} (\"{}\")", aggregate_sql_name(a.kind), a.text));
+    // A state with no device final (ARG_MIN's pair of arguments, a value list or a
+    // sketch per group) runs on the CPU only.
+    const StateInfo* state = a.arg ? &aggregate_state(a.kind, a.arg->type) : nullptr;
+    if (state && !state->device_final) {
+      unsupported(fmt::format("{} (\"{}\"{})", aggregate_sql_name(a.kind), a.text,
+                              state->holistic ? ", which keeps a list or sketch per group" : ""));
     }
     // Strings enter the DISTINCT set as dictionary codes, or as ids of a string domain.
     if (a.distinct && a.arg->type.is_string() && a.arg->kind != ExprKind::ColumnRef) {

@@ -26,18 +26,28 @@ Value from_distinct_key(int128 k, const Type& t) {
 
 }  // namespace
 
-std::vector<AggSpec> make_agg_specs(const BoundSelect& query, const StringHeap* strings) {
+std::vector<AggSpec> make_agg_specs(const BoundSelect& query, StringHeap* strings) {
   std::vector<AggSpec> specs;
   for (const auto& a : query.aggregates) {
     Type arg = a.arg ? a.arg->type : Type::bigint();
-    AggContext context{arg, a.type, strings};
+    AggContext context;
+    context.arg = arg;
+    context.result = a.type;
+    context.strings = strings;
     if (a.key) context.key = a.key->type;
+    context.fraction = a.fraction;
+    context.descending = a.descending;
+    context.separator = a.separator;
+    for (const auto& o : a.order)
+      context.order.push_back({o.expr->type, o.descending, o.nulls_first});
+    context.results = strings;
     specs.push_back({a.kind, a.distinct, &aggregate_state(a.kind, arg), context});
   }
   return specs;
 }
 
-void agg_merge(AggState& s, const AggSpec& spec, const Value& v, const Value& key) {
+void agg_merge(AggState& s, const AggSpec& spec, const Value& v, const Value& key,
+               const Value* sort_keys) {
   if (spec.kind == AggKind::CountStar) {
     ++s.plain.count;
     return;
@@ -54,6 +64,11 @@ void agg_merge(AggState& s, const AggSpec& spec, const Value& v, const Value& ke
     return;
   }
   spec.state->update(s.plain, v, spec.context);
+  // The value's sort keys sit beside it, in the list the holistic state just grew.
+  if (sort_keys) {
+    s.plain.sort_keys.insert(s.plain.sort_keys.end(), sort_keys,
+                             sort_keys + spec.context.order.size());
+  }
 }
 
 void agg_combine(AggState& into, AggState& from, const AggSpec& spec) {

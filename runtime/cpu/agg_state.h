@@ -18,7 +18,8 @@ struct AggSpec {
   AggContext context;  // argument type (BIGINT for COUNT(*)), result type, strings
 };
 
-std::vector<AggSpec> make_agg_specs(const BoundSelect& query, const StringHeap* strings);
+// `strings`: the heap the query's string ids index, where STRING_AGG interns its results.
+std::vector<AggSpec> make_agg_specs(const BoundSelect& query, StringHeap* strings);
 
 struct Int128Hash {
   size_t operator()(int128 v) const {
@@ -33,8 +34,10 @@ struct AggState {
   std::unique_ptr<std::unordered_set<int128, Int128Hash>> distinct;
 };
 
-// `key`: the second argument's value, for aggregates of two arguments (ARG_MIN/ARG_MAX).
-void agg_merge(AggState& state, const AggSpec& spec, const Value& v, const Value& key = Value());
+// `key`: the second argument's value, for aggregates of two arguments (ARG_MIN/ARG_MAX);
+// `sort_keys`: the values of the ORDER BY inside the call (spec.context.order.size()).
+void agg_merge(AggState& state, const AggSpec& spec, const Value& v, const Value& key = Value(),
+               const Value* sort_keys = nullptr);
 void agg_combine(AggState& into, AggState& from, const AggSpec& spec);
 // Throws Error(Execution) when the result does not fit its type (SUM of BIGINT, ...).
 Value agg_final(const AggState& state, const AggSpec& spec);

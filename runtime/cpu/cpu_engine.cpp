@@ -178,6 +178,7 @@ class CpuQuery {
     LocalAggregation& local = locals_[t];
     std::vector<Value> keys(query_.group_keys.size());
     std::vector<uint8_t> key_bytes(keys.size() * kGroupKeySlotBytes);
+    std::vector<Value> sort_keys;  // an ordered aggregate's ORDER BY values for one row
     for (size_t r = 0; r < count; ++r) {
       ctx.columns = width ? &rows[r * width] : nullptr;
       if (query_.filter && !is_true(evaluate(*query_.filter, ctx))) continue;
@@ -198,7 +199,10 @@ class CpuQuery {
       for (size_t a = 0; a < specs_.size(); ++a) {
         const auto& call = query_.aggregates[a];
         Value v = call.arg ? evaluate(*call.arg, ctx) : Value::from_int(1);
-        agg_merge(states[a], specs_[a], v, call.key ? evaluate(*call.key, ctx) : Value());
+        sort_keys.clear();
+        for (const auto& o : call.order) sort_keys.push_back(evaluate(*o.expr, ctx));
+        agg_merge(states[a], specs_[a], v, call.key ? evaluate(*call.key, ctx) : Value(),
+                  call.order.empty() ? nullptr : sort_keys.data());
       }
     }
   }

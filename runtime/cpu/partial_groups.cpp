@@ -21,6 +21,23 @@ void encode_group_key(const std::vector<Value>& keys, const BoundSelect& query, 
   }
 }
 
+namespace {
+
+// The string ORDER BY values an ordered aggregate keeps beside its values.
+template <typename Map>
+void map_sort_keys(const AggregateCall& call, PartialGroups& groups, size_t a, Map& map_value) {
+  const size_t width = call.order.size();
+  for (size_t k = 0; k < width; ++k) {
+    if (!call.order[k].expr->type.is_string()) continue;
+    for (auto& states : groups.states) {
+      std::vector<Value>& keys = states[a].plain.sort_keys;
+      for (size_t i = k; i < keys.size(); i += width) map_value(keys[i]);
+    }
+  }
+}
+
+}  // namespace
+
 void map_string_ids(const BoundSelect& query, PartialGroups& groups,
                     const std::function<int64_t(int64_t)>& visit) {
   auto map_value = [&](Value& v) {
@@ -36,10 +53,12 @@ void map_string_ids(const BoundSelect& query, PartialGroups& groups,
     if (call.key && call.key->type.is_string()) {  // ARG_MIN/ARG_MAX's key
       for (auto& states : groups.states) map_value(states[a].plain.key);
     }
+    map_sort_keys(call, groups, a, map_value);
     if (!call.arg || !call.arg->type.is_string()) continue;
     for (auto& states : groups.states) {
       AggState& state = states[a];
       map_value(state.plain.extreme);
+      for (Value& v : state.plain.values) map_value(v);
       if (!state.distinct) continue;
       auto mapped = std::make_unique<std::unordered_set<int128, Int128Hash>>();
       for (int128 id : *state.distinct) mapped->insert(visit(static_cast<int64_t>(id)));

@@ -269,6 +269,7 @@ std::optional<std::string> vector_path_unsupported(const BoundSelect& query, con
   for (const auto& call : query.aggregates) {
     if (auto why = expr_unsupported(call.arg)) return why;
     if (auto why = expr_unsupported(call.key)) return why;
+    if (!call.order.empty()) return call.text.str() + " (ORDER BY inside an aggregate)";
     // The value ARG_MIN keeps (a string's id included) is the row path's alone.
     if (call.key && aggregate_state(call.kind, call.arg->type).returns_argument) {
       return call.text.str() + " (an aggregate of two arguments that returns one)";

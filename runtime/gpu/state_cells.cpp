@@ -139,7 +139,15 @@ HostAggState host_state(StateKind kind, const FieldCells& c, const AggregateCall
       break;
     case StateKind::ArgMin:
     case StateKind::ArgMax:
-      throw Error(ErrorKind::Internal, "ARG_MIN/ARG_MAX have no GPU state");
+    case StateKind::QuantileCont:
+    case StateKind::QuantileDisc:
+    case StateKind::Mode:
+    case StateKind::StringAgg:
+    case StateKind::FirstOrdered:
+    case StateKind::LastOrdered:
+    case StateKind::ApproxDistinct:
+      throw Error(ErrorKind::Internal,
+                  std::string(state_info(kind).name) + " has no GPU state (CPU engine only)");
   }
   return s;
 }

@@ -53,7 +53,12 @@ Row i(int64_t v) { return {Value::from_int(v), Value()}; }
 Row null_row() { return {Value(), Value()}; }
 Row pair(int64_t v, int64_t key) { return {Value::from_int(v), Value::from_int(key)}; }
 
-AggContext context(const Type& arg, const Type& result) { return {arg, result, nullptr}; }
+AggContext context(const Type& arg, const Type& result) {
+  AggContext ctx;
+  ctx.arg = arg;
+  ctx.result = result;
+  return ctx;
+}
 
 }  // namespace
 

@@ -75,7 +75,8 @@ TEST_CASE("aggregate table: typing rules") {
 }
 
 TEST_CASE("aggregate table: host steps of BOOL_AND and BOOL_OR") {
-  const AggContext ctx{Type::boolean(), Type::boolean(), nullptr};
+  AggContext ctx;
+  ctx.arg = ctx.result = Type::boolean();
   const StateInfo& all = aggregate_state(AggKind::BoolAnd, Type::boolean());
   const StateInfo& any = aggregate_state(AggKind::BoolOr, Type::boolean());
   HostAggState a, b, none;

@@ -232,6 +232,14 @@ TEST_CASE("codegen: the aggregate library compiles under every strategy - NULLs 
   compile_every_strategy(aggregates);
   // Two arguments have no device state: the planner declines, naming the aggregate.
   CHECK(compile("SELECT ARG_MIN(c_integer, c_date) FROM nulls", "auto") == 0);
+  // Value lists and sketches have no device state either (compiler/functions/value_lists.h).
+  for (const char* holistic :
+       {"MEDIAN(c_integer)", "QUANTILE_DISC(c_date, 0.3)", "MODE(c_varchar)",
+        "PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY c_double)", "STRING_AGG(c_varchar, ',')",
+        "FIRST(c_integer ORDER BY c_date)", "APPROX_COUNT_DISTINCT(c_bigint)"}) {
+    INFO(holistic);
+    CHECK(compile(fmt::format("SELECT {} FROM nulls", holistic), "auto") == 0);
+  }
 }
 
 // The statistical aggregates (COVAR, CORR, REGR_* of two arguments, SKEWNESS, KURTOSIS): a

@@ -25,7 +25,9 @@ AggContext context(AggKind kind) {
   const AggregateFunction& f = aggregate_function(kind);
   const Type result = f.typing_pair ? *f.typing_pair(Type::double_(), Type::double_()).result
                                     : *f.typing(Type::double_()).result;
-  AggContext ctx{Type::double_(), result, nullptr};
+  AggContext ctx;
+  ctx.arg = Type::double_();
+  ctx.result = result;
   ctx.key = Type::double_();
   return ctx;
 }
