@@ -41,6 +41,7 @@ class AggregateScope {
 }  // namespace
 
 ExprPtr ExpressionBinder::bind_function(const ast::Expr& e) {
+  if (e.name == "GROUPING") return bind_grouping(e);
   if (const AggregateFunction* f = find_aggregate(e.name)) return bind_aggregate(e, *f);
   const std::string name = lower_ascii(e.name);
   const bool known = std::find(known_function_names().begin(), known_function_names().end(),
@@ -51,10 +52,13 @@ ExprPtr ExpressionBinder::bind_function(const ast::Expr& e) {
                             did_you_mean(name, known_function_names())),
                 e.location);
   }
-  if (e.distinct || e.star) {
+  if (e.distinct || e.star || e.filter) {
     throw Error(ErrorKind::Binder,
                 fmt::format("{} specified, but {} is not an aggregate function",
-                            e.star ? "*" : "DISTINCT", name),
+                            e.star       ? "*"
+                            : e.distinct ? "DISTINCT"
+                                         : "FILTER",
+                            name),
                 e.location);
   }
   if (const ScalarEntry* f = find_scalar_function(name)) return bind_scalar_function(e, *f);
@@ -110,6 +114,7 @@ ExprPtr ExpressionBinder::bind_aggregate(const ast::Expr& e, const AggregateFunc
     if (typing.cast_key) call.key = convert(call.key, *typing.cast_key, ctx_);
     call.type = *typing.result;
   }
+  if (e.filter) apply_filter(call, *e.filter);
   // The same with or without DISTINCT (MIN, MAX): engines need not know.
   if (function.distinct == DistinctRule::Ignored) call.distinct = false;
   Type type = call.type;

@@ -178,6 +178,7 @@ ast::ExprPtr Transformer::transform_function_call(P::FunctionCallContext& ctx) {
   expr->star = ctx.STAR() != nullptr;
   expr->distinct = ctx.DISTINCT() != nullptr;
   expr->children = transform_expressions(ctx.expression());
+  if (auto* filter = ctx.filterClause()) expr->filter = transform_expression(*filter->expression());
   return expr;
 }
 
