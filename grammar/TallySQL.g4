@@ -82,7 +82,7 @@ explainStatement : EXPLAIN selectStatement ;
 selectStatement : withClause? selectCore setOperation* ;
 
 selectCore
-  : SELECT (DISTINCT | ALL)? selectItem (COMMA selectItem)*
+  : SELECT (DISTINCT distinctOn? | ALL)? selectItem (COMMA selectItem)*
     fromClause?
     whereClause?
     groupByClause?
@@ -111,11 +111,32 @@ fileOption : identifier (ARROW | EQ) (STRING_LITERAL | booleanOptionValue) ;
 
 whereClause : WHERE expression ;
 
-groupByClause : GROUP BY expression (COMMA expression)* ;
+// PostgreSQL's DISTINCT ON (exprs): the first row of each group in ORDER BY order.
+distinctOn : ON LPAREN expression (COMMA expression)* RPAREN ;
+
+groupByClause : GROUP BY (ALL | groupingElement (COMMA groupingElement)*) ;
+
+// A plain key, or a grouping-set form; the GROUP BY is the cross product of its elements.
+groupingElement
+  : ROLLUP LPAREN groupingColumns (COMMA groupingColumns)* RPAREN          # rollupGrouping
+  | CUBE LPAREN groupingColumns (COMMA groupingColumns)* RPAREN            # cubeGrouping
+  | GROUPING SETS LPAREN groupingElement (COMMA groupingElement)* RPAREN  # groupingSetsGrouping
+  | groupingColumns                                                       # columnsGrouping
+  ;
+
+// One key, or a parenthesized list of keys taken together; () is the empty set.
+groupingColumns
+  : LPAREN expression (COMMA expression)+ RPAREN
+  | LPAREN RPAREN
+  | expression
+  ;
 
 havingClause : HAVING expression ;
 
-orderByClause : ORDER BY orderItem (COMMA orderItem)* ;
+orderByClause
+  : ORDER BY ALL (ASC | DESC)? (NULLS (FIRST | LAST))?
+  | ORDER BY orderItem (COMMA orderItem)*
+  ;
 
 orderItem : expression (ASC | DESC)? (NULLS (FIRST | LAST))? ;
 
@@ -132,6 +153,7 @@ unsupportedStatement
     | ROLLBACK | START | VACUUM | ANALYZE | ATTACH | DETACH | PRAGMA | CALL | EXPORT
     | IMPORT | LOAD | INSTALL | CHECKPOINT | PREPARE | EXECUTE | DEALLOCATE | USE
     | SUMMARIZE | PIVOT | UNPIVOT | COMMENT | LOCK | DISCARD | UPSERT | WITHIN
+    | ROLLUP | CUBE | GROUPING | SETS | FILTER
     ) ~SEMICOLON*
   | (CREATE | DROP) ~(TABLE | SEMICOLON) ~SEMICOLON*
   ;
@@ -253,11 +275,14 @@ functionCall
     ( STAR
     | (DISTINCT | ALL)? expression (COMMA expression)* orderByClause?
     )?
-    RPAREN withinGroup? (OVER windowSpecification)?
+    RPAREN withinGroup? filterClause? (OVER windowSpecification)?
   ;
 
 // PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY x): an ordered-set aggregate's input.
 withinGroup : WITHIN GROUP LPAREN orderByClause RPAREN ;
+
+// Aggregate FILTER (WHERE cond): only the rows where cond is true reach the aggregate.
+filterClause : FILTER LPAREN WHERE expression RPAREN ;
 
 functionName : identifier | LEFT | RIGHT ;
 
@@ -298,11 +323,17 @@ nonReservedKeyword
   | ROLLBACK | START | VACUUM | ANALYZE | ATTACH | DETACH | PRAGMA | CALL | EXPORT
   | IMPORT | LOAD | INSTALL | CHECKPOINT | PREPARE | EXECUTE | DEALLOCATE | USE
   | SUMMARIZE | PIVOT | UNPIVOT | COMMENT | LOCK | DISCARD | UPSERT | WITHIN
+  | ROLLUP | CUBE | GROUPING | SETS | FILTER
   ;
 
 // ---------------------------------------------------------------- lexer
 
 ALL : A L L ;
+CUBE : C U B E ;
+FILTER : F I L T E R ;
+GROUPING : G R O U P I N G ;
+ROLLUP : R O L L U P ;
+SETS : S E T S ;
 ALTER : A L T E R ;
 ANALYZE : A N A L Y Z E ;
 AND : A N D ;

@@ -93,6 +93,7 @@ ExprPtr ExpressionBinder::bind_aggregate(const ast::Expr& e, const AggregateFunc
     bind_aggregate_arguments(e, function, call);
     if (ordered) bind_aggregate_order(e, call);
   }
+  if (e.filter) apply_filter(call, *e.filter);
   // The same with or without DISTINCT (MIN, MAX): engines need not know.
   if (function.distinct == DistinctRule::Ignored) call.distinct = false;
   Type type = call.type;

@@ -45,12 +45,25 @@ BoundSelect SelectBinder::bind() {
   bind_group_by();
   bind_having();
   bind_order_by();
-  const bool aggregated =
-      !stmt_.group_by.empty() || !ctx_.aggregates().empty() || stmt_.having != nullptr;
+  bind_distinct_on();
+  const bool aggregated = !group_keys_.empty() || !stmt_.grouping_sets.empty() ||
+                          !ctx_.aggregates().empty() || stmt_.having != nullptr ||
+                          stmt_.group_by_all || ctx_.grouping_called();
   if (aggregated && has_star_) {
     throw Error(ErrorKind::Binder,
                 "SELECT * is not allowed in a query with GROUP BY, aggregates or HAVING",
                 star_location_);
+  }
+  // GROUPING() in a plain GROUP BY: one set of every key, where it is 0.
+  if (ctx_.grouping_called() && group_keys_.size() > kMaxGroupKeys) {
+    throw Error(ErrorKind::Binder,
+                fmt::format("GROUPING() takes a GROUP BY of at most {} keys", kMaxGroupKeys),
+                stmt_.group_by_location);
+  }
+  if (ctx_.grouping_called() && result_.grouping_sets.empty()) {
+    result_.grouping_sets.push_back(group_keys_.size() == kMaxGroupKeys
+                                        ? ~uint64_t{0}
+                                        : (uint64_t{1} << group_keys_.size()) - 1);
   }
   if (aggregated) {
     rewrite_above_aggregation();

@@ -37,6 +37,9 @@ class BindContext {
   // just added.
   int add_aggregate(AggregateCall call);
   const std::vector<AggregateCall>& aggregates() const { return aggregates_; }
+  // GROUPING() was called: the query runs through the grouping-set path even when plain.
+  void note_grouping_call() { grouping_called_ = true; }
+  bool grouping_called() const { return grouping_called_; }
 
   const TableSchema* table() const { return table_; }
   const std::vector<ScanColumn>& scan() const { return scan_; }
@@ -46,6 +49,7 @@ class BindContext {
   std::string reference_name_;
   std::vector<ScanColumn> scan_;
   std::vector<AggregateCall> aggregates_;
+  bool grouping_called_ = false;
   std::vector<Type> parameter_types_;
   std::vector<std::optional<SourceLocation>> parameter_locations_;
 };

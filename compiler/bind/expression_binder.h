@@ -76,6 +76,10 @@ class ExpressionBinder {
   // The single numeric argument of ABS/ROUND.
   ExprPtr numeric_argument(const ast::Expr& call, const ast::Expr& arg);
 
+  // aggregate_filter.cpp: FILTER (WHERE ...) and GROUPING()
+  void apply_filter(AggregateCall& call, const ast::Expr& filter);
+  ExprPtr bind_grouping(const ast::Expr& e);
+
   // scalar_functions.cpp: the functions of ExprKind::Function, NULLIF and date_part
   ExprPtr bind_scalar_function(const ast::Expr& e, const ScalarEntry& f);
   ExprPtr bind_rounding(const ast::Expr& e, int fn);

@@ -31,6 +31,7 @@ const std::vector<std::string>& known_function_names() {
 }  // namespace
 
 ExprPtr ExpressionBinder::bind_function(const ast::Expr& e) {
+  if (e.name == "GROUPING") return bind_grouping(e);
   if (const AggregateFunction* f = find_aggregate(e.name)) return bind_aggregate(e, *f);
   const std::string name = lower_ascii(e.name);
   const bool known = std::find(known_function_names().begin(), known_function_names().end(),
@@ -41,8 +42,8 @@ ExprPtr ExpressionBinder::bind_function(const ast::Expr& e) {
                             did_you_mean(name, known_function_names())),
                 e.location);
   }
-  if (e.distinct || e.star || !e.order_by.empty()) {
-    const char* what = e.star ? "*" : (e.distinct ? "DISTINCT" : "ORDER BY");
+  if (e.distinct || e.star || !e.order_by.empty() || e.filter) {
+    const char* what = e.star ? "*" : e.distinct ? "DISTINCT" : e.filter ? "FILTER" : "ORDER BY";
     if (e.within_group) what = "WITHIN GROUP";
     throw Error(ErrorKind::Binder,
                 fmt::format("{} specified, but {} is not an aggregate function", what, name),

@@ -33,12 +33,53 @@ int SelectBinder::output_named(const std::string& name, const ast::Expr& item,
 }
 
 void SelectBinder::bind_group_by() {
-  for (const auto& item : stmt_.group_by) {
-    ExprPtr key = group_item(*item);
-    bool seen = false;
-    for (const auto& k : group_keys_) seen = seen || expr_equal(*k, *key);
-    if (!seen) group_keys_.push_back(key);
+  if (stmt_.group_by_all) {
+    // DuckDB's GROUP BY ALL: every select item that contains no aggregate.
+    for (size_t i = 0; i < visible_; ++i) {
+      if (!contains_kind(*outputs_[i].expr, ExprKind::AggregateRef))
+        add_group_key(outputs_[i].expr);
+    }
+    return;
   }
+  std::vector<size_t> key_of;  // group_by item -> its key
+  for (const auto& item : stmt_.group_by) key_of.push_back(add_group_key(group_item(*item)));
+  for (const auto& set : stmt_.grouping_sets) {
+    uint64_t mask = 0;
+    for (int item : set) mask |= uint64_t{1} << key_of[static_cast<size_t>(item)];
+    result_.grouping_sets.push_back(mask);
+  }
+}
+
+size_t SelectBinder::add_group_key(const ExprPtr& key) {
+  for (size_t k = 0; k < group_keys_.size(); ++k) {
+    if (expr_equal(*group_keys_[k], *key)) return k;
+  }
+  if (group_keys_.size() == kMaxGroupKeys && !stmt_.grouping_sets.empty()) {
+    throw Error(ErrorKind::Binder,
+                fmt::format("grouping sets take at most {} distinct keys", kMaxGroupKeys),
+                stmt_.group_by_location);
+  }
+  group_keys_.push_back(key);
+  return group_keys_.size() - 1;
+}
+
+// GROUPING(args) over the keys: each argument must be one of them (PostgreSQL's rule).
+ExprPtr SelectBinder::rewrite_grouping(const ExprPtr& e, SourceLocation fallback) const {
+  auto copy = std::make_shared<Expr>(*e);
+  for (auto& child : copy->children) {
+    ExprPtr key;
+    for (size_t i = 0; i < group_keys_.size() && !key; ++i) {
+      if (expr_equal(*child, *group_keys_[i])) key = rewrite_expr(child, fallback);
+    }
+    if (!key) {
+      throw Error(ErrorKind::Binder,
+                  "arguments to GROUPING must be grouping expressions of the associated query "
+                  "level",
+                  child->location.line > 0 ? child->location : fallback);
+    }
+    child = key;
+  }
+  return copy;
 }
 
 ExprPtr SelectBinder::group_item(const ast::Expr& item) {
@@ -63,6 +104,7 @@ ExprPtr SelectBinder::rewrite_expr(const ExprPtr& e, SourceLocation fallback) co
       e->kind == ExprKind::AggregateRef) {
     return e;
   }
+  if (e->kind == ExprKind::Grouping) return rewrite_grouping(e, fallback);
   for (size_t i = 0; i < group_keys_.size(); ++i) {
     if (!expr_equal(*e, *group_keys_[i])) continue;
     auto ref = std::make_shared<Expr>();

@@ -1,16 +1,53 @@
 // ORDER BY, LIMIT and OFFSET.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "compiler/bind/select_binder.h"
 
 namespace tally {
 
 void SelectBinder::bind_order_by() {
+  // Default NULL placement: NULLS LAST for ASC, NULLS FIRST for DESC (PostgreSQL); the
+  // default_null_order setting may move it (nulls_given false).
+  auto sort_key = [](int output, const ast::OrderItem& item) {
+    return SortKey{output, item.descending, item.nulls_first.value_or(item.descending),
+                   item.nulls_first.has_value()};
+  };
+  if (stmt_.order_by_all) {
+    // DuckDB's ORDER BY ALL: every select item, left to right.
+    for (size_t i = 0; i < visible_; ++i) {
+      result_.order_by.push_back(sort_key(static_cast<int>(i), *stmt_.order_by_all));
+    }
+  }
   for (const auto& item : stmt_.order_by) {
-    int output = order_item(*item.expr);
-    // Default NULL placement: NULLS LAST for ASC, NULLS FIRST for DESC (PostgreSQL).
-    result_.order_by.push_back(
-        {output, item.descending, item.nulls_first.value_or(item.descending)});
+    result_.order_by.push_back(sort_key(order_item(*item.expr), item));
+  }
+}
+
+// DISTINCT ON (exprs): outputs like ORDER BY items (hidden when not selected). The ORDER
+// BY must start with them, in any order, as PostgreSQL requires.
+void SelectBinder::bind_distinct_on() {
+  for (const auto& e : stmt_.distinct_on) {
+    const int output = order_item(*e);
+    auto& on = result_.distinct_on;
+    if (std::find(on.begin(), on.end(), output) == on.end()) on.push_back(output);
+  }
+  size_t covered = 0;
+  for (const SortKey& key : result_.order_by) {
+    if (covered == result_.distinct_on.size()) break;
+    const auto& on = result_.distinct_on;
+    if (std::find(on.begin(), on.end(), key.output) == on.end()) {
+      throw Error(ErrorKind::Binder,
+                  "SELECT DISTINCT ON expressions must match initial ORDER BY expressions",
+                  stmt_.distinct_on_location);
+    }
+    // A key repeated in ORDER BY covers nothing new.
+    bool before = false;
+    for (size_t i = 0; &result_.order_by[i] != &key; ++i) {
+      before = before || result_.order_by[i].output == key.output;
+    }
+    if (!before) ++covered;
   }
 }
 

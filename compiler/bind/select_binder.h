@@ -21,6 +21,9 @@ struct SelectOutput {
 // The 0-based select item an ordinal ("GROUP BY 2") names; Error(Binder) when out of range.
 int select_position(const ast::Expr& ordinal, size_t visible_outputs, const char* clause);
 
+// A grouping set is a mask of 64 bits over the group keys.
+constexpr size_t kMaxGroupKeys = 64;
+
 class SelectBinder {
  public:
   SelectBinder(const ast::SelectStmt& stmt, const Catalog& catalog, int parameter_count);
@@ -33,6 +36,9 @@ class SelectBinder {
 
   // grouping.cpp
   void bind_group_by();
+  // The index of `key` among the group keys, added if new.
+  size_t add_group_key(const ExprPtr& key);
+  ExprPtr rewrite_grouping(const ExprPtr& e, SourceLocation fallback) const;
   ExprPtr group_item(const ast::Expr& item);
   // The visible output a GROUP BY/ORDER BY name refers to (output names), or -1.
   int output_named(const std::string& name, const ast::Expr& item, const char* clause) const;
@@ -43,6 +49,7 @@ class SelectBinder {
   // order.cpp
   void bind_order_by();
   int order_item(const ast::Expr& item);
+  void bind_distinct_on();
   void bind_limit_offset();
 
   const ast::SelectStmt& stmt_;

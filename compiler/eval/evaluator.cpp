@@ -159,6 +159,8 @@ Value evaluate(const Expr& e, const EvalContext& ctx) {
       return eval_date_add(e, evaluate(*e.children[0], ctx));
     case ExprKind::Function:
       return eval_function(e, ctx);
+    case ExprKind::Grouping:
+      break;  // split_grouping_sets makes it a constant first
   }
   throw Error(ErrorKind::Internal, "unknown expression kind");
 }

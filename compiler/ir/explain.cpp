@@ -1,5 +1,6 @@
 // --explain: a BoundSelect as readable text, one phase per section.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "compiler/ir/query.h"
 
@@ -58,6 +59,15 @@ void explain_aggregation(const BoundSelect& q, std::string& out) {
     out += fmt::format("  key{} = {} {}\n", i, expr_to_string(*q.group_keys[i]),
                        q.group_keys[i]->type.to_string());
   }
+  // Each set as its keys: "(key0, key1)", "()".
+  if (!q.grouping_sets.empty()) out += "grouping sets (one GROUP BY pass each):\n";
+  for (uint64_t mask : q.grouping_sets) {
+    std::string keys;
+    for (size_t k = 0; k < q.group_keys.size(); ++k) {
+      if ((mask >> k) & 1) keys += fmt::format("{}key{}", keys.empty() ? "" : ", ", k);
+    }
+    out += fmt::format("  ({})\n", keys);
+  }
   if (!q.aggregates.empty()) out += "aggregates:\n";
   for (size_t i = 0; i < q.aggregates.size(); ++i) {
     const AggregateCall& a = q.aggregates[i];
@@ -79,6 +89,8 @@ void explain_outputs(const BoundSelect& q, std::string& out) {
     out += fmt::format("  output {} {} NULLS {}\n", k.output, k.descending ? "DESC" : "ASC",
                        k.nulls_first ? "FIRST" : "LAST");
   }
+  if (!q.distinct_on.empty())
+    out += fmt::format("distinct on: outputs {}\n", fmt::join(q.distinct_on, ", "));
   if (q.limit || q.limit_parameter >= 0) {
     out += fmt::format("limit: {}\n", limit_to_string(q.limit, q.limit_parameter));
   }

@@ -188,6 +188,11 @@ std::string expr_to_string(const Expr& e) {
       return fmt::format("({} + INTERVAL '{} months {} days')", child(0), e.months, e.days);
     case ExprKind::Function:
       return function_to_string(e);
+    case ExprKind::Grouping: {
+      std::string keys;
+      for (size_t i = 0; i < e.children.size(); ++i) keys += (i ? ", " : "") + child(i);
+      return fmt::format("GROUPING({})", keys);
+    }
   }
   return "?";
 }
@@ -215,7 +220,8 @@ bool contains_kind(const Expr& e, ExprKind kind) {
 
 bool is_constant_expr(const Expr& e) {
   return !contains_kind(e, ExprKind::ColumnRef) && !contains_kind(e, ExprKind::Parameter) &&
-         !contains_kind(e, ExprKind::GroupKeyRef) && !contains_kind(e, ExprKind::AggregateRef);
+         !contains_kind(e, ExprKind::GroupKeyRef) && !contains_kind(e, ExprKind::AggregateRef) &&
+         !contains_kind(e, ExprKind::Grouping);
 }
 
 }  // namespace tally

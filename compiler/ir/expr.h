@@ -48,6 +48,9 @@ enum class ExprKind {
   Extract,       // op: ExtractField; children[0] a DATE; result BIGINT
   DateAdd,       // children[0] a DATE; months and days to add (may be negative)
   Function,      // op: ScalarFn; children = arguments; digits: TRUNC places or DateUnit
+  Grouping,      // GROUPING(keys): children = GroupKeyRefs; INTEGER, bit set per key not
+                 // grouped in the row's grouping set. Replaced by a constant per set
+                 // (compiler/ir/grouping_sets.h) before an engine sees it.
 };
 
 enum ArithOp : int { kAdd, kSub, kMul, kDiv, kMod };

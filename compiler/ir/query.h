@@ -55,6 +55,8 @@ struct SortKey {
   int output;  // index into outputs (may be a hidden output)
   bool descending = false;
   bool nulls_first = false;
+  bool nulls_given = false;  // NULLS FIRST/LAST written: the default_null_order setting
+                             // does not move it
 };
 
 struct BoundSelect {
@@ -63,6 +65,9 @@ struct BoundSelect {
   ExprPtr filter;           // null: every row
   bool aggregated = false;  // GROUP BY or aggregates present (or DISTINCT rewritten)
   std::vector<ExprPtr> group_keys;
+  // GROUPING SETS / ROLLUP / CUBE: one mask per set, bit k set when group key k is grouped
+  // in it. Empty: one set of every key. compiler/ir/grouping_sets.h splits such a query.
+  std::vector<uint64_t> grouping_sets;
   std::vector<AggregateCall> aggregates;
   ExprPtr having;                     // null: every group
   std::vector<OutputColumn> outputs;  // the first visible_outputs are the result columns;
@@ -71,6 +76,9 @@ struct BoundSelect {
   bool distinct_outputs = false;  // SELECT DISTINCT over an aggregated query: dedup the
                                   // visible outputs after HAVING
   std::vector<SortKey> order_by;
+  // DISTINCT ON: output indices; of the rows equal on them, the first in ORDER BY order
+  // stays (done on the host, after the sort).
+  std::vector<int> distinct_on;
   // LIMIT/OFFSET: a constant, or a parameter index, or neither.
   std::optional<int64_t> limit;
   int limit_parameter = -1;

@@ -78,6 +78,7 @@ struct Expr {
   bool negated = false;
   bool distinct = false;
   bool star = false;
+  ExprPtr filter;  // FunctionCall: the aggregate's FILTER (WHERE ...) condition, or null
   int parameter_index = -1;
   int64_t interval_count = 0;
   IntervalUnit interval_unit = IntervalUnit::Day;
@@ -116,14 +117,22 @@ struct TableRef {
 
 struct SelectStmt {
   bool distinct = false;
+  std::vector<ExprPtr> distinct_on;  // DISTINCT ON (exprs); distinct is false then
+  SourceLocation distinct_on_location;
   std::vector<SelectItem> items;
   std::optional<TableRef> from;
   ExprPtr where;
-  std::vector<ExprPtr> group_by;
+  std::vector<ExprPtr> group_by;  // every key named, in text order (repeats possible)
+  bool group_by_all = false;      // GROUP BY ALL: the select items without aggregates
+  // GROUPING SETS / ROLLUP / CUBE, expanded into the sets (each a list of indices into
+  // group_by); empty for a plain GROUP BY.
+  std::vector<std::vector<int>> grouping_sets;
+  SourceLocation group_by_location;
   ExprPtr having;
   std::vector<OrderItem> order_by;
-  ExprPtr limit;   // integer literal or parameter
-  ExprPtr offset;  // integer literal or parameter
+  std::optional<OrderItem> order_by_all;  // ORDER BY ALL: its expr is null
+  ExprPtr limit;                          // integer literal or parameter
+  ExprPtr offset;                         // integer literal or parameter
 };
 
 struct ColumnDef {

@@ -194,6 +194,7 @@ ast::ExprPtr Transformer::transform_function_call(P::FunctionCallContext& ctx) {
       expr->order_by.push_back(transform_order_item(*item));
     }
   }
+  if (auto* filter = ctx.filterClause()) expr->filter = transform_expression(*filter->expression());
   return expr;
 }
 

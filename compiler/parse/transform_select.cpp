@@ -19,22 +19,21 @@ ast::SelectStmt Transformer::transform_select(P::SelectStatementContext& ctx) {
 ast::SelectStmt Transformer::transform_select_core(P::SelectCoreContext& ctx) {
   ast::SelectStmt select;
   select.distinct = ctx.DISTINCT() != nullptr;
+  if (auto* on = ctx.distinctOn()) {
+    select.distinct = false;
+    select.distinct_on = transform_expressions(on->expression());
+    select.distinct_on_location = location_of(on->start);
+  }
   for (P::SelectItemContext* item : ctx.selectItem()) {
     select.items.push_back(transform_select_item(*item));
   }
   if (auto* from = ctx.fromClause()) select.from = transform_from(*from);
   if (auto* where = ctx.whereClause()) select.where = transform_expression(*where->expression());
-  if (auto* group_by = ctx.groupByClause()) {
-    select.group_by = transform_expressions(group_by->expression());
-  }
+  if (auto* group_by = ctx.groupByClause()) transform_group_by(*group_by, select);
   if (auto* having = ctx.havingClause()) {
     select.having = transform_expression(*having->expression());
   }
-  if (auto* order_by = ctx.orderByClause()) {
-    for (P::OrderItemContext* item : order_by->orderItem()) {
-      select.order_by.push_back(transform_order_item(*item));
-    }
-  }
+  if (auto* order_by = ctx.orderByClause()) transform_order_by(*order_by, select);
   if (auto* limit = ctx.limitClause()) {
     if (limit->limit != nullptr) select.limit = transform_expression(*limit->limit);
     if (limit->offset != nullptr) select.offset = transform_expression(*limit->offset);
@@ -128,6 +127,20 @@ std::pair<std::string, std::string> Transformer::transform_file_option(P::FileOp
   throw Error(ErrorKind::Unsupported,
               fmt::format("read_csv option '{}' is not supported (header, delim)", name),
               location_of(ctx.start));
+}
+
+// ORDER BY items, or ORDER BY ALL [ASC|DESC] [NULLS FIRST|LAST] (DuckDB): every select item.
+void Transformer::transform_order_by(P::OrderByClauseContext& ctx, ast::SelectStmt& select) {
+  if (ctx.ALL() != nullptr) {
+    ast::OrderItem all;
+    all.descending = ctx.DESC() != nullptr;
+    if (ctx.NULLS() != nullptr) all.nulls_first = ctx.FIRST() != nullptr;
+    select.order_by_all = std::move(all);
+    return;
+  }
+  for (P::OrderItemContext* item : ctx.orderItem()) {
+    select.order_by.push_back(transform_order_item(*item));
+  }
 }
 
 ast::OrderItem Transformer::transform_order_item(P::OrderItemContext& ctx) {

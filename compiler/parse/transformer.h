@@ -16,6 +16,9 @@
 
 namespace tally {
 
+// Grouping sets as lists of indices into a SELECT's group_by.
+using GroupingSets = std::vector<std::vector<int>>;
+
 class Transformer {
  public:
   using P = tally_grammar::TallySQLParser;
@@ -58,6 +61,19 @@ class Transformer {
                                      const std::vector<P::FileOptionContext*>& options);
   std::pair<std::string, std::string> transform_file_option(P::FileOptionContext& ctx);
   ast::OrderItem transform_order_item(P::OrderItemContext& ctx);
+  void transform_order_by(P::OrderByClauseContext& ctx, ast::SelectStmt& select);
+
+  // GROUP BY and its grouping-set forms (transform_grouping.cpp).
+  // The sets are indices into `keys`, where each key named is appended once.
+  void transform_group_by(P::GroupByClauseContext& ctx, ast::SelectStmt& select);
+  GroupingSets transform_grouping_element(P::GroupingElementContext& ctx,
+                                          std::vector<ast::ExprPtr>& keys, bool* has_forms);
+  std::vector<int> transform_grouping_columns(P::GroupingColumnsContext& ctx,
+                                              std::vector<ast::ExprPtr>& keys);
+  GroupingSets rollup_sets(const std::vector<P::GroupingColumnsContext*>& lists,
+                           std::vector<ast::ExprPtr>& keys);
+  GroupingSets cube_sets(const std::vector<P::GroupingColumnsContext*>& lists,
+                         std::vector<ast::ExprPtr>& keys);
 
   // Operators, by precedence level (transform_expression.cpp).
   ast::ExprPtr transform_expression(P::ExpressionContext& ctx);

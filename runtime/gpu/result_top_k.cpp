@@ -18,7 +18,10 @@ struct OrderCell {
 
 std::optional<std::vector<OrderCell>> order_cells(const BoundSelect& query,
                                                   const std::vector<bool>& cell_keys) {
-  if (query.order_by.empty() || query.having || query.distinct_outputs) return std::nullopt;
+  if (query.order_by.empty() || query.having || query.distinct_outputs ||
+      !query.distinct_on.empty()) {
+    return std::nullopt;
+  }
   std::vector<OrderCell> cells;
   for (const auto& key : query.order_by) {
     const Expr& e = *query.outputs[key.output].expr;

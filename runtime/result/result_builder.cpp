@@ -93,16 +93,20 @@ int64_t resolve_count(std::optional<int64_t> constant, int parameter,
   return constant.value_or(fallback);
 }
 
-void remove_duplicate_rows(const BoundSelect& query, std::vector<std::vector<Value>>& rows) {
-  // Key bytes of the visible outputs, as the group table hashes them.
-  size_t n = query.visible_outputs;
+// Keeps the first row of each run of rows equal on `columns` (SELECT DISTINCT: the visible
+// outputs; DISTINCT ON: its expressions, after the sort).
+void remove_duplicate_rows(const std::vector<size_t>& columns,
+                           std::vector<std::vector<Value>>& rows) {
+  // Key bytes of the columns, as the group table hashes them.
+  const size_t n = columns.size();
   GroupTable seen(n * 17);
   std::vector<uint8_t> key(n * 17);
   std::vector<std::vector<Value>> kept;
   for (auto& row : rows) {
     for (size_t c = 0; c < n; ++c) {
-      key[c * 17] = row[c].null;
-      Value v = row[c].null ? Value() : row[c];
+      const Value& cell = row[columns[c]];
+      key[c * 17] = cell.null;
+      Value v = cell.null ? Value() : cell;
       std::memcpy(&key[c * 17 + 1], &v.d, 16);
     }
     size_t before = seen.size();
@@ -112,9 +116,16 @@ void remove_duplicate_rows(const BoundSelect& query, std::vector<std::vector<Val
   rows.swap(kept);
 }
 
+std::vector<size_t> first_columns(size_t n) {
+  std::vector<size_t> columns(n);
+  for (size_t c = 0; c < n; ++c) columns[c] = c;
+  return columns;
+}
+
 }  // namespace
 
 size_t rows_needed(const BoundSelect& query, const std::vector<Value>& parameters) {
+  if (!query.distinct_on.empty()) return SIZE_MAX;  // the LIMIT counts rows after DISTINCT ON
   const int64_t offset =
       resolve_count(query.offset, query.offset_parameter, parameters, 0, "OFFSET");
   const int64_t limit =
@@ -124,7 +135,10 @@ size_t rows_needed(const BoundSelect& query, const std::vector<Value>& parameter
 
 std::optional<size_t> rows_needed_in_order(const BoundSelect& query,
                                            const std::vector<Value>& parameters) {
-  if (query.aggregated || !query.order_by.empty() || query.distinct_outputs) return std::nullopt;
+  if (query.aggregated || !query.order_by.empty() || query.distinct_outputs ||
+      !query.distinct_on.empty()) {
+    return std::nullopt;
+  }
   if (!query.limit && query.limit_parameter < 0) return std::nullopt;
   const int64_t offset =
       resolve_count(query.offset, query.offset_parameter, parameters, 0, "OFFSET");
@@ -136,10 +150,13 @@ std::optional<size_t> rows_needed_in_order(const BoundSelect& query,
 
 Result finish_result(const BoundSelect& query, std::vector<std::vector<Value>> rows,
                      const std::vector<Value>& parameters, std::shared_ptr<StringHeap> strings) {
-  if (query.distinct_outputs) remove_duplicate_rows(query, rows);
+  if (query.distinct_outputs) remove_duplicate_rows(first_columns(query.visible_outputs), rows);
   int64_t offset = resolve_count(query.offset, query.offset_parameter, parameters, 0, "OFFSET");
   int64_t limit = resolve_count(query.limit, query.limit_parameter, parameters, INT64_MAX, "LIMIT");
   sort_rows(query, rows, strings.get(), rows_needed(query, parameters));
+  if (!query.distinct_on.empty()) {
+    remove_duplicate_rows({query.distinct_on.begin(), query.distinct_on.end()}, rows);
+  }
   size_t begin = std::min(rows.size(), static_cast<size_t>(offset));
   size_t end = std::min(rows.size(), begin + static_cast<size_t>(std::min<int64_t>(
                                                  limit, static_cast<int64_t>(rows.size()))));

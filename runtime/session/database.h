@@ -56,6 +56,9 @@ struct ExecOptions {
   // Co-processing: the GPU streams the table from host memory while the CPU engine takes
   // chunks of the same rows from the other end of its queue (runtime/gpu/coprocess.h).
   bool coprocess = false;
+  // Where NULLs sort when ORDER BY does not say (DuckDB's setting names); the default is
+  // PostgreSQL's: last for ASC, first for DESC.
+  std::string default_null_order = "nulls_last_on_asc_first_on_desc";
   // The CPU engine asks `cancelled` before each morsel and tells `progress` after it
   // (runtime/cpu/cpu_engine.h); the GPU engine asks `cancelled` before each compile and
   // launch, loads every few MB, and a script before each statement.
@@ -164,6 +167,16 @@ class Database : public Catalog {
   StatementOutcome run_bound(const BoundSelect& query, const ExecOptions& options,
                              StatementOutcome outcome, GpuPlanCache* plans = nullptr,
                              TablePtr file_input = nullptr);
+  // Runs `query` on the engine `options` choose into outcome.result; VARCHAR results are
+  // ids in `strings`.
+  void run_engine(const BoundSelect& query, const TablePtr& input,
+                  const std::vector<Value>& parameters, const std::shared_ptr<StringHeap>& strings,
+                  const ExecOptions& options, GpuPlanCache* plans, StatementOutcome& outcome);
+  // GROUPING SETS: each set's query through run_engine, the rows unioned and finished.
+  void run_grouping_sets(const BoundSelect& query, const TablePtr& input,
+                         const std::vector<Value>& parameters,
+                         const std::shared_ptr<StringHeap>& strings, const ExecOptions& options,
+                         StatementOutcome& outcome);
   StatementOutcome compile_select(const BoundSelect& query, const TablePtr& input,
                                   const ExecOptions& options, StatementOutcome outcome,
                                   GpuPlanCache* plans);

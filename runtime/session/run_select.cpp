@@ -102,9 +102,26 @@ StatementOutcome Database::run_select(const ast::SelectStmt& stmt, int parameter
   return run_bound(query, options, std::move(outcome));
 }
 
-StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions& options,
+namespace {
+
+// Sort keys without NULLS FIRST/LAST placed as the default_null_order setting says.
+BoundSelect with_null_order(BoundSelect query, const std::string& order) {
+  for (SortKey& key : query.order_by) {
+    if (key.nulls_given) continue;
+    if (order == "nulls_first") key.nulls_first = true;
+    if (order == "nulls_last") key.nulls_first = false;
+    if (order == "nulls_first_on_asc_last_on_desc") key.nulls_first = !key.descending;
+    if (order == "nulls_last_on_asc_first_on_desc") key.nulls_first = key.descending;
+  }
+  return query;
+}
+
+}  // namespace
+
+StatementOutcome Database::run_bound(const BoundSelect& bound, const ExecOptions& options,
                                      StatementOutcome outcome, GpuPlanCache* plans,
                                      TablePtr file_input) {
+  const BoundSelect query = with_null_order(bound, options.default_null_order);
   if (options.explain) outcome.explain = explain(query);
   TablePtr input = file_input            ? std::move(file_input)
                    : query.table.empty() ? nullptr
@@ -112,11 +129,32 @@ StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions
   if (!query.table.empty() && !input) {
     throw Error(ErrorKind::Catalog, fmt::format("table \"{}\" does not exist", query.table));
   }
-  if (options.compile_only) return compile_select(query, input, options, std::move(outcome), plans);
+  if (options.compile_only) {
+    if (!query.grouping_sets.empty()) {
+      throw Error(ErrorKind::Unsupported,
+                  "compiling GROUPING SETS, ROLLUP or CUBE ahead is not supported (they run one "
+                  "GROUP BY per set when executed)");
+    }
+    return compile_select(query, input, options, std::move(outcome), plans);
+  }
 
   auto start = std::chrono::steady_clock::now();
   auto strings = std::make_shared<StringHeap>();
   std::vector<Value> parameters = convert_parameters(query, options.parameters, *strings);
+  if (query.grouping_sets.empty()) {
+    run_engine(query, input, parameters, strings, options, plans, outcome);
+  } else {
+    run_grouping_sets(query, input, parameters, strings, options, outcome);
+  }
+  outcome.timings.execute_ms = ms_since(start);
+  outcome.tag = fmt::format("SELECT {}", outcome.result->rows.size());
+  return outcome;
+}
+
+void Database::run_engine(const BoundSelect& query, const TablePtr& input,
+                          const std::vector<Value>& parameters,
+                          const std::shared_ptr<StringHeap>& strings, const ExecOptions& options,
+                          GpuPlanCache* plans, StatementOutcome& outcome) {
   bool try_gpu = options.device == DeviceChoice::Gpu;
   if (options.device == DeviceChoice::Auto) {
     std::optional<std::string> why_not =
@@ -175,9 +213,6 @@ StatementOutcome Database::run_bound(const BoundSelect& query, const ExecOptions
     cpu.progress = options.progress;
     outcome.result = run_cpu(query, input.get(), parameters, cpu);
   }
-  outcome.timings.execute_ms = ms_since(start);
-  outcome.tag = fmt::format("SELECT {}", outcome.result->rows.size());
-  return outcome;
 }
 
 StatementOutcome Database::compile_select(const BoundSelect& query, const TablePtr& input,

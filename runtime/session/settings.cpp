@@ -98,6 +98,15 @@ const std::vector<Setting>& settings() {
          o.cpu_path = v == "row" ? CpuPath::Row : v == "vector" ? CpuPath::Vector : CpuPath::Auto;
        },
        [](const ExecOptions& o) { return std::string(cpu_path_name(o.cpu_path)); }},
+      {"default_null_order",
+       "where NULLs sort without NULLS FIRST/LAST: nulls_first, nulls_last, "
+       "nulls_first_on_asc_last_on_desc or nulls_last_on_asc_first_on_desc",
+       [](const std::string& v) {
+         return one_of(v, {"nulls_first", "nulls_last", "nulls_first_on_asc_last_on_desc",
+                           "nulls_last_on_asc_first_on_desc"});
+       },
+       [](ExecOptions& o, const std::string& v) { o.default_null_order = v; },
+       [](const ExecOptions& o) { return o.default_null_order; }},
       {"device", "where SELECTs run: auto, cpu or gpu",
        [](const std::string& v) {
          return one_of(v, {"auto", "cpu", "gpu"});

@@ -5,11 +5,11 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
-#include <optional>
 #include <string>
 
 #include "compiler/common/error.h"
 #include "runtime/session/database.h"
+#include "tests/gpu/strategy_compare.h"
 #include "tests/unit/support/result_check.h"
 #include "tests/unit/support/result_compare.h"
 #include "tools/data/paper_tables.h"
@@ -26,47 +26,13 @@ Database& stats_db() {
   return *db;
 }
 
-Result run_on(const std::string& sql, DeviceChoice device, const std::string& strategy) {
-  ExecOptions options;
-  options.device = device;
-  options.strategy = strategy;
-  std::optional<Result> last;
-  stats_db().execute_script(sql, options, [&](const StatementOutcome& o) {
-    if (o.result) last = o.result;
-  });
-  REQUIRE(last.has_value());
-  return *last;
-}
-
-// Floats to 1e-9 relative or absolute, whichever is larger: a covariance near 0 is the
-// difference of large sums on either engine.
-std::vector<test::ColumnTolerance> stat_tolerances(const Result& r, double relative = 1e-9) {
-  std::vector<test::ColumnTolerance> t;
-  for (const Type& type : r.types) {
-    t.push_back(type.is_float() ? test::ColumnTolerance{relative, 1e-9} : test::ColumnTolerance{});
-  }
-  return t;
-}
-
 // `sql` on the GPU under every strategy against the CPU engine; returns how many ran.
 int compare_strategies(const std::string& sql, double relative = 1e-9) {
-  INFO(sql);
-  const Result cpu = test::run_sql(stats_db(), sql);
-  int ran = 0;
-  for (const char* strategy : {"auto", "thread", "block", "direct", "hash"}) {
-    INFO("strategy " << strategy);
-    try {
-      const Result gpu = run_on(sql, DeviceChoice::Gpu, strategy);
-      CHECK(gpu.device.rfind("gpu", 0) == 0);
-      CHECK(test::result_difference(cpu, gpu, stat_tolerances(cpu, relative)) == "");
-      ++ran;
-    } catch (const Error& e) {
-      INFO(e.what());
-      CHECK(e.kind() == ErrorKind::Unsupported);  // a strategy that cannot take the shape
-      CHECK(std::string(strategy) != "auto");
-    }
-  }
-  return ran;
+  return test::compare_gpu_strategies(stats_db(), sql, relative);
+}
+
+Result run_on(const std::string& sql, DeviceChoice device, const std::string& strategy) {
+  return test::run_on_device(stats_db(), sql, device, strategy);
 }
 
 const char* const kCoMoments =
@@ -141,7 +107,7 @@ TEST_CASE("gpu stat aggregates: --device auto runs them on the GPU") {
   const Result automatic = run_on(sql, DeviceChoice::Auto, "auto");
   CHECK(automatic.device.rfind("gpu", 0) == 0);
   const Result cpu = test::run_sql(stats_db(), sql);
-  CHECK(test::result_difference(cpu, automatic, stat_tolerances(cpu)) == "");
+  CHECK(test::result_difference(cpu, automatic, test::gpu_tolerances(cpu)) == "");
 }
 
 }  // namespace tally

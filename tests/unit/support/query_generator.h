@@ -1257,6 +1257,17 @@ class QueryGenerator {
     return numeric_aggregate(r < 90 ? "SUM" : "AVG");
   }
 
+  // FILTER (WHERE cond) on a few aggregates. The condition takes no parameters: the
+  // WHERE's own are tracked apart for the partition checks.
+  Aggregate with_filter(Aggregate a) {
+    if (!chance(0.06)) return a;
+    const bool saved = params_allowed_;
+    params_allowed_ = false;
+    a.sql += fmt::format(" FILTER (WHERE {})", predicate(1));
+    params_allowed_ = saved;
+    return a;
+  }
+
   // How far the GPU's float aggregate may stray from the CPU's. Both add the same values in
   // different orders (atomics, threads), so sums agree to about 1e-16 of the sum of |x|: a
   // relative 1e-9, and an absolute part for sums that cancel out near zero. VAR/STDDEV of
@@ -1363,7 +1374,7 @@ class QueryGenerator {
     std::vector<Aggregate> aggs;
     size_t n = 1 + below(4) + (chance(0.2) ? 1 : 0);
     for (size_t i = 0; i < n; ++i) {
-      Aggregate a = aggregate();
+      Aggregate a = with_filter(aggregate());
       bool repeated = false;
       for (const auto& b : aggs) repeated = repeated || b.sql == a.sql;
       if (!repeated || chance(0.1)) aggs.push_back(a);

@@ -1,0 +1,54 @@
+#include "tests/gpu/strategy_compare.h"
+
+#include <doctest/doctest.h>
+
+#include <optional>
+
+#include "compiler/common/error.h"
+#include "tests/unit/support/result_check.h"
+#include "tests/unit/support/result_compare.h"
+
+namespace tally::test {
+
+std::vector<ColumnTolerance> gpu_tolerances(const Result& r, double relative) {
+  std::vector<ColumnTolerance> t;
+  for (const Type& type : r.types) {
+    t.push_back(type.is_float() ? ColumnTolerance{relative, 1e-9} : ColumnTolerance{});
+  }
+  return t;
+}
+
+Result run_on_device(Database& db, const std::string& sql, DeviceChoice device,
+                     const std::string& strategy) {
+  ExecOptions options;
+  options.device = device;
+  options.strategy = strategy;
+  std::optional<Result> last;
+  db.execute_script(sql, options, [&](const StatementOutcome& o) {
+    if (o.result) last = o.result;
+  });
+  REQUIRE(last.has_value());
+  return *last;
+}
+
+int compare_gpu_strategies(Database& db, const std::string& sql, double relative) {
+  INFO(sql);
+  const Result cpu = run_sql(db, sql);
+  int ran = 0;
+  for (const char* strategy : {"auto", "thread", "block", "direct", "hash"}) {
+    INFO("strategy " << strategy);
+    try {
+      const Result gpu = run_on_device(db, sql, DeviceChoice::Gpu, strategy);
+      CHECK(gpu.device.rfind("gpu", 0) == 0);
+      CHECK(result_difference(cpu, gpu, gpu_tolerances(cpu, relative)) == "");
+      ++ran;
+    } catch (const Error& e) {
+      INFO(e.what());
+      CHECK(e.kind() == ErrorKind::Unsupported);  // a strategy that cannot take the shape
+      CHECK(std::string(strategy) != "auto");
+    }
+  }
+  return ran;
+}
+
+}  // namespace tally::test

@@ -1,0 +1,25 @@
+// Running one query on the GPU under every grouping strategy and comparing each result with
+// the CPU engine's: the check the aggregate and grouping-form GPU tests share.
+#pragma once
+
+#include <string>
+
+#include "runtime/session/database.h"
+#include "tests/unit/support/result_compare.h"
+
+namespace tally::test {
+
+// Exact columns exactly, floating-point ones to `relative` or 1e-9 absolute (sums that cancel
+// near 0), whichever is larger: atomics add in another order than the CPU's threads.
+std::vector<ColumnTolerance> gpu_tolerances(const Result& r, double relative = 1e-9);
+
+// The last result of `sql` run with `device` and `strategy` in `db`.
+Result run_on_device(Database& db, const std::string& sql, DeviceChoice device,
+                     const std::string& strategy);
+
+// `sql` on the GPU under auto, thread, block, direct and hash against the CPU engine, to
+// gpu_tolerances(relative). A strategy
+// may refuse the query's shape (Unsupported), auto never. Returns how many strategies ran.
+int compare_gpu_strategies(Database& db, const std::string& sql, double relative = 1e-9);
+
+}  // namespace tally::test
