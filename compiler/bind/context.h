@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compiler/bind/catalog.h"
+#include "compiler/bind/subquery_values.h"
 #include "compiler/ir/query.h"
 
 namespace tally {
@@ -38,6 +39,11 @@ class BindContext {
   int add_aggregate(AggregateCall call);
   const std::vector<AggregateCall>& aggregates() const { return aggregates_; }
 
+  // The session's result for a subquery node; Error(Unsupported) where none was run
+  // (a prepared statement, INSERT ... VALUES).
+  const SubqueryResult& subquery(const ast::Expr& node) const;
+  void set_subqueries(const SubqueryValues* subqueries) { subqueries_ = subqueries; }
+
   const TableSchema* table() const { return table_; }
   const std::vector<ScanColumn>& scan() const { return scan_; }
 
@@ -48,6 +54,7 @@ class BindContext {
   std::vector<AggregateCall> aggregates_;
   std::vector<Type> parameter_types_;
   std::vector<std::optional<SourceLocation>> parameter_locations_;
+  const SubqueryValues* subqueries_ = nullptr;
 };
 
 }  // namespace tally
