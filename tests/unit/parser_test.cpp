@@ -383,7 +383,8 @@ TEST_CASE("parser: INSERT without a column list") {
   CHECK(insert.rows[0][0]->kind == ast::ExprKind::DecimalLiteral);
   Failure no_parens = syntax_failure("INSERT INTO t VALUES 1");
   CHECK(no_parens.column == 22);
-  CHECK(contains(no_parens.message, "(expected '(')"));
+  // VALUES may also start a query (VALUES (1) UNION ...), so no one token is expected.
+  CHECK(contains(no_parens.message, "unexpected '1'"));
 }
 
 // ---------------------------------------------------------------- SELECT clauses
