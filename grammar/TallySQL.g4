@@ -6,7 +6,8 @@
 // operand has a fixed level: the bounds of BETWEEN, for instance, are concatenations, and
 // `a BETWEEN 1 AND 2 AND b` is `(a BETWEEN 1 AND 2) AND b`.
 //
-// Joins, subqueries, set operations, WITH, window functions and the statements of
+// WITH, subqueries, VALUES, range() and set operations are run by the session
+// (runtime/session/query_forms.h). Joins, window functions and the statements of
 // unsupportedStatement are recognised only so that the transformer can say they are not
 // supported (instead of a bare syntax error).
 grammar TallySQL;
@@ -79,7 +80,12 @@ describeStatement : DESCRIBE identifier ;
 
 explainStatement : EXPLAIN selectStatement ;
 
-selectStatement : withClause? selectCore setOperation* ;
+selectStatement : withClause? queryTerm setOperation* ;
+
+// A SELECT, or VALUES rows as a query (`VALUES (1, 'a'), (2, 'b')`).
+queryTerm : selectCore | valuesList ;
+
+valuesList : VALUES valuesRow (COMMA valuesRow)* ;
 
 selectCore
   : SELECT (DISTINCT distinctOn? | ALL)? selectItem (COMMA selectItem)*
@@ -103,7 +109,9 @@ tableReference
   | STRING_LITERAL (AS? identifier)?                      # fileTable
   | identifier LPAREN STRING_LITERAL (COMMA fileOption)* RPAREN
     (AS? identifier)?                                     # tableFunction
-  | LPAREN selectStatement RPAREN (AS? identifier)?       # derivedTable
+  | identifier LPAREN (expression (COMMA expression)*)? RPAREN
+    (AS? identifier columnList?)?                         # seriesFunction
+  | LPAREN selectStatement RPAREN (AS? identifier columnList?)?  # derivedTable
   ;
 
 // read_csv('f.csv', header => true, delim => '|'); `=` is accepted for `=>`.
@@ -158,11 +166,11 @@ unsupportedStatement
   | (CREATE | DROP) ~(TABLE | SEMICOLON) ~SEMICOLON*
   ;
 
-withClause : WITH commonTableExpression (COMMA commonTableExpression)* ;
+withClause : WITH RECURSIVE? commonTableExpression (COMMA commonTableExpression)* ;
 
-commonTableExpression : identifier AS LPAREN selectStatement RPAREN ;
+commonTableExpression : identifier columnList? AS LPAREN selectStatement RPAREN ;
 
-setOperation : (UNION | INTERSECT | EXCEPT) (ALL | DISTINCT)? selectCore ;
+setOperation : (UNION | INTERSECT | EXCEPT) (ALL | DISTINCT)? queryTerm ;
 
 joinClause
   : COMMA tableReference
@@ -323,7 +331,7 @@ nonReservedKeyword
   | ROLLBACK | START | VACUUM | ANALYZE | ATTACH | DETACH | PRAGMA | CALL | EXPORT
   | IMPORT | LOAD | INSTALL | CHECKPOINT | PREPARE | EXECUTE | DEALLOCATE | USE
   | SUMMARIZE | PIVOT | UNPIVOT | COMMENT | LOCK | DISCARD | UPSERT | WITHIN
-  | ROLLUP | CUBE | GROUPING | SETS | FILTER
+  | ROLLUP | CUBE | GROUPING | SETS | FILTER | RECURSIVE
   ;
 
 // ---------------------------------------------------------------- lexer
@@ -435,6 +443,7 @@ PRAGMA : P R A G M A ;
 PRECISION : P R E C I S I O N ;
 PREPARE : P R E P A R E ;
 REAL : R E A L ;
+RECURSIVE : R E C U R S I V E ;
 RESET : R E S E T ;
 REVOKE : R E V O K E ;
 RIGHT : R I G H T ;

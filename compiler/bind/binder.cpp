@@ -123,8 +123,11 @@ void SelectBinder::bind_having() {
   if (is_true_constant(having_)) having_ = nullptr;
 }
 
-BoundSelect bind_select(const ast::SelectStmt& stmt, const Catalog& catalog, int parameter_count) {
-  return SelectBinder(stmt, catalog, parameter_count).bind();
+BoundSelect bind_select(const ast::SelectStmt& stmt, const Catalog& catalog, int parameter_count,
+                        const SubqueryValues* subqueries) {
+  SelectBinder binder(stmt, catalog, parameter_count);
+  binder.set_subqueries(subqueries);
+  return binder.bind();
 }
 
 ExprPtr bind_constant(const ast::Expr& expr, const Type& target) {

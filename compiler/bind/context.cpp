@@ -12,6 +12,13 @@ BindContext::BindContext(const TableSchema* table, std::string reference_name, i
       parameter_types_(static_cast<size_t>(std::max(parameter_count, 0)), Type::null()),
       parameter_locations_(parameter_types_.size()) {}
 
+const SubqueryResult& BindContext::subquery(const ast::Expr& node) const {
+  if (subqueries_ != nullptr) {
+    if (auto found = subqueries_->find(&node); found != subqueries_->end()) return found->second;
+  }
+  throw Error(ErrorKind::Unsupported, "subqueries are not supported here", node.location);
+}
+
 bool BindContext::has_column(const std::string& name) const {
   return table_ && table_->find_column(name) >= 0;
 }

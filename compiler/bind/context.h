@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compiler/bind/catalog.h"
+#include "compiler/bind/subquery_values.h"
 #include "compiler/ir/query.h"
 
 namespace tally {
@@ -41,6 +42,11 @@ class BindContext {
   void note_grouping_call() { grouping_called_ = true; }
   bool grouping_called() const { return grouping_called_; }
 
+  // The session's result for a subquery node; Error(Unsupported) where none was run
+  // (a prepared statement, INSERT ... VALUES).
+  const SubqueryResult& subquery(const ast::Expr& node) const;
+  void set_subqueries(const SubqueryValues* subqueries) { subqueries_ = subqueries; }
+
   const TableSchema* table() const { return table_; }
   const std::vector<ScanColumn>& scan() const { return scan_; }
 
@@ -52,6 +58,7 @@ class BindContext {
   bool grouping_called_ = false;
   std::vector<Type> parameter_types_;
   std::vector<std::optional<SourceLocation>> parameter_locations_;
+  const SubqueryValues* subqueries_ = nullptr;
 };
 
 }  // namespace tally

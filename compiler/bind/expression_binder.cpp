@@ -68,6 +68,10 @@ ExprPtr ExpressionBinder::bind(const ast::Expr& e) {
       return bind_cast(e);
     case K::FunctionCall:
       return bind_function(e);
+    case K::ScalarSubquery:
+    case K::InSubquery:
+    case K::Exists:
+      return bind_subquery(e);
     default:
       return bind_literal(e);
   }

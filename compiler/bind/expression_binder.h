@@ -29,6 +29,9 @@ class ExpressionBinder {
 
   // One expression, unfolded; it may still be untyped (NULL, parameter).
   ExprPtr bind(const ast::Expr& e);
+  // The common type of `items` (a VALUES column), as CASE results are unified; NULL when
+  // all are untyped. Errors name `construct`: "VALUES types INTEGER and VARCHAR ...".
+  Type unified_type(const std::vector<const ast::Expr*>& items, const char* construct);
 
  private:
   Operand bind_operand(const ast::Expr& e) { return make_operand(bind(e), e); }
@@ -40,6 +43,7 @@ class ExpressionBinder {
   ExprPtr bind_binary(const ast::Expr& e);
   ExprPtr bind_logic(const ast::Expr& e, ExprKind kind);
   ExprPtr bind_is_null(const ast::Expr& e);
+  ExprPtr bind_subquery(const ast::Expr& e);  // subqueries.cpp
 
   // operators.cpp
   ExprPtr bind_arith(const ast::Expr& site, int op, const ast::Expr& left, const ast::Expr& right);
@@ -49,6 +53,8 @@ class ExpressionBinder {
   ExprPtr compare_operands(const ast::Expr& site, int op, Operand a, Operand b);
   ExprPtr bind_between(const ast::Expr& e);
   ExprPtr bind_in(const ast::Expr& e);
+  // value IN (items): ops[0] the value; all unified to one type. e.negated: NOT IN.
+  ExprPtr in_list(const ast::Expr& e, std::vector<Operand> ops);
   ExprPtr bind_like(const ast::Expr& e);
   // "cannot apply operator '+' to DATE and VARCHAR in "a + b""
   [[noreturn]] void fail_operator(const ast::Expr& site, const std::string& symbol,

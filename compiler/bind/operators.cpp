@@ -147,6 +147,10 @@ Type ExpressionBinder::unify(std::vector<Operand>& ops, const char* construct) {
 ExprPtr ExpressionBinder::bind_in(const ast::Expr& e) {
   std::vector<Operand> ops;
   for (const auto& child : e.children) ops.push_back(bind_operand(*child));
+  return in_list(e, std::move(ops));
+}
+
+ExprPtr ExpressionBinder::in_list(const ast::Expr& e, std::vector<Operand> ops) {
   unify(ops, "IN");
   std::vector<ExprPtr> children;
   for (auto& op : ops) children.push_back(settle_untyped(op.expr, Type::varchar(), ctx_));

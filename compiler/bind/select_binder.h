@@ -28,6 +28,7 @@ class SelectBinder {
  public:
   SelectBinder(const ast::SelectStmt& stmt, const Catalog& catalog, int parameter_count);
   BoundSelect bind();
+  void set_subqueries(const SubqueryValues* subqueries) { ctx_.set_subqueries(subqueries); }
 
  private:
   void bind_select_list();

@@ -17,6 +17,9 @@ namespace tally::ast {
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
+struct SelectStmt;
+// Shared so that a SelectStmt can hold queries of its own while still being declared.
+using SelectPtr = std::shared_ptr<SelectStmt>;
 
 struct OrderItem {
   ExprPtr expr;
@@ -47,6 +50,9 @@ enum class ExprKind {
   FunctionCall,     // name (upper-cased), children = args; distinct; star = COUNT(*)
                     // MOD(a,b) is a FunctionCall "MOD"; EXTRACT(YEAR FROM d) is
                     // FunctionCall "EXTRACT" with extract_field = "YEAR" and children[0] = d
+  ScalarSubquery,   // (SELECT ...) as a value: subquery
+  InSubquery,       // children[0] [NOT] IN (SELECT ...): subquery; negated
+  Exists,           // EXISTS (SELECT ...): subquery (NOT EXISTS is a Unary NOT above it)
 };
 
 enum class IntervalUnit { Day, Month, Year };
@@ -85,6 +91,7 @@ struct Expr {
   // FunctionCall: STRING_AGG(x, ',' ORDER BY y), or the ORDER BY of WITHIN GROUP (...).
   std::vector<OrderItem> order_by;
   std::optional<SourceLocation> within_group;  // where WITHIN GROUP starts, when present
+  SelectPtr subquery;  // ScalarSubquery, InSubquery, Exists
   // The exact source text of this expression (used to name unaliased SELECT items the
   // way PostgreSQL/DuckDB users recognise, and in error messages).
   SqlText source_text;
@@ -105,6 +112,26 @@ struct SelectItem {
   SourceLocation location;
 };
 
+enum class SetOperator { Union, Intersect, Except };
+
+// left UNION [ALL] right, ...: each side a whole query (runtime/session/set_operations.h).
+struct SetOperation {
+  SetOperator op = SetOperator::Union;
+  bool all = false;
+  SelectPtr left;
+  SelectPtr right;
+  SourceLocation location;  // of the operator keyword
+};
+
+// A FROM item the session runs first and materialises as a temporary table named `name`.
+enum class DerivedKind {
+  None,          // a table of the catalog (or a file)
+  Subquery,      // (SELECT ...) [AS] t [(columns)]
+  Values,        // (VALUES (..), (..)) or a bare VALUES statement
+  Series,        // range(...) / generate_series(...)
+  SetOperation,  // the rows of a UNION / INTERSECT / EXCEPT
+};
+
 struct TableRef {
   std::string name;   // the table, or for a file the path as written
   std::string alias;  // for a file without AS: the file name without folders and extension
@@ -113,9 +140,27 @@ struct TableRef {
   // of this name before binding. Options lower-cased ("header", "delim"), values as written.
   bool is_file = false;
   std::map<std::string, std::string> file_options;
+  // Derived tables: `name` is the alias, or DuckDB's default name ("unnamed_subquery",
+  // "valueslist", "range", "generate_series"); column_aliases rename the first columns.
+  DerivedKind derived = DerivedKind::None;
+  std::vector<std::string> column_aliases;
+  SelectPtr subquery;                           // Subquery
+  std::vector<std::vector<ExprPtr>> values;     // Values: rows of expressions
+  std::string series_function;                  // Series: "range" or "generate_series"
+  std::vector<ExprPtr> series_arguments;        // Series
+  std::shared_ptr<SetOperation> set_operation;  // SetOperation
+};
+
+// WITH name [(columns)] AS (query).
+struct CommonTableExpr {
+  std::string name;
+  std::vector<std::string> columns;
+  SelectPtr query;
+  SourceLocation location;
 };
 
 struct SelectStmt {
+  std::vector<CommonTableExpr> with;  // visible to this query and to the later CTEs
   bool distinct = false;
   std::vector<ExprPtr> distinct_on;  // DISTINCT ON (exprs); distinct is false then
   SourceLocation distinct_on_location;

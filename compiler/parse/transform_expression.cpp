@@ -72,8 +72,12 @@ ast::ExprPtr Transformer::transform_predicate_suffix(ast::ExprPtr value,
     return make_binary(op, std::move(value), transform_concat(*comparison->concatExpression()),
                        start, ctx.stop);
   }
-  if (dynamic_cast<P::InSubqueryContext*>(&ctx) != nullptr) {
-    throw_unsupported(ctx.start, "subqueries");
+  if (auto* in = dynamic_cast<P::InSubqueryContext*>(&ctx)) {
+    ast::ExprPtr expr =
+        transform_subquery(*in->selectStatement(), ast::ExprKind::InSubquery, start, ctx.stop);
+    expr->negated = in->NOT() != nullptr;
+    expr->children.push_back(std::move(value));
+    return expr;
   }
   ast::ExprPtr expr = make_expr(ast::ExprKind::IsNull, start, ctx.stop);
   expr->children.push_back(std::move(value));

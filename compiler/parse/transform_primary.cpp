@@ -53,8 +53,13 @@ ast::ExprPtr Transformer::transform_primary(P::PrimaryContext& ctx) {
   if (auto* substring = ctx.substringFunction()) return transform_substring(*substring);
   if (auto* call = ctx.functionCall()) return transform_function_call(*call);
   if (auto* column = ctx.columnReference()) return transform_column_reference(*column);
-  if (ctx.subquery() != nullptr || ctx.existsSubquery() != nullptr) {
-    throw_unsupported(ctx.start, "subqueries");
+  if (auto* subquery = ctx.subquery()) {
+    return transform_subquery(*subquery->selectStatement(), ast::ExprKind::ScalarSubquery,
+                              ctx.start, ctx.stop);
+  }
+  if (auto* exists = ctx.existsSubquery()) {
+    return transform_subquery(*exists->selectStatement(), ast::ExprKind::Exists, ctx.start,
+                              ctx.stop);
   }
   // A parenthesised expression keeps its parentheses in source_text.
   ast::ExprPtr inner = transform_expression(*ctx.expression());

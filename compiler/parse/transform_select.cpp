@@ -1,20 +1,11 @@
-// SELECT: items, FROM, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT/OFFSET. The constructs the
-// grammar recognises only to refuse (WITH, set operations, joins, derived tables) stop here.
+// SELECT: items, FROM, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT/OFFSET. Joins, which the
+// grammar recognises only to refuse, stop here; WITH, set operations and derived tables are
+// in transform_query_forms.cpp.
 #include <fmt/format.h>
 
 #include "compiler/parse/transformer.h"
 
 namespace tally {
-
-ast::SelectStmt Transformer::transform_select(P::SelectStatementContext& ctx) {
-  if (auto* with = ctx.withClause()) {
-    throw_unsupported(with->start, "WITH queries (common table expressions)");
-  }
-  if (!ctx.setOperation().empty()) {
-    throw_unsupported(ctx.setOperation().front()->start, "UNION, INTERSECT and EXCEPT");
-  }
-  return transform_select_core(*ctx.selectCore());
-}
 
 ast::SelectStmt Transformer::transform_select_core(P::SelectCoreContext& ctx) {
   ast::SelectStmt select;
@@ -75,12 +66,17 @@ ast::TableRef Transformer::transform_from(P::FromClauseContext& ctx) {
     if (names.size() > 1) ref.alias = transform_identifier(*names[1]);
     return ref;
   }
-  auto* table = dynamic_cast<P::NamedTableContext*>(ctx.tableReference());
-  if (table == nullptr) throw_unsupported(ctx.tableReference()->start, "subqueries in FROM");
-  std::vector<P::IdentifierContext*> names = table->identifier();
+  if (auto* derived = dynamic_cast<P::DerivedTableContext*>(ctx.tableReference())) {
+    return transform_derived_table(*derived);
+  }
+  if (auto* series = dynamic_cast<P::SeriesFunctionContext*>(ctx.tableReference())) {
+    return transform_series_function(*series);
+  }
+  auto& table = dynamic_cast<P::NamedTableContext&>(*ctx.tableReference());
+  std::vector<P::IdentifierContext*> names = table.identifier();
   ref.name = transform_identifier(*names[0]);
   if (names.size() > 1) ref.alias = transform_identifier(*names[1]);
-  ref.location = location_of(table->start);
+  ref.location = location_of(table.start);
   return ref;
 }
 

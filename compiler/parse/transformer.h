@@ -1,6 +1,6 @@
 // Parse tree -> AST. One transform method per grammar rule (Kuzu's Transformer is the
 // model); the only code besides parser.cpp that sees ANTLR types. Split over
-// transform_{statement,select,expression,primary,name}.cpp.
+// transform_{statement,select,query_forms,expression,primary,name}.cpp.
 #pragma once
 
 #include <antlr4-runtime.h>
@@ -74,6 +74,17 @@ class Transformer {
                            std::vector<ast::ExprPtr>& keys);
   GroupingSets cube_sets(const std::vector<P::GroupingColumnsContext*>& lists,
                          std::vector<ast::ExprPtr>& keys);
+
+  // WITH, set operations, VALUES, derived tables, subqueries (transform_query_forms.cpp).
+  std::vector<ast::CommonTableExpr> transform_with(P::WithClauseContext& ctx);
+  ast::SelectStmt transform_set_operations(P::SelectStatementContext& ctx);
+  ast::SelectStmt combine(P::SetOperationContext& ctx, ast::SelectStmt left, ast::SelectStmt right);
+  ast::SelectStmt transform_query_term(P::QueryTermContext& ctx);
+  std::vector<std::vector<ast::ExprPtr>> transform_values_list(P::ValuesListContext& ctx);
+  ast::TableRef transform_derived_table(P::DerivedTableContext& ctx);
+  ast::TableRef transform_series_function(P::SeriesFunctionContext& ctx);
+  ast::ExprPtr transform_subquery(P::SelectStatementContext& query, ast::ExprKind kind,
+                                  antlr4::Token* start, antlr4::Token* stop);
 
   // Operators, by precedence level (transform_expression.cpp).
   ast::ExprPtr transform_expression(P::ExpressionContext& ctx);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "compiler/bind/catalog.h"
+#include "compiler/bind/subquery_values.h"
 #include "compiler/ir/query.h"
 #include "compiler/parse/ast.h"
 #include "compiler/plan/gpu_target.h"
@@ -28,6 +29,7 @@ class GpuEngine;
 struct GpuRunOptions;
 class DatabaseStore;
 class SessionSettings;
+class QueryScope;
 
 enum class DeviceChoice { Auto, Cpu, Gpu };
 
@@ -157,6 +159,18 @@ class Database : public Catalog {
   StatementOutcome changing_table(const std::string& name,
                                   const std::function<StatementOutcome()>& run);
   StatementOutcome run_select(const ast::SelectStmt& stmt, int parameter_count,
+                              const ExecOptions& options);
+  // WITH, derived tables, VALUES, range(), set operations and subqueries
+  // (runtime/session/run_query_forms.cpp).
+  StatementOutcome run_query_forms(const ast::SelectStmt& stmt, int parameter_count,
+                                   const ExecOptions& options);
+  StatementOutcome run_query(const ast::SelectStmt& stmt, const QueryScope& scope,
+                             const ExecOptions& options);
+  Result query_result(const ast::SelectStmt& stmt, const QueryScope& scope,
+                      const ExecOptions& options);
+  TablePtr derived_table(const ast::TableRef& ref, const QueryScope& scope,
+                         const ExecOptions& options);
+  Result set_operation_result(const ast::SetOperation& operation, const QueryScope& scope,
                               const ExecOptions& options);
   void run_split(const BoundSelect& query, const Table& table, const std::vector<Value>& parameters,
                  std::shared_ptr<StringHeap> strings, const GpuRunOptions& gpu_options,

@@ -63,12 +63,12 @@ std::vector<size_t> read_columns(const BoundSelect& query) {
 }  // namespace
 
 FileSelect bind_file_select(const ast::SelectStmt& stmt, const Catalog& base, int parameter_count,
-                            const LoadControl& control) {
+                            const LoadControl& control, const SubqueryValues* subqueries) {
   const ast::TableRef& ref = *stmt.from;
   SniffedCsv sniffed = at_path(ref, [&] { return sniff_csv_file(ref.name, hints_of(ref)); });
   TableSchema whole{ref.name, std::move(sniffed.columns)};
   FileSelect out;
-  out.query = bind_select(stmt, FileTableCatalog(base, whole), parameter_count);
+  out.query = bind_select(stmt, FileTableCatalog(base, whole), parameter_count, subqueries);
   // The loaded table holds the read columns alone, in file order; the scan follows them.
   std::vector<size_t> read = read_columns(out.query);
   TableSchema loaded{ref.name, {}};

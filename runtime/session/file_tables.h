@@ -4,6 +4,7 @@
 #pragma once
 
 #include "compiler/bind/catalog.h"
+#include "compiler/bind/subquery_values.h"
 #include "compiler/ir/query.h"
 #include "compiler/parse/ast.h"
 #include "runtime/load/load_report.h"
@@ -21,7 +22,8 @@ struct FileSelect {
 // tables of `base`, and loads the file's columns that the query reads (the first one when
 // it reads none, for the row count). Errors about the file carry the location of its path.
 // `control` as for copy_into.
+// `subqueries` as for bind_select.
 FileSelect bind_file_select(const ast::SelectStmt& stmt, const Catalog& base, int parameter_count,
-                            const LoadControl& control);
+                            const LoadControl& control, const SubqueryValues* subqueries = nullptr);
 
 }  // namespace tally

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "compiler/bind/binder.h"
+#include "compiler/parse/ast_walk.h"
 #include "runtime/session/database.h"
 #include "runtime/session/file_tables.h"
 
@@ -26,7 +27,14 @@ StatementOutcome Database::run_describe(const ast::DescribeStmt& stmt) {
 // is bound, not run: a file in FROM is read for its columns.
 StatementOutcome Database::run_explain(const ast::ExplainStmt& stmt, int parameter_count) {
   std::string plan;
-  if (stmt.select.from && stmt.select.from->is_file) {
+  if (ast::uses_query_forms(stmt.select)) {
+    // The parts must run before the outer query can be bound; the plan is the outer one's.
+    ExecOptions options;
+    options.device = DeviceChoice::Cpu;
+    options.explain = true;
+    plan = run_query_forms(stmt.select, parameter_count, options).explain;
+    plan = "WITH queries, derived tables and subqueries: run first on the CPU engine\n" + plan;
+  } else if (stmt.select.from && stmt.select.from->is_file) {
     plan = explain(bind_file_select(stmt.select, *this, parameter_count, {}).query);
   } else {
     plan = explain(bind_select(stmt.select, *this, parameter_count));

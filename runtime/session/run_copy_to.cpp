@@ -84,7 +84,8 @@ StatementOutcome Database::run_copy_to(const ast::CopyToStmt& stmt, const ExecOp
   } else {
     ast::SelectStmt all;
     all.items.push_back(ast::SelectItem{nullptr, true, "", {}});
-    all.from = ast::TableRef{stmt.table, "", {}, false, {}};
+    all.from.emplace();
+    all.from->name = stmt.table;
     const std::vector<int> picks = target_columns(stmt.columns, existing_table(stmt.table)->schema);
     query = run_select(all, 0, host_query_options(exec));
     if (!stmt.columns.empty()) query.result = project(std::move(*query.result), picks);

@@ -3,31 +3,9 @@
 #include <fmt/format.h>
 
 #include "runtime/session/database.h"
+#include "runtime/session/result_table.h"
 
 namespace tally {
-
-namespace {
-
-TablePtr table_from_result(const std::string& name, const Result& result) {
-  auto table = std::make_shared<Table>();
-  table->schema.name = name;
-  for (size_t c = 0; c < result.names.size(); ++c) {
-    if (table->schema.find_column(result.names[c]) >= 0) {
-      throw Error(ErrorKind::Catalog,
-                  fmt::format("column \"{}\" specified more than once", result.names[c]));
-    }
-    // A bare NULL column has no storage type; PostgreSQL makes such a column text.
-    Type type = result.types[c].id == TypeId::Null ? Type::varchar() : result.types[c];
-    table->schema.columns.push_back({result.names[c], type, false});
-    ColumnBuilder builder(type);
-    builder.reserve(result.rows.size());
-    for (const auto& row : result.rows) builder.append_value(row[c], result.strings.get());
-    table->columns.push_back(builder.finish());
-  }
-  return table;
-}
-
-}  // namespace
 
 ExecOptions host_query_options(const ExecOptions& exec) {
   ExecOptions options;

@@ -5,6 +5,7 @@
 
 #include "compiler/bind/binder.h"
 #include "compiler/common/elapsed.h"
+#include "compiler/parse/ast_walk.h"
 #include "compiler/parse/parser.h"
 #include "runtime/session/database.h"
 #include "runtime/storage/host_memory.h"
@@ -31,6 +32,11 @@ const ast::SelectStmt& only_select(const std::vector<ast::Statement>& statements
 std::shared_ptr<const PreparedSelect> Database::prepare(std::string_view sql) const {
   std::vector<ast::Statement> statements = parse_script(sql);
   const ast::SelectStmt& select = only_select(statements);
+  if (ast::uses_query_forms(select)) {
+    throw Error(ErrorKind::Unsupported,
+                "a prepared statement cannot use WITH, subqueries, VALUES, range() or UNION / "
+                "INTERSECT / EXCEPT; run it as a plain statement");
+  }
   if (select.from && select.from->is_file) {
     throw Error(ErrorKind::Unsupported,
                 "a prepared statement cannot read a file in FROM; load it first with CREATE "

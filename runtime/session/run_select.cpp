@@ -8,6 +8,7 @@
 #include "compiler/bind/binder.h"
 #include "compiler/common/elapsed.h"
 #include "compiler/eval/evaluator.h"
+#include "compiler/parse/ast_walk.h"
 #include "runtime/cpu/cpu_engine.h"
 #include "runtime/cuda/device.h"
 #include "runtime/gpu/coprocess.h"
@@ -89,6 +90,7 @@ void Database::run_split(const BoundSelect& query, const Table& table,
 
 StatementOutcome Database::run_select(const ast::SelectStmt& stmt, int parameter_count,
                                       const ExecOptions& options) {
+  if (ast::uses_query_forms(stmt)) return run_query_forms(stmt, parameter_count, options);
   StatementOutcome outcome;
   auto start = std::chrono::steady_clock::now();
   if (stmt.from && stmt.from->is_file) {

@@ -100,6 +100,11 @@ std::string sexpr(const ast::Expr& e) {
       return "(CAST" + sexpr_children(e) + " " + type_text(e.cast_type) + ")";
     case ast::ExprKind::FunctionCall:
       return sexpr_function(e);
+    case ast::ExprKind::ScalarSubquery:
+    case ast::ExprKind::Exists:
+      return "(SUBQUERY)";
+    case ast::ExprKind::InSubquery:
+      return "(" + not_prefix + "IN" + sexpr_children(e) + " (SUBQUERY))";
   }
   return "?";
 }
@@ -378,7 +383,8 @@ TEST_CASE("parser: INSERT without a column list") {
   CHECK(insert.rows[0][0]->kind == ast::ExprKind::DecimalLiteral);
   Failure no_parens = syntax_failure("INSERT INTO t VALUES 1");
   CHECK(no_parens.column == 22);
-  CHECK(contains(no_parens.message, "(expected '(')"));
+  // VALUES may also start a query (VALUES (1) UNION ...), so no one token is expected.
+  CHECK(contains(no_parens.message, "unexpected '1'"));
 }
 
 // ---------------------------------------------------------------- SELECT clauses
@@ -967,12 +973,8 @@ TEST_CASE("parser: not supported constructs say so") {
       {"SELECT a FROM t JOIN u ON t.x = u.x", 17},
       {"SELECT a FROM t LEFT OUTER JOIN u USING (x)", 17},
       {"SELECT a FROM t, u", 16},
-      {"SELECT a FROM (SELECT a FROM t) s", 15},
-      {"SELECT a FROM t WHERE a IN (SELECT b FROM u)", 25},
-      {"SELECT (SELECT max(b) FROM u) FROM t", 8},
-      {"SELECT a FROM t WHERE EXISTS (SELECT 1 FROM u)", 23},
-      {"SELECT a FROM t UNION ALL SELECT b FROM u", 17},
-      {"WITH x AS (SELECT 1) SELECT * FROM x", 1},
+      {"WITH RECURSIVE x AS (SELECT 1) SELECT * FROM x", 6},
+      {"SELECT * FROM unnest(t)", 15},
       {"SELECT rank() OVER (PARTITION BY a ORDER BY b) FROM t", 15},
   };
   for (const auto& [sql, column] : cases) {
