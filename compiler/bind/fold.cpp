@@ -44,7 +44,8 @@ ExprPtr fold_constants(const ExprPtr& e) {
     copy->children = std::move(children);
     node = copy;
   }
-  if (!all_constant) return node;
+  // GROUPING()'s value depends on the grouping set: only the GROUP BY rewrite can give it.
+  if (!all_constant || node->kind == ExprKind::Grouping) return node;
   StringHeap strings;
   EvalContext ctx;
   ctx.strings = &strings;

@@ -11,8 +11,9 @@ namespace tally {
 
 namespace {
 
-// More rows than this is almost surely a mistake (32 GiB of BIGINT), not a table.
-constexpr int128 kMaxSeriesRows = int128(1) << 32;
+// More rows than this (1 GiB of BIGINT, a few seconds to fill) is almost surely a mistake,
+// not a table: range(-1, 3000000002) must say so, not run for minutes.
+constexpr int128 kMaxSeriesRows = int128(1) << 27;
 
 std::optional<int64_t> series_argument(const ast::Expr& argument) {
   ExprPtr constant = bind_constant(argument, Type::bigint());
