@@ -4,11 +4,11 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
-#include <optional>
 #include <string>
 
 #include "compiler/common/error.h"
 #include "runtime/session/database.h"
+#include "tests/gpu/strategy_compare.h"
 #include "tests/unit/support/result_compare.h"
 #include "tools/data/paper_tables.h"
 
@@ -24,17 +24,6 @@ Database& holistic_db() {
   return *db;
 }
 
-Result run_on(const std::string& sql, DeviceChoice device) {
-  ExecOptions options;
-  options.device = device;
-  std::optional<Result> last;
-  holistic_db().execute_script(sql, options, [&](const StatementOutcome& o) {
-    if (o.result) last = o.result;
-  });
-  REQUIRE(last.has_value());
-  return *last;
-}
-
 }  // namespace
 
 TEST_CASE("gpu holistic aggregates: the GPU declines them by name and auto runs the CPU") {
@@ -47,14 +36,14 @@ TEST_CASE("gpu holistic aggregates: the GPU declines them by name and auto runs 
         fmt::format("SELECT c_boolean, {}, COUNT(*) FROM nulls GROUP BY 1 ORDER BY 1", call);
     INFO(sql);
     try {
-      run_on(sql, DeviceChoice::Gpu);
+      test::run_on_device(holistic_db(), sql, DeviceChoice::Gpu, "auto");
       FAIL("the GPU ran a CPU-only aggregate");
     } catch (const Error& e) {
       CHECK(e.kind() == ErrorKind::Unsupported);
       CHECK(std::string(e.what()).find("is not supported on the GPU") != std::string::npos);
     }
-    const Result cpu = run_on(sql, DeviceChoice::Cpu);
-    const Result automatic = run_on(sql, DeviceChoice::Auto);
+    const Result cpu = test::run_on_device(holistic_db(), sql, DeviceChoice::Cpu, "auto");
+    const Result automatic = test::run_on_device(holistic_db(), sql, DeviceChoice::Auto, "auto");
     CHECK(automatic.device.rfind("cpu", 0) == 0);
     CHECK(test::result_difference(cpu, automatic, {}) == "");
   }

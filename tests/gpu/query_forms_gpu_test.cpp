@@ -4,10 +4,10 @@
 // DECIMAL results match exactly, NULLs included.
 #include <doctest/doctest.h>
 
-#include <optional>
 #include <string>
 
 #include "runtime/session/database.h"
+#include "tests/gpu/strategy_compare.h"
 #include "tests/unit/support/result_check.h"
 #include "tests/unit/support/result_compare.h"
 #include "tools/data/paper_tables.h"
@@ -24,22 +24,11 @@ Database& forms_db() {
   return *db;
 }
 
-Result run_with(const std::string& sql, DeviceChoice device) {
-  ExecOptions options;
-  options.device = device;
-  std::optional<Result> last;
-  forms_db().execute_script(sql, options, [&](const StatementOutcome& o) {
-    if (o.result) last = o.result;
-  });
-  REQUIRE(last.has_value());
-  return *last;
-}
-
 // `sql` on the GPU and on the CPU engine: the same rows, and the GPU ran the outer query.
 void compare_engines(const std::string& sql) {
   INFO(sql);
   const Result cpu = test::run_sql(forms_db(), sql);
-  const Result gpu = run_with(sql, DeviceChoice::Gpu);
+  const Result gpu = test::run_on_device(forms_db(), sql, DeviceChoice::Gpu, "auto");
   CHECK(gpu.device.rfind("gpu", 0) == 0);
   CHECK_FALSE(cpu.rows.empty());
   CHECK(test::result_difference(cpu, gpu, {}) == "");
@@ -74,7 +63,7 @@ TEST_CASE("gpu query forms: a UNION of aggregate queries matches the CPU engine"
       "SELECT c_boolean, SUM(c_integer) FROM nulls GROUP BY 1 UNION SELECT c_boolean, "
       "SUM(c_integer) + 1 FROM nulls GROUP BY 1 ORDER BY 1, 2";
   const Result cpu = test::run_sql(forms_db(), sql);
-  const Result gpu = run_with(sql, DeviceChoice::Auto);
+  const Result gpu = test::run_on_device(forms_db(), sql, DeviceChoice::Auto, "auto");
   CHECK(cpu.rows.size() == 6);  // TRUE, FALSE and NULL, each sum and sum + 1
   CHECK(test::result_difference(cpu, gpu, {}) == "");
 }

@@ -2,8 +2,6 @@
 
 #include <doctest/doctest.h>
 
-#include <optional>
-
 #include "compiler/common/error.h"
 #include "tests/unit/support/result_check.h"
 #include "tests/unit/support/result_compare.h"
@@ -23,12 +21,7 @@ Result run_on_device(Database& db, const std::string& sql, DeviceChoice device,
   ExecOptions options;
   options.device = device;
   options.strategy = strategy;
-  std::optional<Result> last;
-  db.execute_script(sql, options, [&](const StatementOutcome& o) {
-    if (o.result) last = o.result;
-  });
-  REQUIRE(last.has_value());
-  return *last;
+  return last_result(db, sql, options);
 }
 
 int compare_gpu_strategies(Database& db, const std::string& sql, double relative) {

@@ -29,19 +29,24 @@ inline void run_script(Database& db, const std::string& sql) {
   db.execute_script(sql, options, [](const StatementOutcome&) {});
 }
 
-// Runs a script and returns the result of its last statement that produced one.
-inline Result run_sql(Database& db, const std::string& sql,
-                      std::vector<std::string> parameters = {}, CpuPath path = CpuPath::Auto) {
-  ExecOptions options;
-  options.device = DeviceChoice::Cpu;
-  options.cpu_path = path;
-  options.parameters = std::move(parameters);
+// Runs a script with `options` and returns the result of its last statement that produced
+// one.
+inline Result last_result(Database& db, const std::string& sql, const ExecOptions& options) {
   std::optional<Result> last;
   db.execute_script(sql, options, [&](const StatementOutcome& outcome) {
     if (outcome.result) last = outcome.result;
   });
   REQUIRE(last.has_value());
   return *last;
+}
+
+inline Result run_sql(Database& db, const std::string& sql,
+                      std::vector<std::string> parameters = {}, CpuPath path = CpuPath::Auto) {
+  ExecOptions options;
+  options.device = DeviceChoice::Cpu;
+  options.cpu_path = path;
+  options.parameters = std::move(parameters);
+  return last_result(db, sql, options);
 }
 
 // The rows as sorted text ("a|b|" a row), to compare two results whatever their row order.
