@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs tally's build dependencies (Debian 12 packages; the CUDA Toolkit 13 is expected
 # at /usr/local/cuda) and builds tally into build/. Safe to run again.
-#   scripts/setup.sh            builds everything (the tally command, tests, benchmarks)
+#   scripts/setup.sh            builds the tally command, the tools and the tests
+#   scripts/setup.sh benches    builds the benchmarks in bench/
 #   scripts/setup.sh TARGET...  builds only these targets and what they link (e.g. tally)
 set -euo pipefail
 cd "$(dirname "$0")/.."

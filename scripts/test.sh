@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up, builds everything, and runs the whole test suite (GPU tests report as skipped
+# Sets up, builds tally and the tests, and runs the whole test suite (GPU tests report as skipped
 # without a GPU).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,6 +1,6 @@
 // fmt's compiled part, built once here instead of in every file that formats: with
-// FMT_HEADER_ONLY each translation unit compiled format-inl.h again (~7 s of a 10 s file).
-// The instantiations are the ones format.h declares extern when FMT_HEADER_ONLY is unset.
+// FMT_HEADER_ONLY each translation unit compiled fmt's implementation again (~7 s of a 10 s
+// file). The instantiations are the ones fmt declares extern when FMT_HEADER_ONLY is unset.
 #include <fmt/format-inl.h>
 
 FMT_BEGIN_NAMESPACE
