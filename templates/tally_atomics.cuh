@@ -73,20 +73,20 @@ TALLY_DEV void atomic_max(u64* p, u64 v) { atomicMax(p, v); }
 // ---- min / max: compare-and-swap loops -------------------------------------------------
 // Each loop re-reads the word only after a failed CAS and stops as soon as the stored value
 // already beats v, so uncontended updates that change nothing cost a single load.
-// NaN never replaces a stored value and a stored NaN is never replaced (both comparisons
-// are false); the planner keeps NaN out of MIN/MAX inputs or accepts that rule.
+// Floats compare as SQL orders them (sql_less/sql_greater): NaN above every number.
 TALLY_DEV f64 from_bits(u64 w, f64) { return __longlong_as_double((long long)w); }
 TALLY_DEV f32 from_bits(u32 w, f32) { return __uint_as_float(w); }
 TALLY_DEV u64 to_bits(f64 v) { return (u64)__double_as_longlong(v); }
 TALLY_DEV u32 to_bits(f32 v) { return __float_as_uint(v); }
 
-// Stores v into *p while v beats the stored value: kMin ? v < stored : v > stored.
+// Stores v into *p while v beats the stored value: kMin ? v < stored : v > stored, in SQL's
+// order.
 // W is the same-size unsigned word that atomicCAS takes.
 template <bool kMin, typename T, typename W>
 TALLY_DEV void cas_extremum(T* p, T v) {
   W* word = (W*)p;
   W seen = *(volatile W*)word;
-  while (kMin ? v < from_bits(seen, v) : v > from_bits(seen, v)) {
+  while (kMin ? sql_less(v, from_bits(seen, v)) : sql_greater(v, from_bits(seen, v))) {
     const W prev = atomicCAS(word, seen, to_bits(v));
     if (prev == seen) return;
     seen = prev;

@@ -32,7 +32,7 @@ template <typename T>
 TALLY_DEV T warp_min(T v) {
   for (int offset = 16; offset > 0; offset >>= 1) {
     const T other = __shfl_down_sync(kFullWarp, v, offset);
-    v = other < v ? other : v;
+    v = sql_less(other, v) ? other : v;
   }
   return v;
 }
@@ -41,7 +41,7 @@ template <typename T>
 TALLY_DEV T warp_max(T v) {
   for (int offset = 16; offset > 0; offset >>= 1) {
     const T other = __shfl_down_sync(kFullWarp, v, offset);
-    v = other > v ? other : v;
+    v = sql_greater(other, v) ? other : v;
   }
   return v;
 }
@@ -49,27 +49,27 @@ TALLY_DEV T warp_max(T v) {
 TALLY_DEV i128 warp_min(i128 v) {
   for (int offset = 16; offset > 0; offset >>= 1) {
     const i128 other = warp_shfl_down(v, offset);
-    v = other < v ? other : v;
+    v = sql_less(other, v) ? other : v;
   }
   return v;
 }
 TALLY_DEV i128 warp_max(i128 v) {
   for (int offset = 16; offset > 0; offset >>= 1) {
     const i128 other = warp_shfl_down(v, offset);
-    v = other > v ? other : v;
+    v = sql_greater(other, v) ? other : v;
   }
   return v;
 }
 
 // The pairwise steps of warp_min / warp_max, for folding several threads' cells in a lane
-// before the warp reduces them (same comparison, so the same result on NaN-free input).
+// before the warp reduces them (the same comparison: NaN above every number).
 template <typename T>
 TALLY_DEV T min_of(T a, T b) {
-  return b < a ? b : a;
+  return sql_less(b, a) ? b : a;
 }
 template <typename T>
 TALLY_DEV T max_of(T a, T b) {
-  return b > a ? b : a;
+  return sql_greater(b, a) ? b : a;
 }
 
 // BIT_AND / BIT_OR / BIT_XOR and PRODUCT: the same tree with another operator. Lanes with no

@@ -46,6 +46,17 @@ struct KernelArgs {
   u64 words[N];
 };
 
+// SQL's order for MIN and MAX: numbers as usual, and for floats NaN above every number and
+// equal to itself (PostgreSQL; the CPU engine's compare_values). For integers these are < and >.
+template <typename T>
+TALLY_DEV bool sql_less(T a, T b) {
+  return a < b || (b != b && a == a);
+}
+template <typename T>
+TALLY_DEV bool sql_greater(T a, T b) {
+  return a > b || (a != a && b == b);
+}
+
 TALLY_DEV u64 global_thread_index() { return (u64)blockIdx.x * blockDim.x + threadIdx.x; }
 TALLY_DEV u64 grid_stride() { return (u64)gridDim.x * blockDim.x; }
 

@@ -269,9 +269,9 @@ std::string StateMerges::merge_one(size_t f, const std::string& value,
     case MergeOp::Add:
       return fmt::format("{} += ({}){};\n", t, ty, value);
     case MergeOp::Min:
-      return fmt::format("{0} = ({1}){2} < {0} ? ({1}){2} : {0};\n", t, ty, value);
+      return fmt::format("{0} = sql_less(({1}){2}, {0}) ? ({1}){2} : {0};\n", t, ty, value);
     case MergeOp::Max:
-      return fmt::format("{0} = ({1}){2} > {0} ? ({1}){2} : {0};\n", t, ty, value);
+      return fmt::format("{0} = sql_greater(({1}){2}, {0}) ? ({1}){2} : {0};\n", t, ty, value);
     default:
       return fmt::format("{0} = {1}({0}, ({2}){3});\n", t, merge_names(op).pair, ty, value);
   }

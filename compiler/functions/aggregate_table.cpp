@@ -74,7 +74,9 @@ constexpr std::array<const StateInfo*, 44> kStates = {
     &kStringAggState,    &kFirstOrderedState,   &kLastOrderedState,  &kApproxDistinctState,
 };
 
-constexpr const char* kMinF64 = "__longlong_as_double(0x7FF0000000000000ll)";
+// MIN's identity is NaN, above every double in SQL's order (templates/tally_types.cuh
+// sql_less), so that a MIN over NaN alone stays NaN.
+constexpr const char* kMinF64 = "__longlong_as_double(0x7FF8000000000000ll)";
 constexpr const char* kMaxF64 = "__longlong_as_double((long long)0xFFF0000000000000ull)";
 
 // In FieldKind order.
