@@ -9,6 +9,7 @@
 #include "compiler/codegen/finalizer.h"
 #include "compiler/codegen/scan_kernel.h"
 #include "compiler/codegen/source_writer.h"
+#include "compiler/codegen/top_k_kernel.h"
 #include "compiler/common/error.h"
 
 namespace tally {
@@ -73,6 +74,7 @@ class AggregationWriter {
           throw Error(ErrorKind::Internal, "an aggregation plan launches a projection kernel");
       }
     }
+    ctx_.program.top_k = write_top_k_kernel(ctx_.query, ctx_.plan, w);
     ctx_.program.source = w.take();
     ctx_.program.args = ctx_.args.slots();
     for (const auto& k : ctx_.query.group_keys) {

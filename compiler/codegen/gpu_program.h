@@ -83,6 +83,7 @@ struct GpuProgram {
   std::vector<StringDomain> string_domains;
   std::vector<int> key_domains;        // per group key: the domain decoding it, or -1
   std::vector<int> aggregate_domains;  // per aggregate: the domain decoding its final, or -1
+  bool top_k = false;  // the source has tally_top_k (compiler/codegen/top_k_kernel.h)
 };
 
 // Generates the kernels. Throws Error(Unsupported) naming what the GPU path cannot run.

@@ -12,10 +12,12 @@
 #include <vector>
 
 #include "compiler/codegen/lookup_tables.h"
+#include "compiler/codegen/top_k_kernel.h"
 #include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
 #include "compiler/plan/partial_states.h"
 #include "runtime/cuda/stream.h"
+#include "runtime/gpu/device_top_k.h"
 #include "runtime/gpu/gpu_engine_impl.h"
 #include "runtime/gpu/placement.h"
 #include "runtime/gpu/result_top_k.h"
@@ -333,6 +335,21 @@ class GpuExecution {
     d.count = groups;
     const size_t nk = d.key_count = query_.group_keys.size();
     const size_t na = d.aggregate_count = query_.aggregates.size();
+    for (size_t i = 0; i < nk; ++i) d.key_decoders.push_back(key_decoder(i));
+    for (size_t i = 0; i < na; ++i) d.value_decoders.push_back(aggregate_decoder(i));
+    // ORDER BY ... LIMIT on the device: only the rows the LIMIT keeps come back.
+    if (c_.program.top_k && needed >= 1 && needed <= kDeviceTopKMax && needed < groups) {
+      const DeviceResultCells cells{out_keys_, out_key_nulls_, out_values_, out_value_nulls_, nk,
+                                    na,        groups};
+      ChosenCells chosen = device_top_k(engine_.pool, engine_.module_for(c_.binary), cells, needed,
+                                        top_k_order_flags(query_));
+      d.count = chosen.count;
+      d.keys = std::move(chosen.keys);
+      d.key_nulls = std::move(chosen.key_nulls);
+      d.values = std::move(chosen.values);
+      d.value_nulls = std::move(chosen.value_nulls);
+      return d;
+    }
     // Left uninitialized: the staged download first-touches them on all cores.
     d.keys.reset(new int128[groups * nk]);
     d.values.reset(new int128[groups * na]);
@@ -344,8 +361,6 @@ class GpuExecution {
     staging.download(device, out_key_nulls_, d.key_nulls.get(), groups * nk);
     staging.download(device, out_values_, d.values.get(), groups * na * 16);
     staging.download(device, out_value_nulls_, d.value_nulls.get(), groups * na);
-    for (size_t i = 0; i < nk; ++i) d.key_decoders.push_back(key_decoder(i));
-    for (size_t i = 0; i < na; ++i) d.value_decoders.push_back(aggregate_decoder(i));
     std::vector<bool> cell_keys;
     for (const CellDecoder& k : d.key_decoders) cell_keys.push_back(k.ids == nullptr);
     const ResultCells raw{

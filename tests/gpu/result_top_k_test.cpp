@@ -1,8 +1,10 @@
-// runtime/gpu/result_top_k.h: an ORDER BY ... LIMIT over many GPU groups keeps its groups
-// from the raw result cells; the rows, in order, equal the CPU engine's where the ORDER BY
-// is a total order (ties broken by the group key), for every non-string cell type, NULLs
-// first and last, OFFSET and a LIMIT given as a parameter; and shapes that need evaluated
-// rows (HAVING, an expression, a string key) still come out right through the full path.
+// runtime/gpu/device_top_k.h (OFFSET + LIMIT <= 32, chosen on the device) and
+// runtime/gpu/result_top_k.h (larger, from the downloaded cells): an ORDER BY ... LIMIT over
+// many GPU groups keeps its groups from the raw result cells; the rows, in order, equal the
+// CPU engine's where the ORDER BY is a total order (ties broken by the group key), for every
+// non-string cell type, NULLs first and last, OFFSET and a LIMIT given as a parameter; and
+// shapes that need evaluated rows (HAVING, an expression, a string key) still come out right
+// through the full path.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -24,10 +26,12 @@ Database& top_k_db() {
   return *db;
 }
 
-Result run_on(DeviceChoice device, const std::string& sql, std::vector<std::string> params = {}) {
+Result run_on(DeviceChoice device, const std::string& sql, std::vector<std::string> params,
+              const std::string& null_order) {
   ExecOptions options;
   options.device = device;
   options.parameters = std::move(params);
+  if (!null_order.empty()) options.default_null_order = null_order;
   std::optional<Result> last;
   top_k_db().execute_script(sql, options, [&](const StatementOutcome& o) {
     if (o.result) last = o.result;
@@ -36,10 +40,11 @@ Result run_on(DeviceChoice device, const std::string& sql, std::vector<std::stri
   return *last;
 }
 
-void expect_same_in_order(const std::string& sql, std::vector<std::string> params = {}) {
+void expect_same_in_order(const std::string& sql, std::vector<std::string> params = {},
+                          const std::string& null_order = "") {
   INFO(sql);
-  const Result cpu = run_on(DeviceChoice::Cpu, sql, params);
-  const Result gpu = run_on(DeviceChoice::Gpu, sql, params);
+  const Result cpu = run_on(DeviceChoice::Cpu, sql, params, null_order);
+  const Result gpu = run_on(DeviceChoice::Gpu, sql, params, null_order);
   CHECK(gpu.device.rfind("gpu", 0) == 0);
   REQUIRE(cpu.rows.size() == gpu.rows.size());
   for (size_t r = 0; r < cpu.rows.size(); ++r) {
@@ -81,16 +86,44 @@ TEST_CASE("gpu top-k: ORDER BY LIMIT over many groups equals the CPU engine row 
       "ORDER BY 1 DESC, 2 LIMIT 8");
 }
 
-TEST_CASE("gpu top-k: shapes that need evaluated rows still order and limit right") {
+TEST_CASE("gpu top-k: the device's choice at its limits equals the CPU engine") {
+  const std::string by_order =
+      "SELECT l_orderkey, SUM(l_quantity) AS q, AVG(l_discount) AS d FROM lineitem "
+      "GROUP BY l_orderkey ORDER BY q DESC, d, l_orderkey ";
+  expect_same_in_order(by_order + "LIMIT 32");           // the most the device keeps
+  expect_same_in_order(by_order + "LIMIT 33");           // one more: the host's path
+  expect_same_in_order(by_order + "LIMIT 2 OFFSET 30");  // OFFSET + LIMIT rows are kept
+  expect_same_in_order(by_order + "LIMIT 1");
+  // Fewer groups than rows asked for, and one fewer.
   expect_same_in_order(
-      "SELECT l_orderkey, COUNT(*) FROM lineitem GROUP BY l_orderkey HAVING COUNT(*) > 3 "
-      "ORDER BY 2 DESC, 1 LIMIT 10");
+      "SELECT c_boolean, COUNT(*) FROM nulls GROUP BY 1 ORDER BY 2 DESC, 1 NULLS FIRST LIMIT 5");
   expect_same_in_order(
-      "SELECT l_orderkey, SUM(l_quantity) * 2 AS q FROM lineitem GROUP BY l_orderkey "
-      "ORDER BY q DESC, 1 LIMIT 10");
+      "SELECT c_boolean, COUNT(*) FROM nulls GROUP BY 1 ORDER BY 1 NULLS FIRST LIMIT 2");
   expect_same_in_order(
-      "SELECT c_varchar, c_bigint, COUNT(*) FROM nulls GROUP BY c_varchar, c_bigint "
-      "ORDER BY 1, 2 LIMIT 10");
+      "SELECT c_date, c_smallint, MIN(c_real), MAX(c_wide) FROM nulls GROUP BY 1, 2 "
+      "ORDER BY 3 NULLS FIRST, 4 DESC, 1, 2 NULLS FIRST LIMIT 20");
+}
+
+TEST_CASE("gpu top-k: NaN above every number and -0 equal to 0 as on the CPU") {
+  ExecOptions cpu;
+  cpu.device = DeviceChoice::Cpu;
+  top_k_db().execute_script(
+      "CREATE TABLE signed_zeros AS SELECT * FROM (VALUES (1, CAST('NaN' AS DOUBLE)), "
+      "(2, CAST(0.0 AS DOUBLE)), (3, CAST('-0' AS DOUBLE)), (4, CAST('-Infinity' AS DOUBLE)), "
+      "(5, CAST('NaN' AS DOUBLE)), (6, CAST(NULL AS DOUBLE)), (7, 2.5)) AS t(k, x)",
+      cpu, [](const StatementOutcome&) {});
+  expect_same_in_order("SELECT k, MAX(x) FROM signed_zeros GROUP BY k ORDER BY 2, 1 LIMIT 6");
+  expect_same_in_order(
+      "SELECT k, MAX(x) FROM signed_zeros GROUP BY k ORDER BY 2 DESC NULLS LAST, 1 DESC LIMIT 6");
+}
+
+TEST_CASE("gpu top-k: the NULL order setting moves NULLs in a program already compiled") {
+  const std::string sql =
+      "SELECT c_integer, MIN(c_decimal) AS m FROM nulls GROUP BY 1 ORDER BY m, 1 LIMIT 4";
+  for (const char* order : {"nulls_first", "nulls_last", "nulls_first"}) {
+    INFO(order);
+    expect_same_in_order(sql, {}, order);
+  }
 }
 
 }  // namespace tally
