@@ -45,6 +45,7 @@ class AggregationWriter {
     }
     if (ctx_.plan.block_cache_slots > 0) w.line("#include \"tally_table_shared.cuh\"");
     if (uses_stat_finals()) w.line("#include \"tally_stat_finals.cuh\"");
+    if (uses_arg_pairs()) w.line("#include \"tally_arg_pair.cuh\"");
     if (ctx_.plan.hash_keys == HashKeyLayout::KeyWords) {
       w.line("#include \"tally_table_words.cuh\"");
     }
@@ -113,6 +114,14 @@ class AggregationWriter {
   bool uses_stat_finals() const {
     for (const StateField& f : ctx_.state_fields()) {
       if (f.kind == FieldKind::SumKeyF64 || f.kind == FieldKind::DevCubeF64) return true;
+    }
+    return false;
+  }
+
+  // Whether a state is ARG_MIN / ARG_MAX's packed pair (templates/tally_arg_pair.cuh).
+  bool uses_arg_pairs() const {
+    for (const StateField& f : ctx_.state_fields()) {
+      if (f.kind == FieldKind::ArgMinPair || f.kind == FieldKind::ArgMaxPair) return true;
     }
     return false;
   }

@@ -94,6 +94,7 @@ std::string final_code(const AggregationContext& ctx, size_t a) {
   d.null = fmt::format("out_value_nulls[group * {} + {}]", na, a);
   d.in_scale = call.arg && call.arg->type.is_decimal() ? call.arg->type.scale : 0;
   d.out_scale = call.type.scale;
+  d.float_out = call.type.is_float();
   return state_info(ctx.plan.layout.aggregate_states[a]).device_final(d);
 }
 

@@ -63,6 +63,9 @@ std::string PassTerms::make(size_t a, FieldInput in, const RowInput& input, std:
       const std::string sq = make(a, FieldInput::DeviationSquare, input, code);
       return declare_one(a, in, "deviation_fourth", fmt::format("{0} * {0}", sq), code);
     }
+    case FieldInput::ArgMinPair:
+    case FieldInput::ArgMaxPair:
+      return declare_one(a, in, "pair", arg_pair(a, in == FieldInput::ArgMaxPair, input), code);
     default:
       throw Error(ErrorKind::Internal, "a row term of no state field input");
   }
@@ -71,10 +74,24 @@ std::string PassTerms::make(size_t a, FieldInput in, const RowInput& input, std:
 std::string PassTerms::declare_one(size_t a, FieldInput in, const std::string& hint,
                                    const std::string& expression, std::string& code) {
   const std::string name = ctx_.symbols.fresh(hints_[a] + "_" + hint);
-  code += fmt::format("const {} {} = {};\n", in == FieldInput::Square ? "i128" : "f64", name,
-                      expression);
+  const bool exact =
+      in == FieldInput::Square || in == FieldInput::ArgMinPair || in == FieldInput::ArgMaxPair;
+  code += fmt::format("const {} {} = {};\n", exact ? "i128" : "f64", name, expression);
   terms_[{a, in}] = name;
   return name;
+}
+
+// ARG_MIN / ARG_MAX's state word of the row (templates/tally_arg_pair.cuh): each argument
+// widened to the 64-bit form of its type, then imaged.
+std::string PassTerms::arg_pair(size_t a, bool greatest, const RowInput& input) const {
+  const AggregateCall& call = ctx_.query.aggregates[a];
+  auto word = [](const Type& t, const std::string& e) {
+    return fmt::format("({}){}", t.is_float() ? "f64" : "i64", e);
+  };
+  return fmt::format(
+      "tally_arg_pair::pair(tally_arg_pair::key_image({}), tally_arg_pair::value_image({}), {})",
+      word(call.key->type, input.key), word(call.arg->type, input.value),
+      greatest ? "true" : "false");
 }
 
 // `value` minus its group's mean: aggregate a's count and its sum field of kind `sum`, both

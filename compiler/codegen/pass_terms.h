@@ -36,6 +36,7 @@ class PassTerms {
   std::string declare_one(size_t a, FieldInput in, const std::string& hint,
                           const std::string& expression, std::string& code);
   std::string deviation(size_t a, FieldKind sum, const std::string& value) const;
+  std::string arg_pair(size_t a, bool greatest, const RowInput& input) const;
 
   AggregationContext& ctx_;
   const bool m2_pass_;

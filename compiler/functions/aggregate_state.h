@@ -42,6 +42,10 @@ enum class FieldKind : uint8_t {
   // The higher moments of SKEWNESS and KURTOSIS, second pass.
   DevCubeF64,
   DevFourthF64,
+  // ARG_MIN / ARG_MAX: the ordering argument and the value packed in one word
+  // (templates/tally_arg_pair.cuh).
+  ArgMinPair,
+  ArgMaxPair,
 };
 
 enum class MergeOp : uint8_t { Add, Min, Max, BitAnd, BitOr, BitXor, Mul };
@@ -59,6 +63,8 @@ enum class FieldInput : uint8_t {
   CoDeviation,  // the product of both arguments' deviations (second pass)
   DeviationCube,
   DeviationFourth,
+  ArgMinPair,  // the (key, value) word of templates/tally_arg_pair.cuh
+  ArgMaxPair,
 };
 
 struct FieldInfo {
@@ -135,6 +141,7 @@ struct DeviceFinal {
   std::string null;
   int in_scale = 0;
   int out_scale = 0;
+  bool float_out = false;  // the result is REAL or DOUBLE: the cell holds a double's bits
 };
 
 enum class StateKind : uint8_t {
@@ -209,6 +216,9 @@ struct StateInfo {
   // Keeps more than fixed fields: every value (compiler/functions/value_lists.h) or a
   // sketch. CPU only, and the partial-state codec (api/partial_codec.cpp) refuses it.
   bool holistic = false;
+  // Why the device state cannot hold this call's argument types (an aggregate of two
+  // arguments); null or a null result: it can.
+  const char* (*device_refusal)(const Type& arg, const Type& key) = nullptr;
 };
 const StateInfo& state_info(StateKind kind);
 

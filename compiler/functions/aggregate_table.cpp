@@ -74,13 +74,15 @@ constexpr std::array<const StateInfo*, 44> kStates = {
     &kStringAggState,    &kFirstOrderedState,   &kLastOrderedState,  &kApproxDistinctState,
 };
 
+constexpr const char* kI128Max = "i128_from_words(~0ull, 0x7FFFFFFFFFFFFFFFull)";
+constexpr const char* kI128Min = "i128_from_words(0ull, 0x8000000000000000ull)";
 // MIN's identity is NaN, above every double in SQL's order (templates/tally_types.cuh
 // sql_less), so that a MIN over NaN alone stays NaN.
 constexpr const char* kMinF64 = "__longlong_as_double(0x7FF8000000000000ll)";
 constexpr const char* kMaxF64 = "__longlong_as_double((long long)0xFFF0000000000000ull)";
 
 // In FieldKind order.
-const std::array<FieldInfo, 22> kFields = {{
+const std::array<FieldInfo, 24> kFields = {{
     {"count", "u64", 8, "0", MergeOp::Add, FieldInput::One, false},
     {"sum", "i128", 16, "0", MergeOp::Add, FieldInput::Value, false},
     {"sum", "f64", 8, "0.0", MergeOp::Add, FieldInput::Value, false},
@@ -89,10 +91,8 @@ const std::array<FieldInfo, 22> kFields = {{
     {"dev_sum", "f64", 8, "0.0", MergeOp::Add, FieldInput::Deviation, true},
     {"min", "i64", 8, "kI64Max", MergeOp::Min, FieldInput::Value, false},
     {"max", "i64", 8, "kI64Min", MergeOp::Max, FieldInput::Value, false},
-    {"min", "i128", 16, "i128_from_words(~0ull, 0x7FFFFFFFFFFFFFFFull)", MergeOp::Min,
-     FieldInput::Value, false},
-    {"max", "i128", 16, "i128_from_words(0ull, 0x8000000000000000ull)", MergeOp::Max,
-     FieldInput::Value, false},
+    {"min", "i128", 16, kI128Max, MergeOp::Min, FieldInput::Value, false},
+    {"max", "i128", 16, kI128Min, MergeOp::Max, FieldInput::Value, false},
     {"min", "f64", 8, kMinF64, MergeOp::Min, FieldInput::Value, false},
     {"max", "f64", 8, kMaxF64, MergeOp::Max, FieldInput::Value, false},
     {"bit_and", "i64", 8, "(i64)-1", MergeOp::BitAnd, FieldInput::Value, false},
@@ -105,6 +105,8 @@ const std::array<FieldInfo, 22> kFields = {{
     {"co_dev", "f64", 8, "0.0", MergeOp::Add, FieldInput::CoDeviation, true},
     {"dev_cube", "f64", 8, "0.0", MergeOp::Add, FieldInput::DeviationCube, true},
     {"dev_fourth", "f64", 8, "0.0", MergeOp::Add, FieldInput::DeviationFourth, true},
+    {"pair", "i128", 16, kI128Max, MergeOp::Min, FieldInput::ArgMinPair, false},
+    {"pair", "i128", 16, kI128Min, MergeOp::Max, FieldInput::ArgMaxPair, false},
 }};
 
 template <typename Table, typename Key>

@@ -1,8 +1,12 @@
 // ARG_MIN(value, key) and ARG_MAX(value, key) (MIN_BY/MAX_BY): the value of the row with the
 // least (greatest) key; rows whose value or key is NULL are skipped (DuckDB's arg_min).
-// Among rows that tie on the key the least value wins, so the answer does not depend on
-// the order rows arrive in. The CPU keeps it; the GPU has no state of two arguments (the
-// planner declines: no device final).
+// Among rows that tie on the key the least value wins (-0.0 before 0.0), so the answer does
+// not depend on the order rows arrive in, nor on the engine: the GPU keeps the pair packed
+// in one 128-bit word ordered the same way (templates/tally_arg_pair.cuh).
+#include <fmt/format.h>
+
+#include <cmath>
+
 #include "compiler/common/error.h"
 #include "compiler/common/value_ops.h"
 #include "compiler/functions/aggregate_entries.h"
@@ -11,6 +15,14 @@ namespace tally::aggregates {
 
 namespace {
 
+// Whether value v comes before the kept one among rows of equal keys: it is less, or it is
+// -0.0 where 0.0 is kept (they compare equal, but print apart).
+bool lesser_value(const Value& v, const Value& kept, const AggContext& ctx) {
+  const int c = compare_values(v, kept, ctx.arg, ctx.strings);
+  if (c != 0 || !ctx.arg.is_float()) return c < 0;
+  return std::signbit(v.f) && !std::signbit(kept.f);
+}
+
 // Whether (key, v) replaces the pair kept so far: a better key, or the same key and a
 // lesser value.
 template <int Sign>
@@ -18,7 +30,7 @@ bool wins(const HostAggState& s, const Value& v, const Value& key, const AggCont
   if (s.key.null) return true;
   const int c = compare_values(key, s.key, ctx.key, ctx.strings);
   if (c != 0) return Sign < 0 ? c < 0 : c > 0;
-  return compare_values(v, s.extreme, ctx.arg, ctx.strings) < 0;
+  return lesser_value(v, s.extreme, ctx);
 }
 
 template <int Sign>
@@ -47,6 +59,26 @@ void combine(HostAggState& into, const HostAggState& from, const AggContext& ctx
 
 Value final(const HostAggState& s, const AggContext&) { return s.extreme; }
 
+// The value's bits out of the state word; a group with no row is NULL.
+template <int Sign>
+std::string device_final(const DeviceFinal& d) {
+  const std::string bits = fmt::format("tally_arg_pair::pair_value_bits({}, {}, {})", d.fields[1],
+                                       Sign > 0 ? "true" : "false", d.float_out ? "true" : "false");
+  return fmt::format("    {0} = {1} == 0; {2} = {3};\n", d.null, d.fields[0], d.out,
+                     d.float_out ? "(i128)(u64)" + bits : "(i128)" + bits);
+}
+
+// Both arguments must fit the 64-bit halves of the state word.
+const char* device_refusal(const Type& value, const Type& key) {
+  auto fits = [](const Type& t) {
+    return t.is_integer() || t.is_float() || (t.is_decimal() && !t.is_wide_decimal()) ||
+           t.is_string() || t.id == TypeId::Boolean || t.id == TypeId::Date;
+  };
+  if (value.is_wide_decimal() || key.is_wide_decimal()) return "a DECIMAL wider than 18 digits";
+  if (!fits(value) || !fits(key)) return "an argument type its 64-bit state halves do not hold";
+  return nullptr;
+}
+
 AggregateTyping typing(const Type&) { return {std::nullopt, "two arguments are needed"}; }
 
 AggregateTyping typing_pair(const Type& value, const Type& key) {
@@ -60,17 +92,18 @@ StateKind min_state(const Type&) { return StateKind::ArgMin; }
 StateKind max_state(const Type&) { return StateKind::ArgMax; }
 
 template <int Sign>
-StateInfo arg_state(StateKind kind, const char* name) {
-  StateInfo s{kind,  name,   {FieldKind::Count}, SumGrowth::None, true, update, combine<Sign>,
-              final, nullptr};
+StateInfo arg_state(StateKind kind, const char* name, FieldKind pair) {
+  StateInfo s{kind,          name,  {FieldKind::Count, pair}, SumGrowth::None, true, update,
+              combine<Sign>, final, device_final<Sign>};
   s.update_pair = update_pair<Sign>;
+  s.device_refusal = device_refusal;
   return s;
 }
 
 }  // namespace
 
-const StateInfo kArgMinState = arg_state<-1>(StateKind::ArgMin, "ArgMin");
-const StateInfo kArgMaxState = arg_state<1>(StateKind::ArgMax, "ArgMax");
+const StateInfo kArgMinState = arg_state<-1>(StateKind::ArgMin, "ArgMin", FieldKind::ArgMinPair);
+const StateInfo kArgMaxState = arg_state<1>(StateKind::ArgMax, "ArgMax", FieldKind::ArgMaxPair);
 
 // The kept row is the same with or without DISTINCT.
 const AggregateFunction kArgMin = {

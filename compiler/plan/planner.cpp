@@ -231,12 +231,17 @@ uint64_t distinct_capacity(const BoundSelect& query, const std::vector<ColumnSta
 
 void check_query(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows) {
   for (const auto& a : query.aggregates) {
-    // A state with no device final (ARG_MIN's pair of arguments, a value list or a
-    // sketch per group) runs on the CPU only.
+    // A state with no device final (a value list or a sketch per group) runs on the CPU
+    // only, as does one whose device state cannot hold its argument types.
     const StateInfo* state = a.arg ? &aggregate_state(a.kind, a.arg->type) : nullptr;
     if (state && !state->device_final) {
       unsupported(fmt::format("{} (\"{}\"{})", aggregate_sql_name(a.kind), a.text,
                               state->holistic ? ", which keeps a list or sketch per group" : ""));
+    }
+    if (state && state->device_refusal && a.key) {
+      if (const char* why = state->device_refusal(a.arg->type, a.key->type)) {
+        unsupported(fmt::format("{} of {} (\"{}\")", aggregate_sql_name(a.kind), why, a.text));
+      }
     }
     // Strings enter the DISTINCT set as dictionary codes, or as ids of a string domain.
     if (a.distinct && a.arg->type.is_string() && a.arg->kind != ExprKind::ColumnRef) {

@@ -5,6 +5,7 @@
 
 #include "compiler/common/error.h"
 #include "compiler/plan/partial_states.h"
+#include "templates/tally_arg_pair.cuh"
 #include "templates/tally_stat_finals.cuh"
 
 namespace tally {
@@ -75,6 +76,31 @@ Value extreme_of(const FieldCells& c, const AggregateCall& call, size_t a,
   return Value::from_int(c.i64(1));
 }
 
+// An ARG_MIN / ARG_MAX pair word's value and key as the host state keeps them (the key's
+// strings never reach here: compiler/plan/partial_states.cpp refuses them).
+void arg_pair_of(HostAggState& s, const FieldCells& c, const AggregateCall& call, size_t a,
+                 const StateStringId& string_id, bool greatest) {
+  if (s.count == 0) return;
+  const Type& type = call.arg->type;
+  const int64_t bits = tally_arg_pair::pair_value_bits(c.cell(1), greatest, type.is_float());
+  if (type.is_string()) {
+    s.extreme = Value::from_int(string_id(a, bits));
+  } else if (type.is_decimal()) {
+    s.extreme = Value::from_decimal(bits);
+  } else {
+    s.extreme =
+        type.is_float() ? Value::from_double(std::bit_cast<double>(bits)) : Value::from_int(bits);
+  }
+  const int64_t key = tally_arg_pair::pair_key(c.cell(1));
+  if (call.key->type.is_decimal()) {
+    s.key = Value::from_decimal(key);
+  } else if (call.key->type.is_float()) {
+    s.key = Value::from_double(std::bit_cast<double>(tally_arg_pair::double_bits_of_ordered(key)));
+  } else {
+    s.key = Value::from_int(key);
+  }
+}
+
 HostAggState host_state(StateKind kind, const FieldCells& c, const AggregateCall& call, size_t a,
                         const StateStringId& string_id) {
   HostAggState s;
@@ -139,6 +165,8 @@ HostAggState host_state(StateKind kind, const FieldCells& c, const AggregateCall
       break;
     case StateKind::ArgMin:
     case StateKind::ArgMax:
+      arg_pair_of(s, c, call, a, string_id, kind == StateKind::ArgMax);
+      break;
     case StateKind::QuantileCont:
     case StateKind::QuantileDisc:
     case StateKind::Mode:

@@ -75,6 +75,14 @@ void expect_parts_match_cpu(const std::string& sql, const std::vector<std::strin
   CHECK(test::result_difference(cpu, *last->result, test::float_tolerances(cpu)) == "");
 }
 
+// `sql` in 2 and 4 parts, resident and streamed, against the CPU engine.
+void expect_splits_match_cpu(const char* sql) {
+  for (const char* devices : {"0,0", "0,0,0,0"}) {
+    expect_parts_match_cpu(sql, {}, devices, "device", std::string(devices) + " resident");
+    expect_parts_match_cpu(sql, {}, devices, "host", std::string(devices) + " streamed");
+  }
+}
+
 }  // namespace
 
 TEST_CASE("gpu parts: split_rows gives block-aligned ranges that cover the table") {
@@ -116,10 +124,7 @@ TEST_CASE("gpu parts: NULLs and strings split into parts match the CPU") {
       "MAX(c_double), STDDEV_SAMP(c_integer), VAR_SAMP(c_decimal), SUM(c_double), "
       "VAR_SAMP(c_double) FROM nulls WHERE c_smallint IS NULL OR c_smallint > 2 "
       "GROUP BY c_varchar, c_boolean HAVING COUNT(*) > 1 ORDER BY 1, 2 LIMIT 5";
-  for (const char* devices : {"0,0", "0,0,0,0"}) {
-    expect_parts_match_cpu(sql, {}, devices, "device", std::string(devices) + " resident");
-    expect_parts_match_cpu(sql, {}, devices, "host", std::string(devices) + " streamed");
-  }
+  expect_splits_match_cpu(sql);
   expect_parts_match_cpu(sql, {}, "", "host", "co-processed", true);
 }
 
@@ -132,10 +137,18 @@ TEST_CASE("gpu parts: the statistical aggregates split into parts match the CPU"
       "c_smallint), REGR_COUNT(c_double, c_smallint), REGR_R2(c_real, c_integer), "
       "REGR_SXY(c_real, c_integer), SKEWNESS(c_double), KURTOSIS(c_integer) FROM nulls "
       "GROUP BY c_varchar ORDER BY 1";
-  for (const char* devices : {"0,0", "0,0,0,0"}) {
-    expect_parts_match_cpu(sql, {}, devices, "device", std::string(devices) + " resident");
-    expect_parts_match_cpu(sql, {}, devices, "host", std::string(devices) + " streamed");
-  }
+  expect_splits_match_cpu(sql);
+}
+
+// ARG_MIN / ARG_MAX's pair words decode into the host's (value, key) states, which combine
+// across parts by the same rule (the best key, then the least value).
+TEST_CASE("gpu parts: ARG_MIN and ARG_MAX split into parts match the CPU") {
+  const char* sql =
+      "SELECT c_varchar, ARG_MIN(c_varchar, c_integer), MAX_BY(c_double, c_date), "
+      "ARG_MIN(c_decimal, c_real), ARG_MAX(c_boolean, c_bigint), ARG_MIN(c_date, c_double) "
+      "FROM nulls GROUP BY 1 ORDER BY 1";
+  expect_splits_match_cpu(sql);
+  expect_parts_match_cpu(sql, {}, "", "host", "co-processed", true);
 }
 
 TEST_CASE("gpu parts: co-processing with the CPU engine matches the CPU engine alone") {

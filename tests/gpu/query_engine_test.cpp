@@ -287,14 +287,4 @@ TEST_CASE("gpu queries: the aggregate library matches the CPU engine - NULLs inc
   compare(run(none, {}, DeviceChoice::Cpu), run(none, {}, DeviceChoice::Gpu), "library empty");
 }
 
-// ARG_MIN/ARG_MAX have no device state: the GPU declines and auto runs the CPU, saying why.
-TEST_CASE("gpu queries: ARG_MIN and MAX_BY are declined by the GPU and run on the CPU") {
-  const char* sql = "SELECT c_boolean, ARG_MIN(c_varchar, c_integer) FROM nulls GROUP BY 1";
-  CHECK_THROWS_AS(run(sql, {}, DeviceChoice::Gpu), Error);
-  const Result cpu = run(sql, {}, DeviceChoice::Cpu);
-  const Result automatic = run(sql, {}, DeviceChoice::Auto);
-  CHECK(automatic.device.rfind("cpu", 0) == 0);
-  CHECK(automatic.rows.size() == cpu.rows.size());
-}
-
 }  // namespace tally

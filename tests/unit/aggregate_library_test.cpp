@@ -100,8 +100,14 @@ TEST_CASE("aggregate library: typing - results and the argument casts") {
   CHECK_FALSE(static_cast<bool>(aggregate_function(AggKind::Count).typing_pair));
   CHECK(aggregate_function(AggKind::BitXor).distinct == DistinctRule::Accepted);
   CHECK(aggregate_function(AggKind::BitAnd).distinct == DistinctRule::Ignored);
-  // ARG_MIN/ARG_MAX have no device final: the GPU planner declines them.
-  CHECK_FALSE(static_cast<bool>(aggregate_state(AggKind::ArgMax, Type::integer()).device_final));
+  // ARG_MIN/ARG_MAX run on the GPU unless an argument is wider than their state's halves.
+  const StateInfo& arg_max = aggregate_state(AggKind::ArgMax, Type::integer());
+  CHECK(static_cast<bool>(arg_max.device_final));
+  REQUIRE(static_cast<bool>(arg_max.device_refusal));
+  CHECK(arg_max.device_refusal(Type::varchar(), Type::double_()) == nullptr);
+  CHECK(arg_max.device_refusal(Type::date(), Type::decimal(18, 2)) == nullptr);
+  CHECK(arg_max.device_refusal(Type::decimal(30, 4), Type::integer()) != nullptr);
+  CHECK(arg_max.device_refusal(Type::boolean(), Type::decimal(19, 0)) != nullptr);
   CHECK(static_cast<bool>(aggregate_state(AggKind::Product, Type::double_()).device_final));
 }
 

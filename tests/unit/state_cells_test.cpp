@@ -17,6 +17,7 @@
 #include "compiler/eval/evaluator.h"
 #include "compiler/plan/partial_states.h"
 #include "runtime/cpu/cpu_engine.h"
+#include "templates/tally_arg_pair.cuh"
 #include "tests/unit/support/planner_fixture.h"
 #include "tests/unit/support/result_check.h"
 #include "tests/unit/support/result_compare.h"
@@ -192,10 +193,35 @@ int128 exact_cell(FieldKind kind, const std::vector<Value>& args, const Type& ty
   return folded;
 }
 
+// ARG_MIN / ARG_MAX's word (templates/tally_arg_pair.cuh) over a part's (value, key) rows.
+int128 pair_cell(FieldKind kind, const std::vector<Value>& args, const std::vector<Value>& keys,
+                 const AggregateCall& call) {
+  namespace ap = tally_arg_pair;
+  const bool greatest = kind == FieldKind::ArgMaxPair;
+  const int128 top = ~(int128(1) << 127);
+  int128 kept = greatest ? -top - 1 : top;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const auto word = [](const Value& v, const Type& t) {
+      return static_cast<long long>(exact_of(v, t));
+    };
+    const long long k = call.key->type.is_float() ? ap::key_image(keys[i].f)
+                                                  : ap::key_image(word(keys[i], call.key->type));
+    const unsigned long long v = call.arg->type.is_float()
+                                     ? ap::value_image(args[i].f)
+                                     : ap::value_image(word(args[i], call.arg->type));
+    kept = greatest ? std::max(kept, ap::pair(k, v, true)) : std::min(kept, ap::pair(k, v, false));
+  }
+  return kept;
+}
+
 // What one field of one group holds on the device after a part's rows.
 int128 field_cell(FieldKind kind, const std::vector<Value>& args, const std::vector<Value>& keys,
-                  const Type& type) {
+                  const AggregateCall& call) {
+  const Type& type = call.arg->type;
   if (kind == FieldKind::Count) return static_cast<int128>(args.size());
+  if (kind == FieldKind::ArgMinPair || kind == FieldKind::ArgMaxPair) {
+    return pair_cell(kind, args, keys, call);
+  }
   if (std::string_view(field_info(kind).cuda_type) == "f64") return float_cell(kind, args, keys);
   return exact_cell(kind, args, type);
 }
@@ -265,7 +291,7 @@ void append_cells(const BoundSelect& q, const GpuPlan& plan, const ModelGroup& g
       args.push_back(v);
       if (call.key) keys.push_back(k);
     }
-    cells.push_back(field_cell(field.kind, args, keys, call.arg->type));
+    cells.push_back(field_cell(field.kind, args, keys, call));
   }
 }
 
@@ -326,7 +352,8 @@ const char* const kAggregates =
     "BIT_OR(sm), BIT_XOR(b), PRODUCT(r), ANY_VALUE(s), FIRST(i), COVAR_POP(x, i), "
     "COVAR_SAMP(r, d), CORR(x, b), REGR_SLOPE(x, sm), REGR_INTERCEPT(x, sm), REGR_COUNT(i, x), "
     "REGR_R2(d, x), REGR_AVGX(x, w), REGR_AVGY(x, w), REGR_SXX(r, i), REGR_SYY(r, i), "
-    "REGR_SXY(r, i), SKEWNESS(x), KURTOSIS(i), SKEWNESS(r), KURTOSIS(d)";
+    "REGR_SXY(r, i), SKEWNESS(x), KURTOSIS(i), SKEWNESS(r), KURTOSIS(d), ARG_MIN(s, i), "
+    "ARG_MAX(x, d), MIN_BY(t, r), MAX_BY(b, x), ARG_MIN(f, t), ARG_MAX(d, sm), ARG_MAX(s, k)";
 
 }  // namespace
 

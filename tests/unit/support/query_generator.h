@@ -1253,8 +1253,19 @@ class QueryGenerator {
     if (r < 61) return numeric_aggregate("AVG");
     if (r < 68) return numeric_aggregate(chance(0.8) ? "STDDEV_SAMP" : "STDDEV");
     if (r < 75) return numeric_aggregate(chance(0.8) ? "VAR_SAMP" : "VARIANCE");
-    if (r < 80) return numeric_aggregate(chance(0.5) ? "MIN" : "MAX");
+    if (r < 78) return numeric_aggregate(chance(0.5) ? "MIN" : "MAX");
+    if (r < 80) return arg_min_max();
     return numeric_aggregate(r < 90 ? "SUM" : "AVG");
+  }
+
+  // ARG_MIN / ARG_MAX of bare columns: the kept value is one of the column's, and rows tied
+  // on the key keep the least value on both engines, so even a DOUBLE compares exactly.
+  Aggregate arg_min_max() {
+    const FuzzColumn& value = pick(table_->columns);
+    const FuzzColumn& key = pick(table_->columns);
+    Aggregate a;
+    a.sql = fmt::format("{}({}, {})", chance(0.5) ? "ARG_MIN" : "ARG_MAX", value.name, key.name);
+    return a;  // has_arg false: HAVING compares no constant with it
   }
 
   // FILTER (WHERE cond) on a few aggregates. The condition takes no parameters: the
