@@ -230,6 +230,7 @@ primary
   | caseExpression
   | extractFunction
   | substringFunction
+  | trimFunction
   | functionCall
   | columnReference
   | LPAREN expression RPAREN
@@ -275,6 +276,15 @@ extractField : identifier | STRING_LITERAL ;
 // SQL's SUBSTRING(s FROM start FOR count); SUBSTRING(s, start, count) is a functionCall.
 substringFunction
   : SUBSTRING LPAREN source=expression FROM position=expression (FOR length=expression)? RPAREN
+  ;
+
+// PostgreSQL's TRIM([BOTH | LEADING | TRAILING] [characters] FROM s), and
+// TRIM(BOTH | LEADING | TRAILING s [, characters]); TRIM(s [, characters]) is a functionCall.
+trimFunction
+  : TRIM LPAREN side=(BOTH | LEADING | TRAILING)? characters=expression? FROM
+    source=expression RPAREN
+  | TRIM LPAREN side=(BOTH | LEADING | TRAILING) source=expression
+    (COMMA characters=expression)? RPAREN
   ;
 
 
@@ -325,7 +335,8 @@ nonReservedKeyword
   | PRECISION | FLOAT | FLOAT8 | DECIMAL | NUMERIC | DATE | CHAR | CHARACTER | VARYING
   | VARCHAR | TEXT | BOOLEAN | BOOL
   | YEAR | YEARS | MONTH | MONTHS | DAY | DAYS | INTERVAL
-  | DELIMITER | HEADER | FORMAT | OFF | FIRST | LAST | NULLS | SUBSTRING
+  | DELIMITER | HEADER | FORMAT | OFF | FIRST | LAST | NULLS | SUBSTRING | TRIM
+  | BOTH | LEADING | TRAILING
   | SET | RESET | SHOW | TABLES | DESCRIBE | EXPLAIN | TO
   | UPDATE | DELETE | ALTER | MERGE | TRUNCATE | GRANT | REVOKE | BEGIN | COMMIT
   | ROLLBACK | START | VACUUM | ANALYZE | ATTACH | DETACH | PRAGMA | CALL | EXPORT
@@ -337,9 +348,11 @@ nonReservedKeyword
 // ---------------------------------------------------------------- lexer
 
 ALL : A L L ;
+BOTH : B O T H ;
 CUBE : C U B E ;
 FILTER : F I L T E R ;
 GROUPING : G R O U P I N G ;
+LEADING : L E A D I N G ;
 ROLLUP : R O L L U P ;
 SETS : S E T S ;
 ALTER : A L T E R ;
@@ -460,6 +473,8 @@ TABLES : T A B L E S ;
 TEXT : T E X T ;
 THEN : T H E N ;
 TO : T O ;
+TRAILING : T R A I L I N G ;
+TRIM : T R I M ;
 TRUE : T R U E ;
 TRUNCATE : T R U N C A T E ;
 UNION : U N I O N ;

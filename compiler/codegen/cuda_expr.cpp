@@ -255,6 +255,8 @@ CudaOperand CudaExprEmitter::emit_node(const Expr& e, std::string& out) {
       return emit_date(e, out);
     case ExprKind::Function:
       return emit_function(e, out);
+    case ExprKind::GroupingSetId:
+      return {"(i32)grouping_set", "false"};  // the Scan's loop over the sets (group_slot.h)
     default:
       unsupported(fmt::format("the expression \"{}\"", e.text));
   }

@@ -64,7 +64,38 @@ std::string key_words_slot(const AggregationContext& ctx, const std::vector<Cuda
   return s;
 }
 
+// Sets up to this many unroll, so that each set's kept keys fold into its copy of the body.
+constexpr size_t kUnrolledSets = 8;
+
+// A key the row's set drops is NULL there (its value is then never read).
+void drop_keys_outside_set(const AggregationContext& ctx, std::vector<CudaOperand>& keys) {
+  if (ctx.query.grouping_sets.empty()) return;
+  for (size_t k = 0; k + 1 < keys.size(); ++k) {
+    bool dropped_somewhere = false;
+    for (uint64_t mask : ctx.query.grouping_sets) dropped_somewhere |= !((mask >> k) & 1);
+    if (!dropped_somewhere) continue;
+    keys[k].null = fmt::format("({} || ((kept_keys >> {}) & 1ull) == 0ull)", keys[k].null, k);
+  }
+}
+
 }  // namespace
+
+std::string grouping_set_declarations(const AggregationContext& ctx) {
+  const std::vector<uint64_t>& sets = ctx.query.grouping_sets;
+  if (sets.empty()) return "";
+  std::string masks;
+  for (size_t s = 0; s < sets.size(); ++s) masks += fmt::format("{}{}ull", s ? ", " : "", sets[s]);
+  return fmt::format("const u64 grouping_set_keys[{}] = {{{}}};\n", sets.size(), masks);
+}
+
+std::string grouping_set_loop_head(const AggregationContext& ctx) {
+  const size_t sets = ctx.query.grouping_sets.size();
+  if (sets == 0) return "";
+  return fmt::format(
+      "#pragma unroll {}\nfor (u32 grouping_set = 0; grouping_set < {}u; ++grouping_set) {{\n"
+      "const u64 kept_keys = grouping_set_keys[grouping_set];\n",
+      sets <= kUnrolledSets ? "" : "1", sets);
+}
 
 std::string group_slot_code(AggregationContext& ctx, bool find_only) {
   const GpuPlan& plan = ctx.plan;
@@ -72,6 +103,7 @@ std::string group_slot_code(AggregationContext& ctx, bool find_only) {
   std::string s;
   std::vector<CudaOperand> keys;
   for (const auto& k : ctx.query.group_keys) keys.push_back(ctx.emitter.emit(*k, s));
+  drop_keys_outside_set(ctx, keys);
   if (plan.hash_keys == HashKeyLayout::Decimal128) {
     s += fmt::format(
         "const i128 key_value = (i128)({});\n"

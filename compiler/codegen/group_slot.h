@@ -14,6 +14,13 @@ namespace tally {
 // inserted.
 std::string group_slot_code(AggregationContext& ctx, bool find_only);
 
+// One-pass grouping sets (compiler/ir/grouping_sets.h): the Scan merges each row once per
+// set, in a loop over `grouping_set` around the row's slot and merges; in set s the keys
+// that set drops are NULL. Before the walk: the sets' kept keys (bit k: key k), or nothing
+// for an ordinary GROUP BY. Then the loop's head, its brace closed by the caller, or "".
+std::string grouping_set_declarations(const AggregationContext& ctx);
+std::string grouping_set_loop_head(const AggregationContext& ctx);
+
 // The Finalizer's inverse of a raw key's 64 bits (`bits`): the i128 the host reads back.
 std::string raw_key_value(const AggregationContext& ctx, size_t key, const std::string& bits);
 

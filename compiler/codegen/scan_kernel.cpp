@@ -50,7 +50,7 @@ class ScanWriter {
         walk_type_(narrow_ ? "u32" : "u64") {}
 
   std::string body() {
-    std::string b = merges_.declarations();
+    std::string b = merges_.declarations() + grouping_set_declarations(ctx_);
     // Scans whose per-thread tables live in shared memory (small bodies, bound by decode and
     // load latency) unroll a block's rows in chunks of kChunkRows through two LaneChunk
     // buffers; the others loop over the block's rows, reading fields row by row, so that
@@ -238,8 +238,9 @@ class ScanWriter {
       CudaOperand f = ctx_.emitter.emit(*ctx_.query.filter, b);
       b += fmt::format("if ({} || !{}) continue;\n", f.null, f.value);
     }
-    b += group_slot_code(ctx_, m2_pass_);
-    b += merges_.merge_row();
+    const std::string sets = grouping_set_loop_head(ctx_);
+    b += sets + group_slot_code(ctx_, m2_pass_) + merges_.merge_row();
+    if (!sets.empty()) b += "}\n";
     b += "}\n}\n";
     return b;
   }

@@ -60,7 +60,7 @@ void explain_aggregation(const BoundSelect& q, std::string& out) {
                        q.group_keys[i]->type.to_string());
   }
   // Each set as its keys: "(key0, key1)", "()".
-  if (!q.grouping_sets.empty()) out += "grouping sets (one GROUP BY pass each):\n";
+  if (!q.grouping_sets.empty()) out += "grouping sets:\n";
   for (uint64_t mask : q.grouping_sets) {
     std::string keys;
     for (size_t k = 0; k < q.group_keys.size(); ++k) {

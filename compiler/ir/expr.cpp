@@ -193,6 +193,8 @@ std::string expr_to_string(const Expr& e) {
       for (size_t i = 0; i < e.children.size(); ++i) keys += (i ? ", " : "") + child(i);
       return fmt::format("GROUPING({})", keys);
     }
+    case ExprKind::GroupingSetId:
+      return "GROUPING_SET_ID()";
   }
   return "?";
 }

@@ -51,6 +51,9 @@ enum class ExprKind {
   Grouping,      // GROUPING(keys): children = GroupKeyRefs; INTEGER, bit set per key not
                  // grouped in the row's grouping set. Replaced by a constant per set
                  // (compiler/ir/grouping_sets.h) before an engine sees it.
+  // INTEGER, no children: the grouping set a row is merged into, the last group key of
+  // one_pass_grouping_query (compiler/ir/grouping_sets.h); only the GPU's Scan has one.
+  GroupingSetId,
 };
 
 enum ArithOp : int { kAdd, kSub, kMul, kDiv, kMod };

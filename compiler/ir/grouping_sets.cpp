@@ -1,5 +1,7 @@
 #include "compiler/ir/grouping_sets.h"
 
+#include <fmt/format.h>
+
 namespace tally {
 
 namespace {
@@ -26,6 +28,19 @@ ExprPtr over_set(const ExprPtr& e, const std::vector<int>& new_index, uint64_t m
   return copy ? copy : e;
 }
 
+// Every output visible (the hidden ones are sort keys) and no DISTINCT, ORDER BY, LIMIT or
+// OFFSET: the caller finishes the union of the sets' rows.
+void without_row_finish(BoundSelect& q) {
+  q.visible_outputs = q.outputs.size();
+  q.distinct_outputs = false;
+  q.distinct_on.clear();
+  q.order_by.clear();
+  q.limit.reset();
+  q.limit_parameter = -1;
+  q.offset = 0;
+  q.offset_parameter = -1;
+}
+
 BoundSelect one_set(const BoundSelect& query, uint64_t mask) {
   BoundSelect set = query;
   set.grouping_sets.clear();
@@ -38,15 +53,17 @@ BoundSelect one_set(const BoundSelect& query, uint64_t mask) {
   }
   for (auto& o : set.outputs) o.expr = over_set(o.expr, new_index, mask);
   if (set.having) set.having = over_set(set.having, new_index, mask);
-  set.visible_outputs = set.outputs.size();
-  set.distinct_outputs = false;
-  set.distinct_on.clear();
-  set.order_by.clear();
-  set.limit.reset();
-  set.limit_parameter = -1;
-  set.offset = 0;
-  set.offset_parameter = -1;
+  without_row_finish(set);
   return set;
+}
+
+// A GroupKeyRef or AggregateRef.
+ExprPtr reference(ExprKind kind, const Type& type, size_t index) {
+  auto ref = std::make_shared<Expr>();
+  ref->kind = kind;
+  ref->type = type;
+  ref->index = static_cast<int>(index);
+  return ref;
 }
 
 }  // namespace
@@ -58,6 +75,43 @@ int64_t grouping_value(const Expr& grouping, uint64_t mask) {
     value = value * 2 + (grouped ? 0 : 1);
   }
   return value;
+}
+
+BoundSelect one_pass_grouping_query(const BoundSelect& query) {
+  BoundSelect one = query;
+  one.group_keys.push_back(make_node(ExprKind::GroupingSetId, Type::integer(), {}));
+  one.outputs.clear();
+  for (size_t k = 0; k < one.group_keys.size(); ++k) {
+    one.outputs.push_back(
+        {fmt::format("key{}", k), reference(ExprKind::GroupKeyRef, one.group_keys[k]->type, k)});
+  }
+  for (size_t a = 0; a < one.aggregates.size(); ++a) {
+    one.outputs.push_back(
+        {fmt::format("agg{}", a), reference(ExprKind::AggregateRef, one.aggregates[a].type, a)});
+  }
+  one.having.reset();
+  without_row_finish(one);
+  return one;
+}
+
+std::vector<SetGroups> one_pass_set_groups(const BoundSelect& query,
+                                           const std::vector<std::vector<Value>>& rows) {
+  const size_t keys = query.group_keys.size();
+  std::vector<SetGroups> sets(query.grouping_sets.size());
+  for (const auto& row : rows) {
+    const Value& id = row[keys];
+    if (id.null || id.i < 0 || static_cast<size_t>(id.i) >= sets.size()) {
+      throw Error(ErrorKind::Internal, "a one-pass group has no grouping set");
+    }
+    const uint64_t mask = query.grouping_sets[static_cast<size_t>(id.i)];
+    SetGroups& set = sets[static_cast<size_t>(id.i)];
+    std::vector<Value>& set_keys = set.keys.emplace_back();
+    for (size_t k = 0; k < keys; ++k) {
+      if ((mask >> k) & 1) set_keys.push_back(row[k]);
+    }
+    set.aggregates.emplace_back(row.begin() + static_cast<std::ptrdiff_t>(keys + 1), row.end());
+  }
+  return sets;
 }
 
 std::vector<BoundSelect> split_grouping_sets(const BoundSelect& query) {

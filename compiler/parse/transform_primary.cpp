@@ -51,6 +51,7 @@ ast::ExprPtr Transformer::transform_primary(P::PrimaryContext& ctx) {
   if (auto* case_expression = ctx.caseExpression()) return transform_case(*case_expression);
   if (auto* extract = ctx.extractFunction()) return transform_extract(*extract);
   if (auto* substring = ctx.substringFunction()) return transform_substring(*substring);
+  if (auto* trim = ctx.trimFunction()) return transform_trim(*trim);
   if (auto* call = ctx.functionCall()) return transform_function_call(*call);
   if (auto* column = ctx.columnReference()) return transform_column_reference(*column);
   if (auto* subquery = ctx.subquery()) {
@@ -210,6 +211,16 @@ ast::ExprPtr Transformer::transform_substring(P::SubstringFunctionContext& ctx) 
   expr->children.push_back(transform_expression(*ctx.source));
   expr->children.push_back(transform_expression(*ctx.position));
   if (ctx.length != nullptr) expr->children.push_back(transform_expression(*ctx.length));
+  return expr;
+}
+
+// TRIM([BOTH | LEADING | TRAILING] [chars] FROM s) is trim, ltrim or rtrim(s [, chars]).
+ast::ExprPtr Transformer::transform_trim(P::TrimFunctionContext& ctx) {
+  ast::ExprPtr expr = make_expr(ast::ExprKind::FunctionCall, ctx.start, ctx.stop);
+  const size_t side = ctx.side == nullptr ? size_t{P::BOTH} : ctx.side->getType();
+  expr->name = side == P::LEADING ? "LTRIM" : side == P::TRAILING ? "RTRIM" : "TRIM";
+  expr->children.push_back(transform_expression(*ctx.source));
+  if (ctx.characters != nullptr) expr->children.push_back(transform_expression(*ctx.characters));
   return expr;
 }
 

@@ -115,6 +115,7 @@ class Transformer {
   ast::ExprPtr transform_extract(P::ExtractFunctionContext& ctx);
   ast::ExprPtr transform_function_call(P::FunctionCallContext& ctx);
   ast::ExprPtr transform_substring(P::SubstringFunctionContext& ctx);
+  ast::ExprPtr transform_trim(P::TrimFunctionContext& ctx);
   ast::ExprPtr transform_column_reference(P::ColumnReferenceContext& ctx);
 
   // Names, types and literal text (transform_name.cpp).

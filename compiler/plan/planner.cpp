@@ -35,6 +35,11 @@ constexpr uint64_t kBlockRowsPerSlot = 8;
 KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
                        const BoundSelect& query, const std::vector<Value>* parameters) {
   KeyEncoding k;
+  if (key.kind == ExprKind::GroupingSetId) {  // a digit per grouping set, set by the Scan's loop
+    k.exact = true;
+    k.values = std::max<size_t>(1, query.grouping_sets.size());
+    return k;
+  }
   if (key.kind == ExprKind::ColumnRef) {
     const ColumnStats& s = stats[key.index];
     k.nullable = s.has_nulls;
@@ -79,6 +84,17 @@ KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
   k.bounded = false;
   k.nullable = true;  // a computed key may be NULL: it owns the NULL slot
   return k;
+}
+
+// One-pass grouping sets (compiler/ir/grouping_sets.h): a key some set drops is NULL in that
+// set's groups, so it needs its NULL digit even where the column has no NULL.
+void hold_dropped_keys_null(const BoundSelect& query, std::vector<KeyEncoding>& keys) {
+  if (keys.empty() || query.group_keys.back()->kind != ExprKind::GroupingSetId) return;
+  for (uint64_t mask : query.grouping_sets) {
+    for (size_t k = 0; k + 1 < keys.size(); ++k) {
+      if (!((mask >> k) & 1)) keys[k].nullable = true;
+    }
+  }
 }
 
 // Product of the radices, or 0 when it passes 2^62.
@@ -468,6 +484,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   for (const auto& key : query.group_keys) {
     plan.keys.push_back(encode_key(*key, stats, query, parameters));
   }
+  hold_dropped_keys_null(query, plan.keys);
   plan.grid = static_cast<uint32_t>(limits.sm_count) * 8;
   plan.rows = rows;
   uint64_t product = slot_product(plan.keys);

@@ -45,6 +45,24 @@ std::string key_bytes(const std::vector<Value>& keys) {
   return bytes;
 }
 
+// The larger of Chao's and GEE's estimates from the sampled keys' counts (`passed` rows of
+// the table's `rows`, drawn `sampled`).
+uint64_t estimate_from_counts(const std::unordered_map<std::string, uint32_t>& seen,
+                              uint64_t passed, uint64_t sampled, uint64_t rows) {
+  uint64_t once = 0, twice = 0;
+  for (const auto& [key, count] : seen) {
+    once += count == 1;
+    twice += count == 2;
+  }
+  const double passing =
+      static_cast<double>(rows) * static_cast<double>(passed) / static_cast<double>(sampled);
+  const auto d = static_cast<double>(seen.size()), f1 = static_cast<double>(once),
+             f2 = static_cast<double>(twice);
+  const double gee = std::sqrt(passing / static_cast<double>(passed)) * f1 + (d - f1);
+  const double chao1 = d + f1 * (f1 - 1) / (2 * (f2 + 1));
+  return static_cast<uint64_t>(std::clamp(std::max(gee, chao1), d, passing));
+}
+
 }  // namespace
 
 GroupEstimate estimate_groups(const BoundSelect& query, const Table& table,
@@ -57,8 +75,14 @@ GroupEstimate estimate_groups(const BoundSelect& query, const Table& table,
   ctx.parameters = parameters.data();
   ctx.parameter_count = parameters.size();
   ctx.strings = &strings;
-  std::vector<Value> values, keys(query.group_keys.size());
-  std::unordered_map<std::string, uint32_t> seen;
+  // One-pass grouping sets (compiler/ir/grouping_sets.h): the last key is the set id, and
+  // a row makes one group per set, so each set's groups are estimated apart and summed.
+  const bool one_pass =
+      !query.group_keys.empty() && query.group_keys.back()->kind == ExprKind::GroupingSetId;
+  const size_t real_keys = query.group_keys.size() - (one_pass ? 1 : 0);
+  const std::vector<uint64_t> sets = one_pass ? query.grouping_sets : std::vector<uint64_t>{~0ull};
+  std::vector<Value> values, keys(real_keys), set_keys;
+  std::vector<std::unordered_map<std::string, uint32_t>> seen(sets.size());
   e.sampled = std::min(rows, sample_rows);
   for (uint64_t i = 0; i < e.sampled; ++i) {
     read_row(query, table, splitmix64(i) % rows, strings, values);
@@ -70,22 +94,19 @@ GroupEstimate estimate_groups(const BoundSelect& query, const Table& table,
       continue;
     }
     ++e.passed;
-    ++seen[key_bytes(keys)];
+    for (size_t s = 0; s < sets.size(); ++s) {
+      set_keys = keys;
+      for (size_t k = 0; k < real_keys; ++k) {
+        if (!((sets[s] >> k) & 1)) set_keys[k] = Value();
+      }
+      ++seen[s][key_bytes(set_keys)];
+    }
   }
   if (e.passed == 0) return e;
-  e.distinct = seen.size();
-  uint64_t once = 0, twice = 0;
-  for (const auto& [key, count] : seen) {
-    once += count == 1;
-    twice += count == 2;
+  for (const auto& set_seen : seen) {
+    e.distinct += set_seen.size();
+    e.groups += estimate_from_counts(set_seen, e.passed, e.sampled, rows);
   }
-  const double passing =
-      static_cast<double>(rows) * static_cast<double>(e.passed) / static_cast<double>(e.sampled);
-  const auto d = static_cast<double>(e.distinct), f1 = static_cast<double>(once),
-             f2 = static_cast<double>(twice);
-  const double gee = std::sqrt(passing / static_cast<double>(e.passed)) * f1 + (d - f1);
-  const double chao1 = d + f1 * (f1 - 1) / (2 * (f2 + 1));
-  e.groups = static_cast<uint64_t>(std::clamp(std::max(gee, chao1), d, passing));
   return e;
 }
 

@@ -36,9 +36,12 @@ enum class DeviceChoice { Auto, Cpu, Gpu };
 struct ExecOptions {
   DeviceChoice device = DeviceChoice::Auto;
   std::string strategy = "auto";  // GPU grouping strategy: auto, thread, block, direct, hash
-  uint64_t hash_capacity = 0;     // > 0: first GPU hash table size (to exercise growth)
-  bool compile_only = false;      // SELECT: generate and NVRTC-compile, do not run
-  bool emit_cuda = false;         // SELECT: also return the generated CUDA source
+  // GROUPING SETS / ROLLUP / CUBE on the GPU: auto (one pass over the rows where the plan
+  // takes it, else one GROUP BY per set), one_pass (an error where it cannot), per_set.
+  std::string grouping_sets = "auto";
+  uint64_t hash_capacity = 0;  // > 0: first GPU hash table size (to exercise growth)
+  bool compile_only = false;   // SELECT: generate and NVRTC-compile, do not run
+  bool emit_cuda = false;      // SELECT: also return the generated CUDA source
   // compile_only: the NVRTC target
   std::string arch = default_gpu_target().arch;
   std::vector<std::string> parameters;  // values for '?', converted to the inferred types
@@ -186,11 +189,24 @@ class Database : public Catalog {
   void run_engine(const BoundSelect& query, const TablePtr& input,
                   const std::vector<Value>& parameters, const std::shared_ptr<StringHeap>& strings,
                   const ExecOptions& options, GpuPlanCache* plans, StatementOutcome& outcome);
-  // GROUPING SETS: each set's query through run_engine, the rows unioned and finished.
+  // GROUPING SETS: on the GPU in one pass over the rows where that applies, else each set's
+  // query through run_engine; the rows unioned and finished (run_grouping_sets.cpp).
   void run_grouping_sets(const BoundSelect& query, const TablePtr& input,
                          const std::vector<Value>& parameters,
                          const std::shared_ptr<StringHeap>& strings, const ExecOptions& options,
                          StatementOutcome& outcome);
+  std::vector<std::vector<Value>> run_sets_in_one_pass(const BoundSelect& query,
+                                                       const TablePtr& input,
+                                                       const std::vector<Value>& parameters,
+                                                       const std::shared_ptr<StringHeap>& strings,
+                                                       const ExecOptions& options,
+                                                       StatementOutcome& outcome);
+  std::vector<std::vector<Value>> run_sets_one_by_one(const BoundSelect& query,
+                                                      const TablePtr& input,
+                                                      const std::vector<Value>& parameters,
+                                                      const std::shared_ptr<StringHeap>& strings,
+                                                      const ExecOptions& options,
+                                                      StatementOutcome& outcome);
   StatementOutcome compile_select(const BoundSelect& query, const TablePtr& input,
                                   const ExecOptions& options, StatementOutcome outcome,
                                   GpuPlanCache* plans);

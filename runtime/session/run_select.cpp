@@ -8,6 +8,7 @@
 #include "compiler/bind/binder.h"
 #include "compiler/common/elapsed.h"
 #include "compiler/eval/evaluator.h"
+#include "compiler/ir/grouping_sets.h"
 #include "compiler/parse/ast_walk.h"
 #include "runtime/cpu/cpu_engine.h"
 #include "runtime/cuda/device.h"
@@ -133,9 +134,16 @@ StatementOutcome Database::run_bound(const BoundSelect& bound, const ExecOptions
   }
   if (options.compile_only) {
     if (!query.grouping_sets.empty()) {
-      throw Error(ErrorKind::Unsupported,
-                  "compiling GROUPING SETS, ROLLUP or CUBE ahead is not supported (they run one "
-                  "GROUP BY per set when executed)");
+      if (options.grouping_sets == "per_set" && query.grouping_sets.size() > 1) {
+        throw Error(ErrorKind::Unsupported,
+                    "compiling GROUPING SETS, ROLLUP or CUBE ahead is not supported with SET "
+                    "grouping_sets = 'per_set' (each set is planned when executed)");
+      }
+      // The kernels that run: the GPU's one pass over every set (run_grouping_sets.cpp), or
+      // the one set's GROUP BY.
+      return compile_select(query.grouping_sets.size() == 1 ? split_grouping_sets(query)[0]
+                                                            : one_pass_grouping_query(query),
+                            input, options, std::move(outcome), nullptr);
     }
     return compile_select(query, input, options, std::move(outcome), plans);
   }

@@ -132,6 +132,13 @@ const std::vector<Setting>& settings() {
       {"devices", "GPUs a table is split across: '' (the first), all, or ordinals '0,1'",
        device_list, [](ExecOptions& o, const std::string& v) { o.devices = v; },
        [](const ExecOptions& o) { return o.devices; }},
+      {"grouping_sets",
+       "how the GPU runs GROUPING SETS, ROLLUP and CUBE: auto, one_pass or per_set",
+       [](const std::string& v) {
+         return one_of(v, {"auto", "one_pass", "per_set"});
+       },
+       [](ExecOptions& o, const std::string& v) { o.grouping_sets = v; },
+       [](const ExecOptions& o) { return o.grouping_sets; }},
       {"placement", "where the GPU reads columns from: auto, device or host",
        [](const std::string& v) {
          return one_of(v, {"auto", "device", "host"});

@@ -1,10 +1,12 @@
 // GROUPING SETS / ROLLUP / CUBE with GROUPING(), and aggregate FILTER, on the GPU against
 // the CPU engine under every strategy that takes the query, NULL keys and values included.
-// The GPU runs grouping sets as one ordinary GROUP BY per set
-// (runtime/session/run_grouping_sets.cpp); FILTER is a conditional argument in the Scan.
+// The GPU runs grouping sets in one pass over the rows, the set id a key, or as one ordinary
+// GROUP BY per set (runtime/session/run_grouping_sets.cpp); both are compared here. FILTER is
+// a conditional argument in the Scan.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <optional>
 #include <string>
 
 #include "compiler/common/error.h"
@@ -38,7 +40,91 @@ const char* const kFiltered =
     "IS NULL), COUNT(c_double) FILTER (WHERE c_double > 0.5), MAX(c_wide) FILTER (WHERE NOT "
     "c_boolean)";
 
+// The last statement of `sql` on the GPU under `strategy`, the sets run as `pass` says
+// (SET grouping_sets); its --explain text into `explain`.
+Result run_sets(const std::string& sql, const std::string& strategy, const std::string& pass,
+                std::string& explain) {
+  ExecOptions options;
+  options.device = DeviceChoice::Gpu;
+  options.strategy = strategy;
+  options.grouping_sets = pass;
+  options.explain = true;
+  std::optional<Result> last;
+  forms_db().execute_script(sql, options, [&](const StatementOutcome& outcome) {
+    if (!outcome.result) return;
+    last = outcome.result;
+    explain = outcome.explain;
+  });
+  REQUIRE(last.has_value());
+  return *last;
+}
+
+// `sql` in one pass and per set, under every strategy that takes the one-pass plan, each
+// against the CPU engine; returns how many strategies ran it in one pass.
+int compare_one_pass(const std::string& sql) {
+  INFO(sql);
+  const Result cpu = test::run_sql(forms_db(), sql);
+  const auto tolerances = test::gpu_tolerances(cpu);
+  int ran = 0;
+  for (const char* strategy : {"auto", "thread", "block", "direct", "hash"}) {
+    INFO("strategy " << strategy);
+    std::string explain;
+    try {
+      const Result one = run_sets(sql, strategy, "one_pass", explain);
+      CHECK(explain.find("grouping sets ran: ") != std::string::npos);
+      CHECK(explain.find("in one pass over the rows on the GPU") != std::string::npos);
+      CHECK(one.device.rfind("gpu", 0) == 0);
+      CHECK(test::result_difference(cpu, one, tolerances) == "");
+      ++ran;
+    } catch (const Error& e) {
+      INFO(e.what());
+      CHECK(e.kind() == ErrorKind::Unsupported);  // a strategy that cannot take the shape
+      CHECK(std::string(strategy) != "auto");
+    }
+  }
+  std::string explain;
+  const Result per_set = run_sets(sql, "auto", "per_set", explain);
+  CHECK(explain.find("one GROUP BY pass per set") != std::string::npos);
+  CHECK(test::result_difference(cpu, per_set, tolerances) == "");
+  return ran;
+}
+
 }  // namespace
+
+TEST_CASE("gpu grouping forms: one pass matches the CPU engine under each strategy") {
+  // c_varchar, c_boolean, c_smallint and c_date have real NULLs (20% of the rows): GROUPING
+  // tells them from the rolled-up NULLs.
+  const char* const forms[] = {
+      "SELECT c_varchar, c_boolean, GROUPING(c_varchar, c_boolean), {0} FROM nulls "
+      "GROUP BY ROLLUP (c_varchar, c_boolean) ORDER BY ALL",
+      "SELECT c_boolean, c_integer % 7, GROUPING(c_boolean), GROUPING(c_integer % 7), {0} "
+      "FROM nulls GROUP BY CUBE (c_boolean, c_integer % 7) ORDER BY ALL",
+      "SELECT c_varchar, c_smallint, GROUPING(c_smallint, c_varchar), {0} FROM nulls "
+      "GROUP BY GROUPING SETS ((c_varchar, c_smallint), (c_smallint), (), (c_smallint)) "
+      "ORDER BY ALL",
+      "SELECT c_boolean, c_date, c_smallint, GROUPING(c_boolean, c_date, c_smallint), {0} "
+      "FROM nulls GROUP BY c_boolean, ROLLUP (c_date, c_smallint) HAVING COUNT(*) > 3 "
+      "ORDER BY 5 DESC, ALL LIMIT 40",
+      // A hashed key (no bounded domain) beside the set id.
+      "SELECT c_bigint, c_boolean, GROUPING(c_bigint), {0} FROM nulls "
+      "GROUP BY ROLLUP (c_bigint, c_boolean) ORDER BY ALL",
+      // FILTER, and a DISTINCT count per group of each set.
+      "SELECT c_varchar, c_boolean, COUNT(DISTINCT c_smallint), {1} FROM nulls "
+      "GROUP BY CUBE (c_varchar, c_boolean) ORDER BY ALL",
+  };
+  for (const char* form : forms) {
+    CHECK(compare_one_pass(fmt::format(fmt::runtime(form), kAggregates, kFiltered)) >= 2);
+  }
+}
+
+TEST_CASE("gpu grouping forms: one pass keeps the empty set's row when no row passes") {
+  for (const char* having : {"", " HAVING COUNT(*) = 0", " HAVING COUNT(*) > 0"}) {
+    CHECK(compare_one_pass(fmt::format(
+              "SELECT c_boolean, GROUPING(c_boolean), COUNT(*), SUM(c_integer), MAX(c_varchar) "
+              "FROM nulls WHERE c_integer < -1000 GROUP BY ROLLUP (c_boolean){} ORDER BY ALL",
+              having)) >= 1);
+  }
+}
 
 TEST_CASE("gpu grouping forms: ROLLUP CUBE and GROUPING SETS match the CPU engine") {
   struct Form {

@@ -1,7 +1,9 @@
 // Grouping forms without a GPU: the grouping sets ROLLUP/CUBE/GROUPING SETS bind to, how a
 // grouping-set query splits into one ordinary GROUP BY per set (compiler/ir/grouping_sets.h),
-// the errors with their line and column, and the CUDA of each set's query and of FILTER
-// aggregates compiled with NVRTC (skipped where NVRTC is not installed).
+// or becomes one GROUP BY with the set id as a key (the GPU's one pass) whose groups read back
+// per set, the errors with their line and column, and the CUDA of each set's query, of the
+// one pass and of FILTER aggregates compiled with NVRTC (skipped where NVRTC is not
+// installed).
 #include <doctest/doctest.h>
 
 #include <string>
@@ -168,6 +170,106 @@ TEST_CASE("grouping forms: each set's CUDA and FILTER aggregates compile with NV
       if (strategy == GpuStrategy::Auto) CHECK(!source.empty());
     }
   }
+}
+
+TEST_CASE("grouping forms: one pass adds the set id as the last key and keeps raw outputs") {
+  const BoundSelect q = bound(
+      "SELECT c_varchar, GROUPING(c_varchar, c_boolean), COUNT(*), SUM(c_integer) FROM nulls "
+      "GROUP BY ROLLUP (c_varchar, c_boolean) HAVING COUNT(*) > 1 ORDER BY 3 LIMIT 2");
+  const BoundSelect one = one_pass_grouping_query(q);
+  REQUIRE(one.group_keys.size() == 3);
+  CHECK(one.group_keys[2]->kind == ExprKind::GroupingSetId);
+  CHECK(one.grouping_sets == q.grouping_sets);
+  CHECK(!one.having);
+  CHECK(one.order_by.empty());
+  CHECK(!one.limit.has_value());
+  // Every key, the set id last, then every aggregate.
+  REQUIRE(one.outputs.size() == 5);
+  CHECK(one.visible_outputs == 5);
+  for (int k = 0; k < 3; ++k) {
+    CHECK(one.outputs[static_cast<size_t>(k)].expr->kind == ExprKind::GroupKeyRef);
+    CHECK(one.outputs[static_cast<size_t>(k)].expr->index == k);
+  }
+  CHECK(one.outputs[3].expr->kind == ExprKind::AggregateRef);
+  CHECK(one.outputs[4].expr->index == 1);
+}
+
+TEST_CASE("grouping forms: one pass groups read back as each set's own keys") {
+  // CUBE (c_varchar, c_boolean): sets {both}, {c_varchar}, {c_boolean}, {}.
+  const BoundSelect q = bound("SELECT COUNT(*) FROM nulls GROUP BY CUBE (c_varchar, c_boolean)");
+  REQUIRE(q.grouping_sets == std::vector<uint64_t>{3, 1, 2, 0});
+  auto row = [](Value varchar, Value boolean, int64_t set, int64_t count) {
+    return std::vector<Value>{varchar, boolean, Value::from_int(set), Value::from_int(count)};
+  };
+  const Value null;
+  const Value seven = Value::from_int(7);
+  const Value yes = Value::from_bool(true);
+  // A real NULL key (set 0 and 2) beside the NULL of a dropped key.
+  const std::vector<std::vector<Value>> rows = {
+      row(seven, null, 0, 4), row(null, null, 3, 10), row(null, yes, 2, 5),
+      row(seven, null, 1, 6), row(null, null, 2, 5),  row(null, null, 0, 1),
+  };
+  const std::vector<SetGroups> sets = one_pass_set_groups(q, rows);
+  REQUIRE(sets.size() == 4);
+  REQUIRE(sets[0].keys.size() == 2);
+  CHECK(sets[0].keys[0].size() == 2);
+  CHECK(sets[0].keys[0][0].i == 7);
+  CHECK(sets[0].keys[1][0].null);
+  CHECK(sets[0].aggregates[1][0].i == 1);
+  REQUIRE(sets[1].keys.size() == 1);
+  CHECK(sets[1].keys[0].size() == 1);
+  CHECK(sets[1].keys[0][0].i == 7);
+  REQUIRE(sets[2].keys.size() == 2);
+  CHECK(sets[2].keys[0][0].i == 1);  // c_boolean alone
+  CHECK(sets[2].keys[1][0].null);
+  REQUIRE(sets[3].keys.size() == 1);
+  CHECK(sets[3].keys[0].empty());
+  CHECK(sets[3].aggregates[0][0].i == 10);
+  // A set id outside the sets is an internal error, never a wrong row.
+  CHECK_THROWS_AS(one_pass_set_groups(q, {row(null, null, 4, 1)}), Error);
+}
+
+TEST_CASE("grouping forms: the one pass compiles with NVRTC under each strategy") {
+  const char* const queries[] = {
+      "SELECT c_varchar, c_boolean, GROUPING(c_varchar, c_boolean), COUNT(*) FILTER (WHERE "
+      "c_integer > 3), SUM(c_decimal), MIN(c_date) FROM nulls GROUP BY ROLLUP (c_varchar, "
+      "c_boolean)",
+      "SELECT c_boolean, c_integer % 7, COUNT(*), AVG(c_double), VAR_SAMP(c_double) FROM nulls "
+      "GROUP BY CUBE (c_boolean, c_integer % 7)",
+      "SELECT c_bigint, c_smallint, COUNT(DISTINCT c_date) FROM nulls GROUP BY GROUPING SETS "
+      "((c_bigint), (c_smallint), ())",
+  };
+  for (const char* sql : queries) {
+    INFO(sql);
+    const BoundSelect one = one_pass_grouping_query(bound(sql));
+    int compiled = 0;
+    for (GpuStrategy strategy : {GpuStrategy::Auto, GpuStrategy::ThreadPrivate, GpuStrategy::Block,
+                                 GpuStrategy::Direct, GpuStrategy::Hash}) {
+      const std::string source = compile_for_gpu(one, strategy);
+      if (strategy == GpuStrategy::Auto) CHECK(!source.empty());
+      if (source.empty()) continue;
+      ++compiled;
+      CHECK(source.find("grouping_set_keys[") != std::string::npos);
+      CHECK(source.find("for (u32 grouping_set = 0;") != std::string::npos);
+    }
+    CHECK(compiled >= 2);
+  }
+}
+
+TEST_CASE("grouping forms: the one-pass plan holds dropped keys NULL and the set id a digit") {
+  const BoundSelect one = one_pass_grouping_query(
+      bound("SELECT COUNT(*) FROM nulls WHERE c_integer IS NOT NULL GROUP BY ROLLUP (c_integer "
+            "% 5, c_boolean)"));
+  TablePtr t = forms_db().table("nulls");
+  std::vector<ColumnStats> stats = scan_stats(one, *t);
+  const GpuPlan plan = plan_for(one, stats, t->rows(), GpuCompileOptions{});
+  REQUIRE(plan.keys.size() == 3);
+  CHECK(plan.keys[0].nullable);  // dropped by two of the three sets
+  CHECK(plan.keys[1].nullable);
+  CHECK(plan.keys[2].bounded);
+  CHECK(plan.keys[2].min == 0);
+  CHECK(plan.keys[2].values == 3);
+  CHECK(!plan.keys[2].nullable);
 }
 
 }  // namespace tally
