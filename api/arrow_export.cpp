@@ -62,6 +62,8 @@ std::string format_of(const Type& type) {
       return fmt::format("d:{},{}", type.precision, type.scale);
     case TypeId::Date:
       return "tdD";
+    case TypeId::Timestamp:
+      return "tsu:";  // microseconds, no time zone
     case TypeId::Varchar:
       return "u";
   }
@@ -145,6 +147,7 @@ ArrowArray* export_column(const Result& result, size_t column) {
         append_value<int32_t>(values, v.null ? 0 : static_cast<int32_t>(v.i));
         break;
       case TypeId::BigInt:
+      case TypeId::Timestamp:
         append_value<int64_t>(values, v.null ? 0 : v.i);
         break;
       case TypeId::Real:

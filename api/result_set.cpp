@@ -30,6 +30,8 @@ TypeKind kind_of(const Type& type) {
       return TypeKind::Decimal;
     case TypeId::Date:
       return TypeKind::Date;
+    case TypeId::Timestamp:
+      return TypeKind::Timestamp;
     case TypeId::Varchar:
       return TypeKind::Varchar;
   }
@@ -159,6 +161,10 @@ std::string_view ResultSet::get_string(size_t row, size_t column) const {
 
 int32_t ResultSet::get_date(size_t row, size_t column) const {
   return static_cast<int32_t>(checked_cell(*impl_, row, column, {TypeKind::Date}, "get_date").i);
+}
+
+int64_t ResultSet::get_timestamp(size_t row, size_t column) const {
+  return checked_cell(*impl_, row, column, {TypeKind::Timestamp}, "get_timestamp").i;
 }
 
 int128 ResultSet::get_unscaled(size_t row, size_t column) const {

@@ -224,6 +224,7 @@ castExpression : primary (DOUBLE_COLON typeName)* ;
 primary
   : literal
   | dateLiteral
+  | timestampLiteral
   | intervalLiteral
   | parameter
   | castFunction
@@ -250,6 +251,8 @@ literal
 
 dateLiteral : DATE STRING_LITERAL ;
 
+timestampLiteral : TIMESTAMP STRING_LITERAL ;
+
 // INTERVAL '90' DAY (3), INTERVAL '90 days', and DuckDB's INTERVAL 90 DAYS.
 intervalLiteral
   : INTERVAL value=(STRING_LITERAL | INTEGER_LITERAL) intervalUnit
@@ -257,7 +260,10 @@ intervalLiteral
   | INTERVAL value=STRING_LITERAL
   ;
 
-intervalUnit : DAY | DAYS | MONTH | MONTHS | YEAR | YEARS ;
+intervalUnit
+  : DAY | DAYS | MONTH | MONTHS | YEAR | YEARS | HOUR | HOURS | MINUTE | MINUTES | SECOND
+  | SECONDS
+  ;
 
 parameter : QUESTION ;
 
@@ -320,11 +326,14 @@ typeName
   | DOUBLE PRECISION? | FLOAT | FLOAT8
   | (DECIMAL | NUMERIC) (LPAREN INTEGER_LITERAL (COMMA INTEGER_LITERAL)? RPAREN)?
   | DATE
+  | TIMESTAMP (WITHOUT TIME ZONE)?
+  | TIMESTAMP WITH TIME ZONE
   | CHARACTER VARYING (LPAREN INTEGER_LITERAL RPAREN)?
   | (CHAR | CHARACTER) (LPAREN INTEGER_LITERAL RPAREN)?
   | VARCHAR (LPAREN INTEGER_LITERAL RPAREN)?
-  | TEXT
+  | TEXT | STRING
   | BOOLEAN | BOOL
+  | identifier  // a name tally does not know: the binder says so by name
   ;
 
 identifier : IDENTIFIER | QUOTED_IDENTIFIER | nonReservedKeyword ;
@@ -333,8 +342,9 @@ identifier : IDENTIFIER | QUOTED_IDENTIFIER | nonReservedKeyword ;
 nonReservedKeyword
   : SMALLINT | INT2 | INTEGER | INT | INT4 | BIGINT | INT8 | REAL | FLOAT4 | DOUBLE
   | PRECISION | FLOAT | FLOAT8 | DECIMAL | NUMERIC | DATE | CHAR | CHARACTER | VARYING
-  | VARCHAR | TEXT | BOOLEAN | BOOL
-  | YEAR | YEARS | MONTH | MONTHS | DAY | DAYS | INTERVAL
+  | VARCHAR | TEXT | STRING | BOOLEAN | BOOL | TIMESTAMP | TIME | ZONE | WITHOUT
+  | YEAR | YEARS | MONTH | MONTHS | DAY | DAYS | INTERVAL | HOUR | HOURS | MINUTE | MINUTES
+  | SECOND | SECONDS
   | DELIMITER | HEADER | FORMAT | OFF | FIRST | LAST | NULLS | SUBSTRING | TRIM
   | BOTH | LEADING | TRAILING
   | SET | RESET | SHOW | TABLES | DESCRIBE | EXPLAIN | TO
@@ -413,6 +423,8 @@ GRANT : G R A N T ;
 GROUP : G R O U P ;
 HAVING : H A V I N G ;
 HEADER : H E A D E R ;
+HOUR : H O U R ;
+HOURS : H O U R S ;
 IF : I F ;
 ILIKE : I L I K E ;
 IMPORT : I M P O R T ;
@@ -437,6 +449,8 @@ LIMIT : L I M I T ;
 LOAD : L O A D ;
 LOCK : L O C K ;
 MERGE : M E R G E ;
+MINUTE : M I N U T E ;
+MINUTES : M I N U T E S ;
 MONTH : M O N T H ;
 MONTHS : M O N T H S ;
 NATURAL : N A T U R A L ;
@@ -461,17 +475,22 @@ RESET : R E S E T ;
 REVOKE : R E V O K E ;
 RIGHT : R I G H T ;
 ROLLBACK : R O L L B A C K ;
+SECOND : S E C O N D ;
+SECONDS : S E C O N D S ;
 SELECT : S E L E C T ;
 SET : S E T ;
 SHOW : S H O W ;
 SMALLINT : S M A L L I N T ;
 START : S T A R T ;
+STRING : S T R I N G ;
 SUBSTRING : S U B S T R I N G ;
 SUMMARIZE : S U M M A R I Z E ;
 TABLE : T A B L E ;
 TABLES : T A B L E S ;
 TEXT : T E X T ;
 THEN : T H E N ;
+TIME : T I M E ;
+TIMESTAMP : T I M E S T A M P ;
 TO : T O ;
 TRAILING : T R A I L I N G ;
 TRIM : T R I M ;
@@ -491,8 +510,10 @@ WHEN : W H E N ;
 WHERE : W H E R E ;
 WITH : W I T H ;
 WITHIN : W I T H I N ;
+WITHOUT : W I T H O U T ;
 YEAR : Y E A R ;
 YEARS : Y E A R S ;
+ZONE : Z O N E ;
 
 DOUBLE_COLON : '::' ;
 CONCAT : '||' ;

@@ -1,4 +1,5 @@
-// EXTRACT/date_part fields and date_trunc units over days since 1970-01-01, shared verbatim
+// EXTRACT/date_part fields and date_trunc units over days since 1970-01-01 (DATE) and
+// microseconds since 1970-01-01 00:00:00 (TIMESTAMP), shared verbatim
 // by the CPU evaluator (compiler/eval/math_functions.cpp) and generated GPU code, so the two
 // engines cannot disagree about ISO weeks or centuries. Plain C++ that both compilers read.
 // The field and unit numbers are compiler/ir/expr.h's ExtractField and DateUnit.
@@ -106,6 +107,51 @@ TALLY_HD i64 date_trunc_days(i64 days, int unit) {
       return days_from_ymd(floor_div(c.year - 1, 100) * 100 + 1, 1, 1);
     default:
       return days_from_ymd(floor_div(c.year - 1, 1000) * 1000 + 1, 1, 1);
+  }
+}
+
+constexpr i64 kMicrosPerHour = 3600000000LL;
+constexpr i64 kMicrosPerMinute = 60000000LL;
+constexpr i64 kMicrosPerDayTs = 24 * kMicrosPerHour;
+
+// ExtractField of a TIMESTAMP: the time-of-day fields (HOUR ... MICROSECOND, DuckDB's
+// integers) from the micros since midnight, EPOCH in whole seconds (floor), the others from
+// its date.
+TALLY_HD i64 timestamp_field(i64 micros, int field) {
+  const i64 days = floor_div(micros, kMicrosPerDayTs);
+  const i64 time = micros - days * kMicrosPerDayTs;
+  switch (field) {
+    case 12:
+      return floor_div(micros, 1000000);
+    case 13:
+      return time / kMicrosPerHour;
+    case 14:
+      return time / kMicrosPerMinute % 60;
+    case 15:
+      return time / 1000000 % 60;
+    case 16:
+      return time % kMicrosPerMinute / 1000;
+    case 17:
+      return time % kMicrosPerMinute;
+    default:
+      return date_field(days, field);
+  }
+}
+
+// DateUnit of a TIMESTAMP: the start of the period holding it (hour ... millisecond cut the
+// micros; the larger units are those of its date, at midnight).
+TALLY_HD i64 timestamp_trunc(i64 micros, int unit) {
+  switch (unit) {
+    case 8:
+      return floor_div(micros, kMicrosPerHour) * kMicrosPerHour;
+    case 9:
+      return floor_div(micros, kMicrosPerMinute) * kMicrosPerMinute;
+    case 10:
+      return floor_div(micros, 1000000) * 1000000;
+    case 11:
+      return floor_div(micros, 1000) * 1000;
+    default:
+      return date_trunc_days(floor_div(micros, kMicrosPerDayTs), unit) * kMicrosPerDayTs;
   }
 }
 

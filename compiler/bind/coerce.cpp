@@ -161,6 +161,8 @@ std::optional<Type> common_type(const Type& a, const Type& b) {
     }
     return wider_integer(a, b);
   }
+  // A DATE next to a TIMESTAMP is its midnight (PostgreSQL, DuckDB).
+  if (a.is_datetime() && b.is_datetime()) return a.id == b.id ? a : Type::timestamp();
   if (a.id != b.id) return std::nullopt;
   if (a.id == TypeId::Varchar && !(a == b)) return Type::varchar();
   return a;
@@ -168,6 +170,9 @@ std::optional<Type> common_type(const Type& a, const Type& b) {
 
 std::optional<std::pair<Type, Type>> comparison_types(const Type& a, const Type& b) {
   if (a.is_numeric() && b.is_numeric()) return promote_numeric(a, b);
+  if (a.is_datetime() && b.is_datetime() && a.id != b.id) {
+    return std::pair{Type::timestamp(), Type::timestamp()};
+  }
   if (a.id != b.id || a.id == TypeId::Null) return std::nullopt;
   return std::pair{a, b};
 }
@@ -196,6 +201,7 @@ bool can_cast(const Type& from, const Type& to) {
   if (from.id == TypeId::Null || from.id == to.id) return true;
   if (from.is_numeric() && to.is_numeric()) return true;
   if (from.is_string() || to.is_string()) return true;
+  if (from.is_datetime() && to.is_datetime()) return true;
   return (from.id == TypeId::Boolean && to.is_integer()) ||
          (from.is_integer() && to.id == TypeId::Boolean);
 }

@@ -46,10 +46,11 @@ ExprPtr ExpressionBinder::bind(const ast::Expr& e) {
     case K::Parameter:
       return ctx_.parameter(e.parameter_index, e.location);
     case K::IntervalLiteral:
-      throw Error(ErrorKind::Unsupported,
-                  fmt::format("INTERVAL outside DATE +/- INTERVAL is not supported (\"{}\")",
-                              e.source_text),
-                  e.location);
+      throw Error(
+          ErrorKind::Unsupported,
+          fmt::format("INTERVAL outside DATE/TIMESTAMP +/- INTERVAL is not supported (\"{}\")",
+                      e.source_text),
+          e.location);
     case K::Unary:
       return bind_unary(e);
     case K::Binary:
@@ -92,6 +93,8 @@ ExprPtr ExpressionBinder::bind_literal(const ast::Expr& e) {
       return boolean_literal(e.boolean_value, e.location);
     case K::DateLiteral:
       return date_literal(e.text, e.location);
+    case K::TimestampLiteral:
+      return timestamp_literal(e.text, e.location);
     case K::NullLiteral: {
       auto null = std::make_shared<Expr>(*make_null_constant(Type::null()));
       null->location = e.location;

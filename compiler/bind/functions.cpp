@@ -101,14 +101,9 @@ ExprPtr ExpressionBinder::bind_extract(const ast::Expr& e) {
     throw Error(ErrorKind::Unsupported,
                 fmt::format("EXTRACT({} FROM ...) is not supported", e.extract_field), e.location);
   }
-  Operand date = bind_operand(*e.children[0]);
-  resolve_unknown(date, Type::date(), ctx_);
-  if (date.expr->type.id != TypeId::Date) {
-    throw Error(ErrorKind::Type,
-                fmt::format("EXTRACT needs a DATE, not {}", date.expr->type.to_string()),
-                e.children[0]->location);
-  }
-  return new_node(ExprKind::Extract, Type::bigint(), e, {date.expr}, *field);
+  ExprPtr date = date_argument(e, *e.children[0]);
+  fail_time_part_of_date(e.extract_field, e, *date, *field >= kHour);
+  return new_node(ExprKind::Extract, Type::bigint(), e, {date}, *field);
 }
 
 ExprPtr ExpressionBinder::bind_coalesce(const ast::Expr& e) {

@@ -11,6 +11,7 @@
 
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
+#include "compiler/common/timestamp.h"
 #include "compiler/eval/evaluator.h"
 
 namespace tally {
@@ -156,6 +157,12 @@ ExprPtr date_literal(std::string_view text, SourceLocation location) {
   return constant_at(Value::from_int(*days), Type::date(), text, location);
 }
 
+ExprPtr timestamp_literal(std::string_view text, SourceLocation location) {
+  auto micros = parse_timestamp(trim(text));
+  if (!micros) fail_input_syntax(Type::timestamp(), text, location);
+  return constant_at(Value::from_int(*micros), Type::timestamp(), text, location);
+}
+
 ExprPtr boolean_literal(bool value, SourceLocation location) {
   return constant_at(Value::from_bool(value), Type::boolean(), value ? "TRUE" : "FALSE", location);
 }
@@ -166,6 +173,7 @@ ExprPtr string_literal(std::string_view text, SourceLocation location) {
 
 ExprPtr string_literal_as(std::string_view text, const Type& target, SourceLocation location) {
   if (target.id == TypeId::Date) return date_literal(text, location);
+  if (target.id == TypeId::Timestamp) return timestamp_literal(text, location);
   if (target.id == TypeId::Boolean) {
     auto b = parse_boolean_text(text);
     if (!b) fail_input_syntax(target, text, location);

@@ -15,6 +15,7 @@ ExprPtr integer_literal(std::string_view digits, SourceLocation location);
 ExprPtr decimal_literal(std::string_view text, SourceLocation location);
 ExprPtr float_literal(std::string_view text, SourceLocation location);
 ExprPtr date_literal(std::string_view text, SourceLocation location);
+ExprPtr timestamp_literal(std::string_view text, SourceLocation location);
 ExprPtr boolean_literal(bool value, SourceLocation location);
 ExprPtr string_literal(std::string_view text, SourceLocation location);
 

@@ -18,6 +18,20 @@ Type arith_anchor(int op, const Operand& unknown, bool unknown_is_left, const Ty
   return Type::integer();
 }
 
+// TIMESTAMP - TIMESTAMP is an INTERVAL in PostgreSQL and DuckDB; tally has no INTERVAL
+// values yet, so it says so rather than "cannot apply".
+void fail_timestamp_difference(const ast::Expr& site, int op, const Operand& a, const Operand& b) {
+  const bool stamps = a.expr->type.id == TypeId::Timestamp || b.expr->type.id == TypeId::Timestamp;
+  const bool both_times = (a.expr->type.is_datetime() || a.unknown_literal) &&
+                          (b.expr->type.is_datetime() || b.unknown_literal);
+  if (op != kSub || !stamps || !both_times) return;
+  throw Error(ErrorKind::Unsupported,
+              fmt::format("TIMESTAMP - TIMESTAMP (an INTERVAL) in \"{}\" is not supported; the "
+                          "difference of EXTRACT(EPOCH FROM ...) gives seconds",
+                          site.source_text),
+              site.location);
+}
+
 }  // namespace
 
 void ExpressionBinder::fail_operator(const ast::Expr& site, const std::string& symbol,
@@ -34,6 +48,7 @@ ExprPtr ExpressionBinder::bind_arith(const ast::Expr& site, int op, const ast::E
       left.kind == ast::ExprKind::IntervalLiteral || right.kind == ast::ExprKind::IntervalLiteral;
   if (has_interval && (op == kAdd || op == kSub)) return bind_date_interval(site, op);
   Operand a = bind_operand(left), b = bind_operand(right);
+  fail_timestamp_difference(site, op, a, b);
   const bool a_unknown = is_unknown(a), b_unknown = is_unknown(b);
   if (a_unknown && b_unknown) {
     std::vector<Operand> both{a, b};
@@ -70,25 +85,29 @@ ExprPtr ExpressionBinder::bind_date_interval(const ast::Expr& site, int op) {
                 site.location);
   }
   Operand d = bind_operand(date_side);
-  resolve_unknown(d, Type::date(), ctx_);
-  if (d.expr->type.id != TypeId::Date || (interval_left && op == kSub)) {
+  // A bare string next to an interval is a DATE, or a TIMESTAMP when it has a time.
+  const bool has_time = interval.interval_micros != 0;
+  resolve_unknown(d, has_time ? Type::timestamp() : Type::date(), ctx_);
+  if (!d.expr->type.is_datetime() || (interval_left && op == kSub)) {
     std::string date_type = d.expr->type.to_string();
     fail_operator(site, arith_op_symbol(op), interval_left ? "INTERVAL" : date_type,
                   interval_left ? date_type : "INTERVAL");
   }
-  auto node = new_node(ExprKind::DateAdd, Type::date(), site, {d.expr});
-  const int64_t sign = op == kSub ? -1 : 1;
-  switch (interval.interval_unit) {
-    case ast::IntervalUnit::Year:
-      node->months = sign * interval.interval_count * 12;
-      break;
-    case ast::IntervalUnit::Month:
-      node->months = sign * interval.interval_count;
-      break;
-    case ast::IntervalUnit::Day:
-      node->days = sign * interval.interval_count;
-      break;
-  }
+  // DATE + an interval with a time part is a TIMESTAMP (PostgreSQL, DuckDB); a DATE plus
+  // whole days or months stays a DATE.
+  const Type result = has_time ? Type::timestamp() : d.expr->type;
+  auto node = new_node(ExprKind::DateAdd, result, site, {convert(d.expr, result, ctx_)});
+  // Negated in 128 bits, refused past 64 (INTERVAL '-9223372036854775808 days' negates).
+  const int sign = op == kSub ? -1 : 1;
+  auto signed_part = [&](int64_t part) {
+    if (sign < 0 && part == INT64_MIN) {
+      throw Error(ErrorKind::Execution, "interval out of range", site.location);
+    }
+    return sign * part;
+  };
+  node->months = signed_part(interval.interval_months);
+  node->days = signed_part(interval.interval_days);
+  node->micros = signed_part(interval.interval_micros);
   return node;
 }
 

@@ -90,13 +90,39 @@ const NamedNumber kExtractFields[] = {
     {"MILLENNIUM", kMillennium},
     {"MILLENNIA", kMillennium},
     {"EPOCH", kEpoch},
+    {"HOUR", kHour},
+    {"HOURS", kHour},
+    {"MINUTE", kMinute},
+    {"MINUTES", kMinute},
+    {"SECOND", kSecond},
+    {"SECONDS", kSecond},
+    {"MILLISECOND", kMillisecond},
+    {"MILLISECONDS", kMillisecond},
+    {"MICROSECOND", kMicrosecond},
+    {"MICROSECONDS", kMicrosecond},
 };
 
 const NamedNumber kDateUnits[] = {
-    {"YEAR", kUnitYear},     {"YEARS", kUnitYear},      {"QUARTER", kUnitQuarter},
-    {"MONTH", kUnitMonth},   {"MONTHS", kUnitMonth},    {"WEEK", kUnitWeek},
-    {"WEEKS", kUnitWeek},    {"DAY", kUnitDay},         {"DAYS", kUnitDay},
-    {"DECADE", kUnitDecade}, {"CENTURY", kUnitCentury}, {"MILLENNIUM", kUnitMillennium},
+    {"YEAR", kUnitYear},
+    {"YEARS", kUnitYear},
+    {"QUARTER", kUnitQuarter},
+    {"MONTH", kUnitMonth},
+    {"MONTHS", kUnitMonth},
+    {"WEEK", kUnitWeek},
+    {"WEEKS", kUnitWeek},
+    {"DAY", kUnitDay},
+    {"DAYS", kUnitDay},
+    {"DECADE", kUnitDecade},
+    {"CENTURY", kUnitCentury},
+    {"MILLENNIUM", kUnitMillennium},
+    {"HOUR", kUnitHour},
+    {"HOURS", kUnitHour},
+    {"MINUTE", kUnitMinute},
+    {"MINUTES", kUnitMinute},
+    {"SECOND", kUnitSecond},
+    {"SECONDS", kUnitSecond},
+    {"MILLISECOND", kUnitMillisecond},
+    {"MILLISECONDS", kUnitMillisecond},
 };
 
 template <size_t N>
@@ -106,7 +132,6 @@ std::optional<int> find_named(const NamedNumber (&table)[N], std::string_view na
   }
   return std::nullopt;
 }
-
 
 }  // namespace
 
@@ -126,7 +151,6 @@ std::vector<std::string> scalar_function_names() {
 std::optional<int> extract_field_of(std::string_view upper_name) {
   return find_named(kExtractFields, upper_name);
 }
-
 
 void expect_arguments(const ast::Expr& call, size_t min, size_t max) {
   size_t n = call.children.size();
@@ -250,15 +274,29 @@ std::string ExpressionBinder::constant_name(const ast::Expr& call, const ast::Ex
 
 ExprPtr ExpressionBinder::date_argument(const ast::Expr& call, const ast::Expr& arg) {
   Operand date = bind_operand(arg);
-  resolve_unknown(date, Type::date(), ctx_);
-  ExprPtr x = settle_untyped(date.expr, Type::date(), ctx_);
-  if (x->type.id != TypeId::Date) {
+  // A bare string is a TIMESTAMP when it has a time of day ('2024-01-01 10:00').
+  const bool has_time = date.unknown_literal && arg.text.find(':') != std::string::npos;
+  const Type anchor = has_time ? Type::timestamp() : Type::date();
+  resolve_unknown(date, anchor, ctx_);
+  ExprPtr x = settle_untyped(date.expr, anchor, ctx_);
+  if (!x->type.is_datetime()) {
+    const std::string what = call.name == "EXTRACT"
+                                 ? std::string("EXTRACT")
+                                 : fmt::format("function \"{}\"", lower_ascii(call.name));
     throw Error(ErrorKind::Type,
-                fmt::format("function \"{}\" needs a DATE, not {}", lower_ascii(call.name),
-                            x->type.to_string()),
+                fmt::format("{} needs a DATE or TIMESTAMP, not {}", what, x->type.to_string()),
                 arg.location);
   }
   return x;
+}
+
+void fail_time_part_of_date(const std::string& part, const ast::Expr& site, const Expr& arg,
+                            bool time_part) {
+  if (!time_part || arg.type.id != TypeId::Date) return;
+  throw Error(ErrorKind::Type,
+              fmt::format("unit \"{}\" is not supported for type DATE (cast it to TIMESTAMP)",
+                          lower_ascii(part)),
+              site.location);
 }
 
 ExprPtr ExpressionBinder::bind_date_function(const ast::Expr& e, const ScalarEntry& f) {
@@ -276,17 +314,19 @@ ExprPtr ExpressionBinder::bind_date_function(const ast::Expr& e, const ScalarEnt
                   fmt::format("date_part field \"{}\" is not recognized", lower_ascii(part)),
                   e.children[0]->location);
     }
+    fail_time_part_of_date(part, *e.children[0], *date, *field >= kHour);
     return new_node(ExprKind::Extract, Type::bigint(), e, {date}, *field);
   }
   auto unit = find_named(kDateUnits, part);
   if (!unit) {
     throw Error(ErrorKind::Binder,
                 fmt::format("date_trunc unit \"{}\" is not recognized (year, quarter, month, week, "
-                            "day, decade, century, millennium)",
+                            "day, decade, century, millennium, hour, minute, second, millisecond)",
                             lower_ascii(part)),
                 e.children[0]->location);
   }
-  auto node = new_node(ExprKind::Function, Type::date(), e, {date}, kDateTrunc);
+  fail_time_part_of_date(part, *e.children[0], *date, *unit >= kUnitHour);
+  auto node = new_node(ExprKind::Function, date->type, e, {date}, kDateTrunc);
   node->digits = *unit;
   return node;
 }

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "compiler/ir/expr.h"
 #include "compiler/parse/ast.h"
 
 namespace tally {
@@ -41,6 +42,11 @@ std::vector<std::string> scalar_function_names();
 // An EXTRACT/date_part field by its upper-case name ("YEAR", "DOW", also plurals such as
 // "YEARS" and aliases "DAYOFWEEK"); nullopt when unknown.
 std::optional<int> extract_field_of(std::string_view upper_name);
+
+// The time-of-day fields and units (hour and smaller) need a TIMESTAMP (PostgreSQL: "unit
+// "hour" not supported for type date"): throws at `site` when `arg` is a DATE.
+void fail_time_part_of_date(const std::string& part, const ast::Expr& site, const Expr& arg,
+                            bool time_part);
 
 // ASCII case mapping of names, as the parser does it (defined in compiler/parse/transformer.cpp,
 // whose header brings ANTLR with it).

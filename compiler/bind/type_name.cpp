@@ -50,9 +50,9 @@ Type string_type(const ast::TypeName& name, bool fixed) {
 
 Type resolve_type_name(const ast::TypeName& name) {
   static const std::pair<const char*, Type> kPlain[] = {
-      {"SMALLINT", Type::smallint()}, {"INTEGER", Type::integer()}, {"BIGINT", Type::bigint()},
-      {"REAL", Type::real()},         {"DOUBLE", Type::double_()},  {"DATE", Type::date()},
-      {"BOOLEAN", Type::boolean()}};
+      {"SMALLINT", Type::smallint()}, {"INTEGER", Type::integer()},    {"BIGINT", Type::bigint()},
+      {"REAL", Type::real()},         {"DOUBLE", Type::double_()},     {"DATE", Type::date()},
+      {"BOOLEAN", Type::boolean()},   {"TIMESTAMP", Type::timestamp()}};
   for (const auto& [spelling, type] : kPlain) {
     if (name.name != spelling) continue;
     if (!name.params.empty()) fail(name, fmt::format("type {} takes no parameters", spelling));
@@ -61,6 +61,16 @@ Type resolve_type_name(const ast::TypeName& name) {
   if (name.name == "DECIMAL") return decimal_type(name);
   if (name.name == "CHAR") return string_type(name, true);
   if (name.name == "VARCHAR") return string_type(name, false);
+  // Types of PostgreSQL and DuckDB that scripts name; tally has none of them yet.
+  static const char* const kKnownUnsupported[] = {
+      "TIMESTAMPTZ", "TIME",    "TIMETZ",   "INTERVAL",  "HUGEINT",  "UHUGEINT",
+      "INT128",      "TINYINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
+      "BLOB",        "BYTEA",   "UUID",     "JSON"};
+  for (const char* spelling : kKnownUnsupported) {
+    if (name.name != spelling) continue;
+    throw Error(ErrorKind::Unsupported, fmt::format("type {} is not supported", spelling),
+                name.location);
+  }
   std::string lower = name.name;
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });

@@ -163,10 +163,13 @@ CudaOperand CudaExprEmitter::emit_function(const Expr& e, std::string& out) {
                  : fmt::format("{} = ({} > 0) - ({} < 0);\n", r.value, a, a);
       break;
     case kDateTrunc:
-      out += fmt::format(
-          "{} = check_int((i128)tally_dates::date_trunc_days({}, {}), (i64)kI32Min, (i64)kI32Max, "
-          "status);\n",
-          r.value, a, e.digits);
+      // A TIMESTAMP truncates inside its range (compiler/common/timestamp.h): no check.
+      out += e.type.id == TypeId::Timestamp
+                 ? fmt::format("{} = tally_dates::timestamp_trunc({}, {});\n", r.value, a, e.digits)
+                 : fmt::format(
+                       "{} = check_int((i128)tally_dates::date_trunc_days({}, {}), "
+                       "(i64)kI32Min, (i64)kI32Max, status);\n",
+                       r.value, a, e.digits);
       break;
     default:
       out += double_function_code(e, args, r.value);

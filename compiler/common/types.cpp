@@ -24,6 +24,8 @@ std::string Type::to_string() const {
       return fmt::format("DECIMAL({},{})", precision, scale);
     case TypeId::Date:
       return "DATE";
+    case TypeId::Timestamp:
+      return "TIMESTAMP";
     case TypeId::Varchar:
       if (fixed_length) return fmt::format("CHAR({})", length);
       return length ? fmt::format("VARCHAR({})", length) : "VARCHAR";
@@ -57,6 +59,8 @@ int physical_width(const Type& type) {
       return type.precision > 18 ? 16 : 8;
     case TypeId::Date:
       return 4;
+    case TypeId::Timestamp:
+      return 8;
     case TypeId::Varchar:
       return 4;  // dictionary code
   }

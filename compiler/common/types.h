@@ -17,6 +17,9 @@ enum class TypeId : uint8_t {
   Decimal,  // scaled integer: value = unscaled / 10^scale
   Date,     // days since 1970-01-01
   Varchar,  // dictionary-encoded; CHAR(n) is a Varchar with fixed_length set
+  // Microseconds since 1970-01-01 00:00:00 (int64), as PostgreSQL and DuckDB. Last, so
+  // the ids already in database files keep their numbers.
+  Timestamp,
 };
 
 struct Type {
@@ -34,6 +37,7 @@ struct Type {
   static Type real() { return {TypeId::Real}; }
   static Type double_() { return {TypeId::Double}; }
   static Type date() { return {TypeId::Date}; }
+  static Type timestamp() { return {TypeId::Timestamp}; }
   static Type decimal(int precision, int scale) {
     return {TypeId::Decimal, static_cast<uint8_t>(precision), static_cast<uint8_t>(scale)};
   }
@@ -47,6 +51,7 @@ struct Type {
   bool is_decimal() const { return id == TypeId::Decimal; }
   bool is_numeric() const { return is_integer() || is_float() || is_decimal(); }
   bool is_string() const { return id == TypeId::Varchar; }
+  bool is_datetime() const { return id == TypeId::Date || id == TypeId::Timestamp; }
   // DECIMAL wider than 18 digits needs 128-bit storage.
   bool is_wide_decimal() const { return id == TypeId::Decimal && precision > 18; }
 

@@ -7,6 +7,7 @@
 
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
+#include "compiler/common/timestamp.h"
 
 namespace tally {
 
@@ -82,6 +83,8 @@ std::string format_value(const Value& v, const Type& type, const StringHeap* str
       return format_decimal(v.d, type.scale);
     case TypeId::Date:
       return format_date(static_cast<int32_t>(v.i));
+    case TypeId::Timestamp:
+      return format_timestamp(v.i);
     case TypeId::Varchar:
       return strings->get(v.i);
   }

@@ -6,6 +6,7 @@
 
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
+#include "compiler/common/timestamp.h"
 #include "compiler/eval/internal.h"
 
 namespace tally {
@@ -95,6 +96,11 @@ Value from_string(std::string_view raw, const Type& to, StringHeap* strings) {
       auto d = parse_date(s);
       if (!d) bad_input(to, raw);
       return Value::from_int(*d);
+    }
+    case TypeId::Timestamp: {
+      auto micros = parse_timestamp(s);
+      if (!micros) bad_input(to, raw);
+      return Value::from_int(*micros);
     }
     case TypeId::Varchar: {
       std::string_view kept = cut_string(raw, to);
@@ -210,6 +216,16 @@ Value cast_value(const Value& v, const Type& from, const Type& to, StringHeap* s
       if (to.id == TypeId::Date) return v;
       if (to.id == TypeId::Varchar)
         return Value::from_int(strings->intern(format_date(static_cast<int32_t>(v.i))));
+      if (to.id == TypeId::Timestamp) {
+        auto micros = timestamp_from_date(v.i);
+        if (!micros) execution_error("timestamp out of range");
+        return Value::from_int(*micros);
+      }
+      break;
+    case TypeId::Timestamp:
+      if (to.id == TypeId::Timestamp) return v;
+      if (to.id == TypeId::Date) return Value::from_int(date_of_timestamp(v.i));
+      if (to.id == TypeId::Varchar) return Value::from_int(strings->intern(format_timestamp(v.i)));
       break;
     case TypeId::Boolean:
       if (to.id == TypeId::Varchar) return Value::from_int(strings->intern(v.i ? "true" : "false"));

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "compiler/common/date.h"
+#include "compiler/common/timestamp.h"
 #include "compiler/eval/internal.h"
 
 namespace tally {
@@ -67,6 +68,11 @@ Value eval_case(const Expr& e, const EvalContext& ctx) {
 
 Value eval_date_add(const Expr& e, const Value& v) {
   if (v.null) return v;
+  if (e.type.id == TypeId::Timestamp) {
+    auto micros = add_to_timestamp(v.i, e.months, e.days, e.micros);
+    if (!micros) execution_error("timestamp out of range");
+    return Value::from_int(*micros);
+  }
   int64_t d = v.i;
   if (e.months != 0) d = add_months(static_cast<int32_t>(d), e.months);  // range checked below
   return Value::from_int(detail::check_integer_range(static_cast<int128>(d) + e.days, e.type));

@@ -131,6 +131,10 @@ Value eval_numeric_function(const Expr& e, const std::vector<Value>& args,
     case kSign:
       return sign(e, args[0]);
     case kDateTrunc:
+      // A TIMESTAMP truncates inside its own range: 0001-01-01 starts every period.
+      if (e.type.id == TypeId::Timestamp) {
+        return Value::from_int(tally_dates::timestamp_trunc(args[0].i, e.digits));
+      }
       return Value::from_int(
           check_integer_range(tally_dates::date_trunc_days(args[0].i, e.digits), Type::date()));
     default:
@@ -140,6 +144,9 @@ Value eval_numeric_function(const Expr& e, const std::vector<Value>& args,
 
 Value eval_extract(const Expr& e, const Value& v) {
   if (v.null) return v;
+  if (e.children[0]->type.id == TypeId::Timestamp) {
+    return Value::from_int(tally_dates::timestamp_field(v.i, e.op));
+  }
   return Value::from_int(tally_dates::date_field(v.i, e.op));
 }
 

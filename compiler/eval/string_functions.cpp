@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "compiler/common/date.h"
+#include "compiler/common/timestamp.h"
 #include "compiler/eval/internal.h"
 #include "templates/tally_date_parts.cuh"
 
@@ -107,9 +108,9 @@ const char* const kMonthNames[] = {"January",   "February", "March",    "April",
 const char* const kDayNames[] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
                                  "Thursday", "Friday", "Saturday"};
 
-// One strftime code of a date (DuckDB's codes; a time of day is midnight). A '-' before
-// the letter drops the zero padding.
-std::string format_code(char code, bool pad, int64_t days) {
+// One strftime code of a date and a time of day in micros (DuckDB's codes; a DATE's time
+// is midnight). A '-' before the letter drops the zero padding.
+std::string format_code(char code, bool pad, int64_t days, int64_t time) {
   using tally_dates::date_field;
   auto number = [pad](int64_t v, int width) {
     return pad ? fmt::format("{:0{}}", v, width) : fmt::format("{}", v);
@@ -150,12 +151,17 @@ std::string format_code(char code, bool pad, int64_t days) {
     case 'F':
       return format_date(static_cast<int32_t>(days));
     case 'H':
+      return number(time / 3'600'000'000, 2);
     case 'I':
+      return number((time / 3'600'000'000 + 11) % 12 + 1, 2);
     case 'M':
+      return number(time / 60'000'000 % 60, 2);
     case 'S':
-      return code == 'I' ? number(12, 2) : number(0, 2);
+      return number(time / 1'000'000 % 60, 2);
+    case 'f':
+      return fmt::format("{:06d}", time % 1'000'000);
     case 'p':
-      return "AM";
+      return time < 43'200'000'000 ? "AM" : "PM";
     case '%':
       return "%";
     default:
@@ -164,7 +170,7 @@ std::string format_code(char code, bool pad, int64_t days) {
   }
 }
 
-std::string strftime_date(int64_t days, std::string_view format) {
+std::string strftime_date(int64_t days, int64_t time, std::string_view format) {
   std::string out;
   for (size_t i = 0; i < format.size(); ++i) {
     if (format[i] != '%') {
@@ -174,7 +180,7 @@ std::string strftime_date(int64_t days, std::string_view format) {
     const bool pad = !(i + 1 < format.size() && format[i + 1] == '-');
     if (!pad) ++i;
     if (i + 1 >= format.size()) execution_error("strftime: the format ends inside a % code");
-    out += format_code(format[++i], pad, days);
+    out += format_code(format[++i], pad, days, time);
   }
   return out;
 }
@@ -196,8 +202,14 @@ Value eval_string_function(const Expr& e, const std::vector<Value>& args, String
   for (const Value& v : args) {
     if (v.null) return Value();
   }
-  if (e.op == kStrftime)
-    return Value::from_int(strings->intern(strftime_date(args[0].i, strings->get(args[1].i))));
+  if (e.op == kStrftime) {
+    int64_t days = args[0].i, time = 0;
+    if (e.children[0]->type.id == TypeId::Timestamp) {
+      days = date_of_timestamp(args[0].i);
+      time = args[0].i - days * kMicrosPerDay;
+    }
+    return Value::from_int(strings->intern(strftime_date(days, time, strings->get(args[1].i))));
+  }
   const std::string_view s = strings->get(args[0].i);
   auto text = [&](size_t k) { return std::string_view(strings->get(args[k].i)); };
   auto string = [&](std::string_view r) { return Value::from_int(strings->intern(r)); };

@@ -27,7 +27,7 @@ Value interpolate(const Value& lo, const Value& hi, double d, const AggContext& 
     const bool up = rest > 0.5L || (rest == 0.5L && base >= 0);
     return Value::from_decimal(base + (up ? 1 : 0));
   }
-  if (ctx.arg.id == TypeId::Date) {
+  if (ctx.arg.is_datetime()) {
     const long double step = static_cast<long double>(hi.i - lo.i) * d;
     return Value::from_int(lo.i + static_cast<int64_t>(std::floor(step)));
   }
@@ -57,9 +57,9 @@ Value final_disc(const HostAggState& s, const AggContext& ctx) {
 }
 
 AggregateTyping typing_cont(const Type& arg) {
-  if (arg.is_decimal() || arg.id == TypeId::Date) return {arg, nullptr};
+  if (arg.is_decimal() || arg.is_datetime()) return {arg, nullptr};
   if (arg.is_numeric()) return {Type::double_(), nullptr};
-  return {std::nullopt, "the argument must be a number or a DATE"};
+  return {std::nullopt, "the argument must be a number, a DATE or a TIMESTAMP"};
 }
 
 AggregateTyping typing_disc(const Type& arg) {

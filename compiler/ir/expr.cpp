@@ -4,6 +4,7 @@
 
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
+#include "compiler/common/timestamp.h"
 
 namespace tally {
 
@@ -43,6 +44,8 @@ std::string constant_to_string(const Expr& e) {
       return format_decimal(e.value.d, e.type.scale);
     case TypeId::Date:
       return "DATE '" + format_date(static_cast<int32_t>(e.value.i)) + "'";
+    case TypeId::Timestamp:
+      return "TIMESTAMP '" + format_timestamp(e.value.i) + "'";
     case TypeId::Varchar:
       return quote_sql_string(e.str);
   }
@@ -185,6 +188,10 @@ std::string expr_to_string(const Expr& e) {
     case ExprKind::Extract:
       return fmt::format("EXTRACT({} FROM {})", extract_field_name(e.op), child(0));
     case ExprKind::DateAdd:
+      if (e.type.id == TypeId::Timestamp) {
+        return fmt::format("({} + INTERVAL '{} months {} days {} microseconds')", child(0),
+                           e.months, e.days, e.micros);
+      }
       return fmt::format("({} + INTERVAL '{} months {} days')", child(0), e.months, e.days);
     case ExprKind::Function:
       return function_to_string(e);
@@ -201,8 +208,8 @@ std::string expr_to_string(const Expr& e) {
 
 bool expr_equal(const Expr& a, const Expr& b) {
   if (a.kind != b.kind || !(a.type == b.type) || a.index != b.index || a.op != b.op ||
-      a.str != b.str || a.months != b.months || a.days != b.days || a.digits != b.digits ||
-      a.negated != b.negated || a.children.size() != b.children.size()) {
+      a.str != b.str || a.months != b.months || a.days != b.days || a.micros != b.micros ||
+      a.digits != b.digits || a.negated != b.negated || a.children.size() != b.children.size()) {
     return false;
   }
   if (a.kind == ExprKind::Constant && !values_equal(a, b)) return false;

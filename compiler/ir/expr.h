@@ -4,8 +4,8 @@
 //  - every node has its final SQL type; implicit conversions are explicit Cast nodes;
 //  - Arith/Compare operands have a common type class: both integer (same TypeId),
 //    both DECIMAL (scales may differ: consumers align them), both DOUBLE, both DATE
-//    (Compare, or Sub giving INTEGER days), DATE +/- INTEGER days, both BOOLEAN or both
-//    VARCHAR (Compare only);
+//    (Compare, or Sub giving INTEGER days), DATE +/- INTEGER days, both TIMESTAMP,
+//    both BOOLEAN or both VARCHAR (Compare only);
 //  - Like patterns, Round digits and DateAdd amounts are constants held in the node;
 //  - Function arguments have the types their ScalarFn's rule (compiler/bind/scalar_functions.cpp)
 //    gives them; a date unit or TRUNC's digits are constants held in `digits`.
@@ -45,8 +45,9 @@ enum class ExprKind {
   Coalesce,      // children, all of this node's type
   Abs,           // children[0]
   Round,         // children[0]; digits = places to keep (result scale for DECIMAL)
-  Extract,       // op: ExtractField; children[0] a DATE; result BIGINT
-  DateAdd,       // children[0] a DATE; months and days to add (may be negative)
+  Extract,       // op: ExtractField; children[0] a DATE or TIMESTAMP; result BIGINT
+  DateAdd,       // children[0] a DATE or TIMESTAMP (this node's type); months, days and
+                 // (TIMESTAMP) micros to add, each may be negative
   Function,      // op: ScalarFn; children = arguments; digits: TRUNC places or DateUnit
   Grouping,      // GROUPING(keys): children = GroupKeyRefs; INTEGER, bit set per key not
                  // grouped in the row's grouping set. Replaced by a constant per set
@@ -72,6 +73,13 @@ enum ExtractField : int {
   kCentury,
   kMillennium,
   kEpoch,  // seconds since 1970-01-01
+  // The fields of a time of day, TIMESTAMP only (DuckDB's integers: SECOND is 0..59,
+  // MILLISECOND counts the seconds too, 0..59999, MICROSECOND 0..59999999).
+  kHour,
+  kMinute,
+  kSecond,
+  kMillisecond,
+  kMicrosecond,
 };
 
 // The scalar functions of ExprKind::Function (ABS, ROUND and EXTRACT have their own kinds).
@@ -114,7 +122,11 @@ enum DateUnit : int {
   kUnitDay,
   kUnitDecade,
   kUnitCentury,
-  kUnitMillennium
+  kUnitMillennium,
+  kUnitHour,  // this and the smaller units truncate TIMESTAMPs only
+  kUnitMinute,
+  kUnitSecond,
+  kUnitMillisecond,
 };
 
 struct Expr {
@@ -127,6 +139,7 @@ struct Expr {
   std::string str;  // Constant VARCHAR text, Like pattern
   int64_t months = 0;
   int64_t days = 0;
+  int64_t micros = 0;  // DateAdd of a TIMESTAMP: the interval's time part
   int digits = 0;
   bool negated = false;
   SqlText text;             // source text, for error messages and default column names

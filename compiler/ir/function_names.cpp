@@ -27,16 +27,18 @@ const char* scalar_fn_name(int fn) {
 
 const char* extract_field_name(int field) {
   // In ExtractField order.
-  static const char* const kNames[] = {"YEAR",    "MONTH",      "DAY",  "QUARTER", "WEEK",
-                                       "DOW",     "ISODOW",     "DOY",  "ISOYEAR", "DECADE",
-                                       "CENTURY", "MILLENNIUM", "EPOCH"};
+  static const char* const kNames[] = {"YEAR",    "MONTH",       "DAY",        "QUARTER", "WEEK",
+                                       "DOW",     "ISODOW",      "DOY",        "ISOYEAR", "DECADE",
+                                       "CENTURY", "MILLENNIUM",  "EPOCH",      "HOUR",    "MINUTE",
+                                       "SECOND",  "MILLISECOND", "MICROSECOND"};
   return name_at(kNames, field);
 }
 
 const char* date_unit_name(int unit) {
   // In DateUnit order.
   static const char* const kNames[] = {"year", "quarter", "month",   "week",
-                                       "day",  "decade",  "century", "millennium"};
+                                       "day",  "decade",  "century", "millennium",
+                                       "hour", "minute",  "second",  "millisecond"};
   return name_at(kNames, unit);
 }
 

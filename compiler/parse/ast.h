@@ -35,33 +35,33 @@ enum class ExprKind {
   StringLiteral,   // text = the unquoted string
   BooleanLiteral,  // boolean_value
   NullLiteral,
-  DateLiteral,      // text = "1998-12-01" (from DATE '...')
-  IntervalLiteral,  // interval_count + interval_unit (from INTERVAL '90' DAY or '90 days')
-  Parameter,        // parameter_index: 0-based, in order of appearance in the statement
-  Unary,            // op: "-" "+" "NOT"; children[0]
-  Binary,           // op: "+" "-" "*" "/" "%" "=" "<>" "<" "<=" ">" ">=" "AND" "OR" "||"
-  Between,          // children: value, low, high; negated
-  InList,           // children: value, item...; negated
-  Like,             // children: value, pattern; negated; op "ILIKE" for ILIKE
-  IsNull,           // children[0]; negated = IS NOT NULL
-  Case,             // case_operand (simple CASE) or null; children: when, then, when, then...;
-                    // else_expr or null
-  Cast,             // children[0]; cast_type
-  FunctionCall,     // name (upper-cased), children = args; distinct; star = COUNT(*)
-                    // MOD(a,b) is a FunctionCall "MOD"; EXTRACT(YEAR FROM d) is
-                    // FunctionCall "EXTRACT" with extract_field = "YEAR" and children[0] = d
-  ScalarSubquery,   // (SELECT ...) as a value: subquery
-  InSubquery,       // children[0] [NOT] IN (SELECT ...): subquery; negated
-  Exists,           // EXISTS (SELECT ...): subquery (NOT EXISTS is a Unary NOT above it)
+  DateLiteral,       // text = "1998-12-01" (from DATE '...')
+  TimestampLiteral,  // text = "1998-12-01 10:30:00" (from TIMESTAMP '...')
+  IntervalLiteral,   // interval_months, _days, _micros (INTERVAL '90' DAY, '1 day 2 hours')
+  Parameter,         // parameter_index: 0-based, in order of appearance in the statement
+  Unary,             // op: "-" "+" "NOT"; children[0]
+  Binary,            // op: "+" "-" "*" "/" "%" "=" "<>" "<" "<=" ">" ">=" "AND" "OR" "||"
+  Between,           // children: value, low, high; negated
+  InList,            // children: value, item...; negated
+  Like,              // children: value, pattern; negated; op "ILIKE" for ILIKE
+  IsNull,            // children[0]; negated = IS NOT NULL
+  Case,              // case_operand (simple CASE) or null; children: when, then, when, then...;
+                     // else_expr or null
+  Cast,              // children[0]; cast_type
+  FunctionCall,      // name (upper-cased), children = args; distinct; star = COUNT(*)
+                     // MOD(a,b) is a FunctionCall "MOD"; EXTRACT(YEAR FROM d) is
+                     // FunctionCall "EXTRACT" with extract_field = "YEAR" and children[0] = d
+  ScalarSubquery,    // (SELECT ...) as a value: subquery
+  InSubquery,        // children[0] [NOT] IN (SELECT ...): subquery; negated
+  Exists,            // EXISTS (SELECT ...): subquery (NOT EXISTS is a Unary NOT above it)
 };
-
-enum class IntervalUnit { Day, Month, Year };
 
 struct TypeName {
   std::string name;             // canonical, upper case: SMALLINT INTEGER BIGINT REAL DOUBLE
-                                // DECIMAL DATE CHAR VARCHAR BOOLEAN (aliases already mapped:
+                                // DECIMAL DATE TIMESTAMP CHAR VARCHAR BOOLEAN (aliases mapped:
                                 // INT->INTEGER, NUMERIC->DECIMAL, FLOAT/FLOAT8/DOUBLE
-                                // PRECISION->DOUBLE, FLOAT4->REAL, TEXT->VARCHAR, BOOL->BOOLEAN,
+                                // PRECISION->DOUBLE, FLOAT4->REAL, TEXT/STRING->VARCHAR,
+                                // BOOL->BOOLEAN, TIMESTAMP WITHOUT TIME ZONE->TIMESTAMP,
                                 // INT2->SMALLINT, INT4->INTEGER, INT8->BIGINT,
                                 // CHARACTER->CHAR, CHARACTER VARYING->VARCHAR)
   std::vector<int64_t> params;  // DECIMAL(p,s) -> {p, s}; CHAR(n) -> {n}
@@ -86,12 +86,15 @@ struct Expr {
   bool star = false;
   ExprPtr filter;  // FunctionCall: the aggregate's FILTER (WHERE ...) condition, or null
   int parameter_index = -1;
-  int64_t interval_count = 0;
-  IntervalUnit interval_unit = IntervalUnit::Day;
+  // IntervalLiteral: PostgreSQL's three parts, kept apart because a month has no fixed
+  // number of days and a day (across a time zone change) no fixed number of micros.
+  int64_t interval_months = 0;
+  int64_t interval_days = 0;
+  int64_t interval_micros = 0;
   // FunctionCall: STRING_AGG(x, ',' ORDER BY y), or the ORDER BY of WITHIN GROUP (...).
   std::vector<OrderItem> order_by;
   std::optional<SourceLocation> within_group;  // where WITHIN GROUP starts, when present
-  SelectPtr subquery;  // ScalarSubquery, InSubquery, Exists
+  SelectPtr subquery;                          // ScalarSubquery, InSubquery, Exists
   // The exact source text of this expression (used to name unaliased SELECT items the
   // way PostgreSQL/DuckDB users recognise, and in error messages).
   SqlText source_text;

@@ -44,11 +44,14 @@ const char* canonical_type_name(size_t first_token, bool varying) {
       return "DECIMAL";
     case P::DATE:
       return "DATE";
+    case P::TIMESTAMP:
+      return "TIMESTAMP";
     case P::CHAR:
     case P::CHARACTER:
       return varying ? "VARCHAR" : "CHAR";
     case P::VARCHAR:
     case P::TEXT:
+    case P::STRING:
       return "VARCHAR";
     default:
       return "BOOLEAN";  // BOOLEAN, BOOL: the grammar allows nothing else
@@ -75,7 +78,13 @@ std::vector<std::string> Transformer::transform_identifiers(
 
 ast::TypeName Transformer::transform_type_name(P::TypeNameContext& ctx) {
   ast::TypeName type;
-  type.name = canonical_type_name(ctx.start->getType(), ctx.VARYING() != nullptr);
+  if (P::IdentifierContext* other = ctx.identifier()) {
+    type.name = upper_ascii(transform_identifier(*other));
+  } else if (ctx.WITH() != nullptr) {
+    type.name = "TIMESTAMPTZ";
+  } else {
+    type.name = canonical_type_name(ctx.start->getType(), ctx.VARYING() != nullptr);
+  }
   for (antlr4::tree::TerminalNode* parameter : ctx.INTEGER_LITERAL()) {
     type.params.push_back(transform_type_parameter(*parameter));
   }

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <optional>
 
+#include "compiler/common/interval.h"
 #include "compiler/parse/transformer.h"
 
 namespace tally {
@@ -32,19 +33,12 @@ std::optional<int64_t> parse_whole_number(std::string_view text) {
   return value;
 }
 
-std::optional<ast::IntervalUnit> interval_unit_from_word(std::string_view word) {
-  std::string lower = lower_ascii(std::string(word));
-  if (lower == "day" || lower == "days") return ast::IntervalUnit::Day;
-  if (lower == "month" || lower == "months") return ast::IntervalUnit::Month;
-  if (lower == "year" || lower == "years") return ast::IntervalUnit::Year;
-  return std::nullopt;
-}
-
 }  // namespace
 
 ast::ExprPtr Transformer::transform_primary(P::PrimaryContext& ctx) {
   if (auto* literal = ctx.literal()) return transform_literal(*literal);
   if (auto* date = ctx.dateLiteral()) return transform_date_literal(*date);
+  if (auto* stamp = ctx.timestampLiteral()) return transform_timestamp_literal(*stamp);
   if (auto* interval = ctx.intervalLiteral()) return transform_interval_literal(*interval);
   if (auto* parameter = ctx.parameter()) return transform_parameter(*parameter);
   if (auto* cast = ctx.castFunction()) return transform_cast_function(*cast);
@@ -103,37 +97,39 @@ ast::ExprPtr Transformer::transform_date_literal(P::DateLiteralContext& ctx) {
   return expr;
 }
 
-// INTERVAL '90' DAY [(3)], INTERVAL 90 DAYS, or INTERVAL '-3 months' (number and unit quoted).
+// INTERVAL '90' DAY [(3)], INTERVAL 90 DAYS, or INTERVAL '1 day 2 hours' (PostgreSQL's text).
 ast::ExprPtr Transformer::transform_interval_literal(P::IntervalLiteralContext& ctx) {
   ast::ExprPtr expr = make_expr(ast::ExprKind::IntervalLiteral, ctx.start, ctx.stop);
   antlr4::Token* value = ctx.value;
   std::string text =
       value->getType() == P::STRING_LITERAL ? unquote_string(*value) : value->getText();
-  std::string_view count_text = trim_spaces(text);
-  std::string_view unit_text;
+  IntervalParse parse;
   if (auto* unit = ctx.intervalUnit()) {
-    unit_text = unit->getText();
+    std::optional<int64_t> count = parse_whole_number(trim_spaces(text));
+    if (count) parse = interval_of(*count, unit->getText());
   } else {
-    size_t space = count_text.find_first_of(" \t\r\n");
-    if (space != std::string_view::npos) {
-      unit_text = trim_spaces(count_text.substr(space));
-      count_text = count_text.substr(0, space);
-    }
+    parse = parse_interval(text);
   }
-  std::optional<int64_t> count = parse_whole_number(count_text);
-  if (!count || unit_text.empty()) {
-    throw_syntax_error(value, fmt::format("invalid interval '{}': expected a whole number of "
-                                          "days, months or years",
-                                          text));
-  }
-  std::optional<ast::IntervalUnit> unit = interval_unit_from_word(unit_text);
-  if (!unit) {
+  if (parse.unknown_unit) {
     throw Error(ErrorKind::Unsupported,
-                fmt::format("interval unit '{}' is not supported (day, month or year)", unit_text),
+                fmt::format("interval unit '{}' is not supported ({})", parse.bad_piece,
+                            interval_unit_names()),
                 location_of(value));
   }
-  expr->interval_count = *count;
-  expr->interval_unit = *unit;
+  if (!parse.parts) {
+    throw_syntax_error(value, fmt::format("invalid interval '{}': expected whole numbers of "
+                                          "units ('3 days', '1 month 2 hours', '02:30:00')",
+                                          text));
+  }
+  expr->interval_months = parse.parts->months;
+  expr->interval_days = parse.parts->days;
+  expr->interval_micros = parse.parts->micros;
+  return expr;
+}
+
+ast::ExprPtr Transformer::transform_timestamp_literal(P::TimestampLiteralContext& ctx) {
+  ast::ExprPtr expr = make_expr(ast::ExprKind::TimestampLiteral, ctx.start, ctx.stop);
+  expr->text = unquote_string(*ctx.STRING_LITERAL()->getSymbol());
   return expr;
 }
 

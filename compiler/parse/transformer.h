@@ -109,6 +109,7 @@ class Transformer {
   ast::ExprPtr transform_literal(P::LiteralContext& ctx);
   ast::ExprPtr transform_date_literal(P::DateLiteralContext& ctx);
   ast::ExprPtr transform_interval_literal(P::IntervalLiteralContext& ctx);
+  ast::ExprPtr transform_timestamp_literal(P::TimestampLiteralContext& ctx);
   ast::ExprPtr transform_parameter(P::ParameterContext& ctx);
   ast::ExprPtr transform_cast_function(P::CastFunctionContext& ctx);
   ast::ExprPtr transform_case(P::CaseExpressionContext& ctx);

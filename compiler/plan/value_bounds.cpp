@@ -14,7 +14,7 @@ int scale_of(const Expr& x) { return x.type.is_decimal() ? x.type.scale : 0; }
 
 // Types whose values are integers the analysis can bound (a DECIMAL by its unscaled value).
 bool integer_valued(const Type& t) {
-  return t.is_integer() || t.is_decimal() || t.id == TypeId::Date || t.id == TypeId::Boolean;
+  return t.is_integer() || t.is_decimal() || t.is_datetime() || t.id == TypeId::Boolean;
 }
 
 constexpr ValueBounds kUnknown{};
@@ -169,12 +169,33 @@ class Analysis {
     return first ? kUnknown : all;
   }
 
+  // A TIMESTAMP's fields: the time of day's within their cycle, EPOCH from its bounds, the
+  // others those of its date.
+  ValueBounds timestamp_extract(const Expr& e) const {
+    static const long double kTimeFieldMax[] = {23, 59, 59, 59'999, 59'999'999};
+    if (e.op >= kHour) return range(0, kTimeFieldMax[e.op - kHour]);
+    const ValueBounds t = of(*e.children[0]);
+    if (!t.known || t.lo < -0x1p62L || t.hi > 0x1p62L) return kUnknown;
+    const auto lo = static_cast<int64_t>(t.lo), hi = static_cast<int64_t>(t.hi);
+    if (e.op == kEpoch) {
+      return range(tally_dates::timestamp_field(lo, kEpoch),
+                   tally_dates::timestamp_field(hi, kEpoch));
+    }
+    const ValueBounds days = range(tally_dates::floor_div(lo, tally_dates::kMicrosPerDayTs),
+                                   tally_dates::floor_div(hi, tally_dates::kMicrosPerDayTs));
+    return date_extract(e.op, days);
+  }
+
   ValueBounds extract(const Expr& e) const {
-    const ValueBounds d = of(*e.children[0]);
+    if (e.children[0]->type.id == TypeId::Timestamp) return timestamp_extract(e);
+    return date_extract(e.op, of(*e.children[0]));
+  }
+
+  static ValueBounds date_extract(int field, const ValueBounds d) {
     const bool dates = d.known && d.lo >= INT32_MIN && d.hi <= INT32_MAX;
     const CivilDate lo = dates ? civil_from_days(static_cast<int32_t>(d.lo)) : CivilDate{};
     const CivilDate hi = dates ? civil_from_days(static_cast<int32_t>(d.hi)) : CivilDate{};
-    switch (e.op) {
+    switch (field) {
       case kYear:
         return dates ? range(lo.year, hi.year) : kUnknown;
       case kMonth:
@@ -183,7 +204,7 @@ class Analysis {
         return dates && lo.year == hi.year && lo.month == hi.month ? range(lo.day, hi.day)
                                                                    : range(1, 31);
       default:
-        return other_field(e.op, d, dates);
+        return other_field(field, d, dates);
     }
   }
 
@@ -214,6 +235,10 @@ class Analysis {
     if (e.op == kSign) return range(-1, 1);
     const ValueBounds c = of(*e.children[0]);
     if (!c.known) return kUnknown;
+    if (e.op == kDateTrunc && e.type.id == TypeId::Timestamp) {
+      if (c.lo < -0x1p62L || c.hi > 0x1p62L) return kUnknown;
+      return range(tally_dates::timestamp_trunc(static_cast<int64_t>(c.lo), e.digits), c.hi);
+    }
     if (e.op == kDateTrunc && c.lo >= INT32_MIN && c.hi <= INT32_MAX) {
       return range(tally_dates::date_trunc_days(static_cast<int64_t>(c.lo), e.digits), c.hi);
     }
@@ -227,8 +252,12 @@ class Analysis {
   ValueBounds date_add(const Expr& e) const {
     const ValueBounds d = of(*e.children[0]);
     if (!d.known) return kUnknown;
-    const long double m = static_cast<long double>(e.months),
-                      days = static_cast<long double>(e.days);
+    // A TIMESTAMP moves in micros: a day's worth per day, plus the micros.
+    const bool stamps = e.type.id == TypeId::Timestamp;
+    const long double unit = stamps ? static_cast<long double>(tally_dates::kMicrosPerDayTs) : 1;
+    const long double m = static_cast<long double>(e.months) * unit,
+                      days = static_cast<long double>(e.days) * unit +
+                             (stamps ? static_cast<long double>(e.micros) : 0);
     const long double shift_lo = std::min(m * 28, m * 31) + days;
     const long double shift_hi = std::max(m * 28, m * 31) + days;
     return range(d.lo + shift_lo, d.hi + shift_hi);

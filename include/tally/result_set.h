@@ -29,7 +29,8 @@ enum class TypeKind {
   Double,
   Decimal,
   Date,
-  Varchar
+  Varchar,
+  Timestamp  // microseconds since 1970-01-01 00:00:00
 };
 
 struct ColumnInfo {
@@ -63,6 +64,7 @@ class ResultSet {
   double get_double(size_t row, size_t column) const;            // REAL, DOUBLE, DECIMAL, integers
   std::string_view get_string(size_t row, size_t column) const;  // VARCHAR, CHAR
   int32_t get_date(size_t row, size_t column) const;             // DATE: days since 1970-01-01
+  int64_t get_timestamp(size_t row, size_t column) const;        // TIMESTAMP: micros since 1970
   int128 get_unscaled(size_t row, size_t column) const;          // DECIMAL: value * 10^scale
   // Any type, as the tally command prints it: "NULL", "12.50", "1998-09-02", ...
   std::string get_text(size_t row, size_t column) const;

@@ -58,6 +58,8 @@ py::object column_values(const tally::ResultSet& r, size_t c) {
       return numeric<double>(r, c, [&](size_t row) { return r.get_double(row, c); });
     case tally::TypeKind::Date:
       return numeric<int32_t>(r, c, [&](size_t row) { return r.get_date(row, c); });
+    case tally::TypeKind::Timestamp:
+      return numeric<int64_t>(r, c, [&](size_t row) { return r.get_timestamp(row, c); });
     case tally::TypeKind::Decimal:
       return objects(r, c, true);
     case tally::TypeKind::Varchar:

@@ -85,7 +85,7 @@ class DoubleFunctionOp : public NodeOp {
   }
 };
 
-// date_trunc (digits: the unit) or EXTRACT (op: the field) of a DATE.
+// date_trunc (digits: the unit) or EXTRACT (op: the field) of a DATE or TIMESTAMP.
 class DateOp : public NodeOp {
  public:
   using NodeOp::NodeOp;
@@ -96,11 +96,18 @@ class DateOp : public NodeOp {
     const int64_t* a = arg(0).i.data();
     int64_t* o = vec_.i.data();
     const uint8_t* null = vec_.null.data();
+    const bool stamps = expr_.children[0]->type.id == TypeId::Timestamp;
     if (expr_.kind == ExprKind::Extract) {
       const int field = expr_.op;
+      if (stamps) {
+        return for_rows(sel, [&](uint32_t r) { o[r] = tally_dates::timestamp_field(a[r], field); });
+      }
       return for_rows(sel, [&](uint32_t r) { o[r] = tally_dates::date_field(a[r], field); });
     }
     const int unit = expr_.digits;
+    if (stamps) {  // inside the TIMESTAMP range nothing can overflow
+      return for_rows(sel, [&](uint32_t r) { o[r] = tally_dates::timestamp_trunc(a[r], unit); });
+    }
     bool bad = false;
     for_rows(sel, [&](uint32_t r) {
       o[r] = tally_dates::date_trunc_days(a[r], unit);

@@ -174,7 +174,8 @@ void raise_math_status_errors(uint32_t status) {
       {kStatusComplexPower,
        "a negative number raised to a non-integer power yields a complex result"},
       {kStatusSkewnessOutOfRange, "SKEWNESS is out of range"},
-      {kStatusKurtosisOutOfRange, "KURTOSIS is out of range"}};
+      {kStatusKurtosisOutOfRange, "KURTOSIS is out of range"},
+      {kStatusTimestampOutOfRange, "timestamp out of range"}};
   for (const auto& [bit, message] : kMessages) {
     if (status & bit) throw Error(ErrorKind::Execution, message);
   }

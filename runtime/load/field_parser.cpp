@@ -5,6 +5,7 @@
 
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
+#include "compiler/common/timestamp.h"
 #include "compiler/eval/evaluator.h"
 
 namespace tally {
@@ -142,6 +143,12 @@ bool append_field(const ColumnSchema& column, std::string_view text, ColumnBuild
       auto days = parse_date(text);
       if (!days) return fail(error, type, text, Problem::Invalid);
       builder.append_int(*days);
+      return true;
+    }
+    case TypeId::Timestamp: {
+      auto micros = parse_timestamp(text);
+      if (!micros) return fail(error, type, text, Problem::Invalid);
+      builder.append_int(*micros);
       return true;
     }
     case TypeId::Null:

@@ -18,7 +18,18 @@ namespace tally {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'A', 'L', 'L', 'Y', 'T', 'B', 'L'};
+// Version 2 adds TIMESTAMP columns. A table without one is still written as version 1,
+// which earlier readers take; they refuse a version 2 file by its version, never misread it.
 constexpr uint32_t kVersion = 1;
+constexpr uint32_t kTimestampVersion = 2;
+constexpr TypeId kLastTypeId = TypeId::Timestamp;
+
+uint32_t version_for(const Table& table) {
+  for (const auto& column : table.schema.columns) {
+    if (column.type.id == TypeId::Timestamp) return kTimestampVersion;
+  }
+  return kVersion;
+}
 constexpr size_t kHeaderBytes = sizeof(kMagic) + 4 + 8 + 4;  // magic, version, length, CRC
 constexpr size_t kWriteBuffer = size_t{4} << 20;
 
@@ -156,7 +167,7 @@ struct ColumnCodec {
   static ColumnPtr read(PayloadReader& in) {
     auto c = std::make_shared<Column>();
     uint8_t id = in.scalar<uint8_t>();
-    if (id > static_cast<uint8_t>(TypeId::Varchar)) in.damaged("an unknown column type");
+    if (id > static_cast<uint8_t>(kLastTypeId)) in.damaged("an unknown column type");
     c->type_.id = static_cast<TypeId>(id);
     c->type_.precision = in.scalar<uint8_t>();
     c->type_.scale = in.scalar<uint8_t>();
@@ -221,7 +232,8 @@ void write_table_file(const Table& table, const std::string& path) {
     std::memcpy(header, kMagic, sizeof(kMagic));
     const uint64_t length = out.length();
     const uint32_t crc = out.crc();
-    std::memcpy(header + 8, &kVersion, 4);
+    const uint32_t version = version_for(table);
+    std::memcpy(header + 8, &version, 4);
     std::memcpy(header + 12, &length, 8);
     std::memcpy(header + 20, &crc, 4);
     if (::pwrite(fd, header, kHeaderBytes, 0) != static_cast<ssize_t>(kHeaderBytes)) {
@@ -246,7 +258,9 @@ TablePtr read_table_file(const std::string& path) {
   std::memcpy(&version, data.data() + 8, 4);
   std::memcpy(&length, data.data() + 12, 8);
   std::memcpy(&crc, data.data() + 20, 4);
-  if (version != kVersion) whole.damaged(fmt::format("format version {} is unknown", version));
+  if (version != kVersion && version != kTimestampVersion) {
+    whole.damaged(fmt::format("format version {} is unknown", version));
+  }
   if (length != data.size() - kHeaderBytes) whole.damaged("its length does not match its header");
   const std::string_view payload(data.data() + kHeaderBytes, length);
   if (crc32_of(payload.data(), payload.size()) != crc) {

@@ -53,7 +53,39 @@ void flip_byte(const fs::path& path, std::streamoff offset) {
   file.put(static_cast<char>(c ^ 0x5a));
 }
 
+uint32_t file_version(const fs::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  file.seekg(8);  // after the magic
+  uint32_t version = 0;
+  file.read(reinterpret_cast<char*>(&version), sizeof(version));
+  return version;
+}
+
 }  // namespace
+
+TEST_CASE("table files: a TIMESTAMP column makes a version 2 file - readers refuse version 3") {
+  test::ScratchDir dir("tally_table_file");
+  Database db;
+  test::run_script(db,
+                   "CREATE TABLE t (id INTEGER, ts TIMESTAMP); CREATE TABLE d (id INTEGER);"
+                   "INSERT INTO t VALUES (1, TIMESTAMP '1969-07-20 20:17:40'), (2, NULL), "
+                   "(3, TIMESTAMP '2024-01-15 10:30:00.123456'); INSERT INTO d VALUES (1)");
+  const fs::path path = dir.path() / "t.table";
+  write_table_file(*db.table("t"), path.string());
+  CHECK(file_version(path) == 2);
+  expect_same_table(*db.table("t"), *read_table_file(path.string()));
+  write_table_file(*db.table("d"), path.string());
+  CHECK(file_version(path) == 1);  // what earlier tally versions read
+  expect_same_table(*db.table("d"), *read_table_file(path.string()));
+  {
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(8);
+    const uint32_t future = 3;
+    file.write(reinterpret_cast<const char*>(&future), sizeof(future));
+  }
+  CHECK(test::error_from([&] { read_table_file(path.string()); }, ErrorKind::Data)
+            .find("format version 3 is unknown") != std::string::npos);
+}
 
 TEST_CASE("table files: every encoding - type and NULL pattern reads back exactly") {
   test::ScratchDir dir("tally_table_file");

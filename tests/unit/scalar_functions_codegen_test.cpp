@@ -1,5 +1,5 @@
-// The scalar functions in generated CUDA, without a GPU: numeric and date functions become
-// device code (compiler/codegen/cuda_expr_functions.cpp), string functions of one dictionary
+// The scalar functions in generated CUDA, without a GPU: numeric, date and TIMESTAMP functions
+// become device code (compiler/codegen/cuda_expr_functions.cpp), string functions of one dictionary
 // column become host-computed lookups, and the shapes the GPU cannot run are refused with a
 // reason naming the expression (the --device auto fallback reports it). Every accepted
 // shape compiles with NVRTC for sm_90 without a warning.
@@ -103,6 +103,22 @@ TEST_CASE("scalar functions codegen: date functions as GROUP BY keys on every st
   }
   CHECK(contains(generate(queries[0]).source, "tally_dates::date_trunc_days("));
   CHECK(contains(generate(queries[1]).source, "tally_dates::date_field("));
+}
+
+TEST_CASE("scalar functions codegen: TIMESTAMP parts - truncation and casts are device code") {
+  Generated g = generate(
+      "SELECT date_trunc('hour', CAST(c_date AS TIMESTAMP)), EXTRACT(MINUTE FROM "
+      "CAST(c_date AS TIMESTAMP)), MIN(CAST(c_date AS TIMESTAMP)), COUNT(*) FROM nulls WHERE "
+      "CAST(c_date AS TIMESTAMP) >= TIMESTAMP '1995-01-01 12:00:00' - INTERVAL '1 day' AND "
+      "CAST(CAST(c_date AS TIMESTAMP) AS DATE) < DATE '1997-01-01' GROUP BY 1, 2");
+  REQUIRE(g.refused == "");
+  for (const char* part : {"tally_dates::timestamp_trunc(", "tally_dates::timestamp_field(",
+                           "kStatusTimestampOutOfRange", "tally_dates::floor_div("}) {
+    INFO(part);
+    CHECK(contains(g.source, part));
+  }
+  g = generate("SELECT MAX(CAST(c_date AS TIMESTAMP) + INTERVAL '1 hour') FROM nulls");
+  CHECK(contains(g.refused, "TIMESTAMP +/- INTERVAL of a column"));
 }
 
 TEST_CASE("scalar functions codegen: string functions of one column are per-code lookups") {

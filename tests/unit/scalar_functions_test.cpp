@@ -146,7 +146,7 @@ TEST_CASE("scalar functions: errors name the argument and where it is") {
   f = failure_of("SELECT upper(i) FROM x");
   CHECK(f.message == "function \"upper\" requires a string argument, not INTEGER");
   f = failure_of("SELECT date_trunc('hour', t) FROM x");
-  CHECK(f.kind == ErrorKind::Binder);
+  CHECK(f.kind == ErrorKind::Type);
   CHECK(f.column == 19);
   f = failure_of("SELECT lenght(v) FROM x");
   CHECK(f.message == "function \"lenght\" does not exist (did you mean \"length\"?)");

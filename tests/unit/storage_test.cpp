@@ -90,6 +90,7 @@ std::vector<TypeCase> every_type() {
       {Type::integer(), {I(-5), I(100000), I(2147483647)}},
       {Type::bigint(), {I(std::numeric_limits<int64_t>::min()), I(0), I(int64_t{1} << 40)}},
       {Type::date(), {I(8035), I(10591), I(-1)}},
+      {Type::timestamp(), {I(-14182940000000), I(0), I(1705314600123456)}},
       {Type::decimal(15, 2), {I(-12345), I(99), I(100000000000000LL)}},
       {Type::decimal(30, 4), {D(int128{1} << 100), D(-(int128{1} << 90)), D(5)}},
       {Type::real(), {F(0.5), F(static_cast<float>(0.1)), F(-3.25e10f)}},

@@ -10,6 +10,7 @@
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
 #include "compiler/common/error.h"
+#include "compiler/common/timestamp.h"
 #include "runtime/load/parallel.h"
 
 namespace tally {
@@ -136,6 +137,11 @@ char* write_field(char* out, const Column& column, size_t row) {
       return out;
     case TypeId::Date:
       return write_date(out, static_cast<int32_t>(column.get_int(row)));
+    case TypeId::Timestamp: {
+      std::string text = format_timestamp(column.get_int(row));
+      std::memcpy(out, text.data(), text.size());
+      return out + text.size();
+    }
     case TypeId::Real:
       return std::to_chars(out, out + kMaxField, static_cast<float>(column.get_double(row))).ptr;
     case TypeId::Double:
