@@ -280,7 +280,9 @@ class GpuExecution {
     status_.fill_bytes(0);
     out_count_ = engine_.pool.allocate(8, "the group counter");
     out_count_.fill_bytes(0);
-    max_groups_ = std::min<uint64_t>(slots, table_.rows() + 1);
+    // A row makes at most one group, or one a grouping set when all sets run in one pass.
+    const uint64_t sets = std::max<uint64_t>(1, query_.grouping_sets.size());
+    max_groups_ = std::min<uint64_t>(slots, table_.rows() * sets + 1);
     size_t nk = std::max<size_t>(1, query_.group_keys.size());
     const size_t na = output_value_cells(c_.plan, query_.aggregates.size());
     out_keys_ = engine_.pool.allocate(max_groups_ * nk * 16, "result keys");
