@@ -2,23 +2,15 @@
 
 #include <fmt/format.h>
 
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "compiler/codegen/cuda_expr.h"
+#include "compiler/plan/result_order.h"
 
 namespace tally {
 
 namespace {
-
-// One ORDER BY key as the Finalizer's cell it reads.
-struct OrderCell {
-  bool aggregate = false;
-  int index = 0;
-  const char* kind = "kOrderI64";
-  std::string name;
-};
 
 const char* cell_kind(const Type& type) {
   if (type.is_float()) return "kOrderF64";
@@ -26,33 +18,11 @@ const char* cell_kind(const Type& type) {
   return "kOrderI64";
 }
 
-// The cells the ORDER BY reads, or nullopt when one key is not a comparable cell.
-std::optional<std::vector<OrderCell>> order_cells(const BoundSelect& query, const GpuPlan& plan) {
-  const bool limited = query.limit.has_value() || query.limit_parameter >= 0;
-  if (query.order_by.empty() || query.order_by.size() > kDeviceTopKMaxKeys || !limited ||
-      query.having || query.distinct_outputs || !query.distinct_on.empty() || plan.emit_states ||
-      plan.projection) {
-    return std::nullopt;
-  }
-  std::vector<OrderCell> cells;
-  for (const SortKey& key : query.order_by) {
-    const OutputColumn& output = query.outputs[static_cast<size_t>(key.output)];
-    const Expr& e = *output.expr;
-    const bool aggregate = e.kind == ExprKind::AggregateRef;
-    if (!aggregate && e.kind != ExprKind::GroupKeyRef) return std::nullopt;
-    // The cell's type, which the host decodes it by (runtime/gpu/gpu_engine.cpp from_cell).
-    const auto index = static_cast<size_t>(e.index);
-    const Type& type =
-        aggregate ? query.aggregates.at(index).type : query.group_keys.at(index)->type;
-    // Strings are dictionary codes or domain ids in the cells, not in string order.
-    if (type.is_string()) return std::nullopt;
-    if (!aggregate && plan.keys.at(index).dictionary_column >= 0) return std::nullopt;
-    std::string name = output.name;
-    // One comment line: no line break, no backslash to continue it onto the code.
-    for (char& c : name) c = (c == '\n' || c == '\r' || c == '\\') ? ' ' : c;
-    cells.push_back({aggregate, e.index, cell_kind(type), name});
-  }
-  return cells;
+// An output's name for a one-line comment: no line break, no backslash to continue it onto
+// the code.
+std::string comment_text(std::string name) {
+  for (char& c : name) c = (c == '\n' || c == '\r' || c == '\\') ? ' ' : c;
+  return name;
 }
 
 }  // namespace
@@ -68,7 +38,12 @@ uint32_t top_k_order_flags(const BoundSelect& query) {
 }
 
 bool write_top_k_kernel(const BoundSelect& query, const GpuPlan& plan, SourceWriter& w) {
-  const auto cells = order_cells(query, plan);
+  const bool limited = query.limit.has_value() || query.limit_parameter >= 0;
+  if (!limited || query.order_by.size() > kDeviceTopKMaxKeys || plan.emit_states ||
+      plan.projection) {
+    return false;
+  }
+  const auto cells = result_order_cells(query, plan);
   if (!cells) return false;
   w.line("#include \"tally_top_k.cuh\"");
   w.blank();
@@ -79,10 +54,11 @@ bool write_top_k_kernel(const BoundSelect& query, const GpuPlan& plan, SourceWri
   for (size_t i = 0; i < cells->size(); ++i) {
     const OrderCell& cell = (*cells)[i];
     const char* side = cell.aggregate ? "value" : "key";
+    const std::string& name = query.outputs[static_cast<size_t>(query.order_by[i].output)].name;
     order += fmt::format(
         "// {}\nif ((c = compare_order_cell<{}>(cells.{}s, cells.{}_nulls, cells.{}_count, {}, a, "
         "b, cells.order_flags >> {}))) return c;\n",
-        cell.name, cell.kind, side, side, side, cell.index, 2 * i);
+        comment_text(name), cell_kind(cell.type), side, side, side, cell.index, 2 * i);
   }
   order += "return 0;\n}\n};";
   w.lines(order);

@@ -363,12 +363,10 @@ class GpuExecution {
     staging.download(device, out_key_nulls_, d.key_nulls.get(), groups * nk);
     staging.download(device, out_values_, d.values.get(), groups * na * 16);
     staging.download(device, out_value_nulls_, d.value_nulls.get(), groups * na);
-    std::vector<bool> cell_keys;
-    for (const CellDecoder& k : d.key_decoders) cell_keys.push_back(k.ids == nullptr);
     const ResultCells raw{
         groups, nk, na, d.keys.get(), d.key_nulls.get(), d.values.get(), d.value_nulls.get()};
     // ORDER BY ... LIMIT: only the groups the LIMIT keeps are read.
-    d.chosen = first_groups_in_order(query_, raw, cell_keys, needed);
+    d.chosen = first_groups_in_order(query_, c_.plan, raw, needed);
     if (d.chosen) d.count = d.chosen->size();
     return d;
   }

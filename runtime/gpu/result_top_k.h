@@ -9,6 +9,7 @@
 
 #include "compiler/common/value.h"
 #include "compiler/ir/query.h"
+#include "compiler/plan/gpu_plan.h"
 
 namespace tally {
 
@@ -25,11 +26,9 @@ struct ResultCells {
 
 // The first `needed` groups in ORDER BY order, ties in group order (what a stable sort of
 // all the groups' rows would keep), or nullopt when the query's ORDER BY, HAVING or
-// DISTINCT needs the evaluated rows. `cell_keys[i]` says key i's cell is its value (not a
-// string code).
+// DISTINCT needs the evaluated rows (compiler/plan/result_order.h).
 std::optional<std::vector<uint64_t>> first_groups_in_order(const BoundSelect& query,
-                                                           const ResultCells& cells,
-                                                           const std::vector<bool>& cell_keys,
-                                                           size_t needed);
+                                                           const GpuPlan& plan,
+                                                           const ResultCells& cells, size_t needed);
 
 }  // namespace tally
