@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -91,6 +92,15 @@ class InOrderPrefix {
   std::mutex mutex_;
 };
 
+// COUNT(*)s alone over every row: each morsel's row count is the answer, no row is read.
+bool only_counts_rows(const BoundSelect& query) {
+  if (!query.aggregated || query.filter || !query.group_keys.empty()) return false;
+  for (const auto& call : query.aggregates) {
+    if (call.kind != AggKind::CountStar || call.distinct) return false;
+  }
+  return true;
+}
+
 class CpuQuery {
  public:
   CpuQuery(const BoundSelect& query, const Table* table, const std::vector<Value>& parameters,
@@ -127,14 +137,26 @@ class CpuQuery {
  private:
   void scan() {
     size_t rows = table_ ? table_->rows() : 1;
+    locals_.clear();
+    if (only_counts_rows(query_)) {  // the answer is the row count: no row is read
+      locals_.emplace_back(0);
+      const size_t end = options_.end_row > 0 ? std::min<size_t>(options_.end_row, rows) : rows;
+      count_rows(0, end - std::min<size_t>(options_.first_row, end));
+      return;
+    }
+    const std::optional<size_t> needed = rows_needed_in_order(query_, parameters_);
+    // A LIMIT of a few rows decodes a few rows, not a morsel of every column on every core.
+    if (needed) {
+      options_.morsel_rows = std::min(options_.morsel_rows, std::max<size_t>(*needed, 1024));
+      if (!query_.filter) options_.threads = 1;
+    }
     size_t morsels = (rows + options_.morsel_rows - 1) / options_.morsel_rows;
     unsigned threads = morsel_workers(rows, options_);
     std::optional<MorselDecoder> decoder;
     if (table_) decoder.emplace(query_, table_, *strings_);
-    locals_.clear();
     for (unsigned t = 0; t < threads; ++t) locals_.emplace_back(query_.group_keys.size());
     projected_.assign(morsels, {});
-    InOrderPrefix prefix(morsels, rows_needed_in_order(query_, parameters_));
+    InOrderPrefix prefix(morsels, needed);
     std::vector<std::vector<Value>> buffers(threads);
     run_morsels(rows, threads, options_, [&](unsigned t, const MorselRange& m) {
       if (decoder) decoder->decode(m.begin, m.end, buffers[t]);
@@ -143,16 +165,7 @@ class CpuQuery {
     });
   }
 
-  // COUNT(*)s alone over every row: the morsel's row count is the answer, no row is read.
-  bool counts_rows_only() const {
-    if (!query_.aggregated || query_.filter || !query_.group_keys.empty()) return false;
-    for (const AggSpec& spec : specs_) {
-      if (spec.kind != AggKind::CountStar || spec.distinct) return false;
-    }
-    return true;
-  }
-
-  void count_morsel(unsigned t, size_t count) {
+  void count_rows(unsigned t, size_t count) {
     LocalAggregation& local = locals_[t];
     if (local.states.empty()) {
       local.keys.emplace_back();
@@ -166,10 +179,6 @@ class CpuQuery {
   }
 
   void process_morsel(unsigned t, size_t morsel, size_t count, const std::vector<Value>& rows) {
-    if (counts_rows_only()) {
-      count_morsel(t, count);
-      return;
-    }
     EvalContext ctx;
     ctx.parameters = parameters_.data();
     ctx.parameter_count = parameters_.size();
@@ -245,6 +254,7 @@ bool runs_vectorized(const BoundSelect& query, const Table* table, const CpuOpti
     }
   }
   if (path == CpuPath::Row) return false;
+  if (path == CpuPath::Auto && only_counts_rows(query)) return false;  // reads no row at all
   const std::optional<std::string> why = vector_path_unsupported(query, table);
   if (why && path == CpuPath::Vector) {
     throw Error(ErrorKind::Unsupported, "the CPU engine's vector path does not run " + *why);
