@@ -43,6 +43,7 @@ class DirectIndex : public GroupIndex {
     used_[g] = 1;  // every direct table numbers the keys alike
     return static_cast<uint32_t>(g);
   }
+  uint64_t group_hash(size_t g) const override { return g; }
 
  private:
   // Adds key k's digit times its stride to each row's slot; true if a value is outside.
@@ -119,6 +120,7 @@ class HashIndex : public GroupIndex {
     const auto& other = static_cast<const HashIndex&>(from);
     return find_or_insert(&other.keys_[g * width_], other.hashes_[g]);
   }
+  uint64_t group_hash(size_t g) const override { return hashes_[g]; }
 
  private:
   // Each row's key words (NULL keys as 0 with their flag set) and hash.

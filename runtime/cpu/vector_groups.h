@@ -34,6 +34,8 @@ class GroupIndex {
   // The group number here of group g of `from` (an index made alike), added if new: how
   // the workers' tables merge.
   virtual uint32_t merge_key(const GroupIndex& from, size_t g) = 0;
+  // The hash of group g's key (a direct table's slot number): how a merge partitions groups.
+  virtual uint64_t group_hash(size_t g) const = 0;
 };
 
 // A table numbering every combination of the domains (empty: one group, no keys).

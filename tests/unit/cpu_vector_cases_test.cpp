@@ -71,6 +71,34 @@ TEST_CASE("cpu vector path: TPC-H Q1 and Q6 give the row path's rows exactly") {
              {"10", "20"});
 }
 
+TEST_CASE("cpu vector path: many groups merge partition by partition on every worker") {
+  Database db;
+  db.put_table(generate_lineitem(0.05, 12));  // 75,000 orders: above the partitioned merge's bound
+  ExecOptions options;
+  options.device = DeviceChoice::Cpu;
+  options.cpu_threads = 4;
+  for (const char* sql :
+       {"SELECT l_orderkey, COUNT(*), SUM(l_quantity), AVG(l_discount), MAX(l_shipdate) FROM "
+        "lineitem GROUP BY l_orderkey",
+        "SELECT l_orderkey, l_linenumber % 2, COUNT(DISTINCT l_partkey), STDDEV_SAMP(l_tax) FROM "
+        "lineitem GROUP BY 1, 2 HAVING COUNT(*) > 1",
+        "SELECT l_orderkey, COUNT(*) FROM lineitem WHERE l_quantity > 100 GROUP BY 1"}) {
+    INFO(sql);
+    options.cpu_path = CpuPath::Row;
+    const auto row = test::sorted_row_texts(test::last_result(db, sql, options));
+    options.cpu_path = CpuPath::Vector;
+    const Result vec = test::last_result(db, sql, options);
+    CHECK(test::sorted_row_texts(vec) == row);
+  }
+  options.cpu_path = CpuPath::Vector;
+  const Result counted =
+      test::last_result(db, "SELECT l_orderkey, COUNT(*) FROM lineitem GROUP BY 1", options);
+  CHECK(counted.rows.size() == 75000);
+  int64_t rows = 0;
+  for (const auto& r : counted.rows) rows += r[1].i;
+  CHECK(rows == test::last_result(db, "SELECT COUNT(*) FROM lineitem", options).rows[0][0].i);
+}
+
 TEST_CASE("cpu vector path: errors are the row path's - and guarded ones are not raised") {
   Database& db = edge_db();
   for (const char* sql : {"SELECT SUM(a / b) FROM t", "SELECT k, SUM(a + a) FROM t GROUP BY k",
