@@ -12,41 +12,18 @@
 #include <string>
 #include <vector>
 
+#include "bench/groupby_peer_support.cuh"
 #include "bench/groupby_peers.h"
+
+namespace groupby_peers_detail {
+Peers g;
+}  // namespace groupby_peers_detail
 
 namespace {
 
+using namespace groupby_peers_detail;
+
 std::string g_error;
-
-// Device memory that only grows (allocation stays out of the timed runs).
-struct Buffer {
-  void* ptr = nullptr;
-  size_t bytes = 0;
-  cudaError_t reserve(size_t n) {
-    if (n <= bytes) return cudaSuccess;
-    release();
-    cudaError_t e = cudaMalloc(&ptr, n);
-    if (e == cudaSuccess) bytes = n;
-    return e;
-  }
-  void release() {
-    if (ptr) cudaFree(ptr);
-    ptr = nullptr;
-    bytes = 0;
-  }
-  template <class T>
-  T* as() const {
-    return static_cast<T*>(ptr);
-  }
-};
-
-// No destructor: the runtime may be gone when static objects are destroyed.
-struct Peers {
-  uint64_t rows = 0;
-  Buffer values, keys;  // the input
-  Buffer counts, sums;  // atomics, shared: K counts (u32) and sums (u64)
-  Buffer sorted_keys, sorted_values, unique, aggregates, runs, temp;  // cub
-} g;
 
 struct CountSum {
   unsigned long long count;
@@ -62,28 +39,6 @@ struct AddCountSum {
 };
 
 constexpr int kAtomicsBlock = 256;
-constexpr int kSharedBlock = 512;
-
-// Calls row(key, value) for this thread's rows of a grid-stride walk, four at a time.
-template <class Row>
-__device__ __forceinline__ void for_each_row(const uint32_t* __restrict__ keys,
-                                             const int32_t* __restrict__ values, uint64_t rows,
-                                             Row row) {
-  const uint64_t quads = rows / 4;
-  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-  const uint64_t first = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const uint4* k4 = reinterpret_cast<const uint4*>(keys);
-  const int4* v4 = reinterpret_cast<const int4*>(values);
-  for (uint64_t i = first; i < quads; i += stride) {
-    uint4 k = __ldg(k4 + i);
-    int4 v = __ldg(v4 + i);
-    row(k.x, v.x);
-    row(k.y, v.y);
-    row(k.z, v.z);
-    row(k.w, v.w);
-  }
-  for (uint64_t i = quads * 4 + first; i < rows; i += stride) row(keys[i], values[i]);
-}
 
 __global__ void __launch_bounds__(kAtomicsBlock)
     global_atomics(const uint32_t* __restrict__ keys, const int32_t* __restrict__ values,
@@ -94,52 +49,19 @@ __global__ void __launch_bounds__(kAtomicsBlock)
   });
 }
 
-// Per block: K counts, K low and K high words of the sums, all 32-bit (64-bit shared
-// atomics are a CAS loop on sm_90). A low word's atomicAdd returns the old value, so the
-// thread whose add wrapped it around carries one into the high word.
+// A block-private table of K slots in shared memory (SharedCountSums), flushed once.
 __global__ void __launch_bounds__(kSharedBlock)
     shared_tables(const uint32_t* __restrict__ keys, const int32_t* __restrict__ values,
                   uint64_t rows, uint32_t k, unsigned* counts, unsigned long long* sums) {
-  extern __shared__ unsigned table[];
-  unsigned* n = table;
-  unsigned* lo = table + k;
-  unsigned* hi = table + 2 * k;
-  for (uint32_t s = threadIdx.x; s < 3 * k; s += blockDim.x) table[s] = 0;
+  extern __shared__ unsigned words[];
+  const SharedCountSums table(words, k);
+  table.clear();
   __syncthreads();
-  for_each_row(keys, values, rows, [&](uint32_t key, int32_t v) {
-    const unsigned add = static_cast<unsigned>(v);
-    atomicAdd(n + key, 1u);
-    const unsigned old = atomicAdd(lo + key, add);
-    if (old + add < old) atomicAdd(hi + key, 1u);
-  });
+  for_each_row(keys, values, rows,
+               [&](uint32_t key, int32_t v) { table.add(key, static_cast<unsigned>(v)); });
   __syncthreads();
-  for (uint32_t s = threadIdx.x; s < k; s += blockDim.x) {
-    if (n[s] == 0) continue;
-    atomicAdd(counts + s, n[s]);
-    atomicAdd(sums + s, (static_cast<unsigned long long>(hi[s]) << 32) | lo[s]);
-  }
+  table.flush(0, k, counts, sums);
 }
-
-GroupbyPeerResult failed(const char* what, cudaError_t e) {
-  GroupbyPeerResult r{};
-  r.status = kPeerFailed;
-  std::snprintf(r.message, sizeof r.message, "%s: %s", what, cudaGetErrorString(e));
-  cudaGetLastError();  // clears a sticky launch error where it can be cleared
-  return r;
-}
-
-GroupbyPeerResult not_applicable(const std::string& why) {
-  GroupbyPeerResult r{};
-  r.status = kPeerNotApplicable;
-  std::snprintf(r.message, sizeof r.message, "%s", why.c_str());
-  return r;
-}
-
-#define PEER_CHECK(call)                             \
-  do {                                               \
-    cudaError_t e_ = (call);                         \
-    if (e_ != cudaSuccess) return failed(#call, e_); \
-  } while (0)
 
 // One peer at one K, ready to launch: `reset` runs before each run, outside the timing.
 struct Launch {
@@ -215,7 +137,8 @@ GroupbyPeerResult prepare(int peer, uint32_t k, Launch& launch) {
   int device = 0, sms = 0;
   PEER_CHECK(cudaGetDevice(&device));
   PEER_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  if (peer == kPeerAtomics || peer == kPeerShared) {
+  if (peer == kPeerAtomics || peer == kPeerShared || peer == kPeerCluster ||
+      peer == kPeerPartition) {
     PEER_CHECK(g.counts.reserve(size_t{k} * sizeof(unsigned)));
     PEER_CHECK(g.sums.reserve(size_t{k} * sizeof(unsigned long long)));
     launch.reset = reset_tables;
@@ -244,6 +167,14 @@ GroupbyPeerResult prepare(int peer, uint32_t k, Launch& launch) {
     if (per_sm == 0) return not_applicable("no block fits an SM with its table");
     g_grid_shared = per_sm * sms;
     launch.run = run_shared;
+  } else if (peer == kPeerPartition) {
+    launch.run = run_partition;
+    return prepare_partition(k, sms);
+  } else if (peer == kPeerCluster) {
+    int optin = 0;
+    PEER_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    launch.run = run_cluster;
+    return prepare_cluster(k, optin);
   } else {
     PEER_CHECK(g.sorted_keys.reserve(g.rows * sizeof(uint32_t)));
     PEER_CHECK(g.sorted_values.reserve(g.rows * sizeof(int32_t)));
@@ -328,6 +259,10 @@ const char* groupby_peer_name(int peer) {
       return "shared";
     case kPeerCub:
       return "cub";
+    case kPeerCluster:
+      return "cluster";
+    case kPeerPartition:
+      return "partition";
   }
   return "?";
 }
@@ -390,6 +325,7 @@ void groupby_peers_release(void) {
                     &g.unique, &g.aggregates, &g.runs, &g.temp}) {
     b->release();
   }
+  release_partition_buffers();
   g.rows = 0;
 }
 

@@ -16,8 +16,15 @@ enum GroupbyPeer {
   kPeerAtomics = 0,  // one global atomicAdd per row into a K-array of counts and one of sums
   kPeerShared = 1,   // a block-private table in shared memory, 32-bit atomics, one flush
   kPeerCub = 2,      // CUB radix sort by key, then DeviceReduce::ReduceByKey
+  // The shared table spread over a thread-block cluster's distributed shared memory (sm_90):
+  // slot s lives in block s / (K / C) of a cluster of C blocks, remote ones by DSMEM atomics.
+  kPeerCluster = 3,
+  // Radix partitioning by the key's high bits (a histogram, a scan, a scatter of key and value
+  // pairs), then one shared-memory table per partition: 28 B/row of traffic for 2 shared
+  // atomics a row instead of global ones.
+  kPeerPartition = 4,
 };
-#define GROUPBY_PEER_COUNT 3
+#define GROUPBY_PEER_COUNT 5
 
 enum GroupbyPeerStatus {
   kPeerRan = 0,
@@ -31,7 +38,7 @@ typedef struct {
   char message[256];
 } GroupbyPeerResult;
 
-const char* groupby_peer_name(int peer);  // "atomics", "shared", "cub"
+const char* groupby_peer_name(int peer);  // "atomics", "shared", "cub", "cluster", "partition"
 
 // Copies `rows` values (the same for every K) to device 0; rows < 2^31. Returns 0, or -1
 // with groupby_peers_error() saying why.
