@@ -49,18 +49,21 @@ __global__ void __launch_bounds__(kAtomicsBlock)
   });
 }
 
-// A block-private table of K slots in shared memory (SharedCountSums), flushed once.
+// A block-private table in shared memory (SharedCountSums) of the keys [base, base + slots),
+// flushed once; rows with other keys are skipped (the sliced peer's other passes take them).
 __global__ void __launch_bounds__(kSharedBlock)
     shared_tables(const uint32_t* __restrict__ keys, const int32_t* __restrict__ values,
-                  uint64_t rows, uint32_t k, unsigned* counts, unsigned long long* sums) {
+                  uint64_t rows, uint32_t base, uint32_t slots, unsigned* counts,
+                  unsigned long long* sums) {
   extern __shared__ unsigned words[];
-  const SharedCountSums table(words, k);
+  const SharedCountSums table(words, slots);
   table.clear();
   __syncthreads();
-  for_each_row(keys, values, rows,
-               [&](uint32_t key, int32_t v) { table.add(key, static_cast<unsigned>(v)); });
+  for_each_row(keys, values, rows, [&](uint32_t key, int32_t v) {
+    if (key - base < slots) table.add(key - base, static_cast<unsigned>(v));
+  });
   __syncthreads();
-  table.flush(0, k, counts, sums);
+  table.flush(base, slots, counts, sums);
 }
 
 // One peer at one K, ready to launch: `reset` runs before each run, outside the timing.
@@ -86,10 +89,23 @@ cudaError_t run_atomics(uint32_t) {
   return cudaGetLastError();
 }
 
+uint32_t g_slice_slots = 0;  // the sliced peer's keys a pass
+
 cudaError_t run_shared(uint32_t k) {
   shared_tables<<<g_grid_shared, kSharedBlock, size_t{3} * k * sizeof(unsigned)>>>(
-      g.keys.as<uint32_t>(), g.values.as<int32_t>(), g.rows, k, g.counts.as<unsigned>(),
+      g.keys.as<uint32_t>(), g.values.as<int32_t>(), g.rows, 0, k, g.counts.as<unsigned>(),
       g.sums.as<unsigned long long>());
+  return cudaGetLastError();
+}
+
+// One pass over every row per slice of g_slice_slots keys.
+cudaError_t run_sliced(uint32_t k) {
+  for (uint32_t base = 0; base < k; base += g_slice_slots) {
+    const uint32_t slots = std::min(g_slice_slots, k - base);
+    shared_tables<<<g_grid_shared, kSharedBlock, size_t{3} * slots * sizeof(unsigned)>>>(
+        g.keys.as<uint32_t>(), g.values.as<int32_t>(), g.rows, base, slots, g.counts.as<unsigned>(),
+        g.sums.as<unsigned long long>());
+  }
   return cudaGetLastError();
 }
 
@@ -137,8 +153,7 @@ GroupbyPeerResult prepare(int peer, uint32_t k, Launch& launch) {
   int device = 0, sms = 0;
   PEER_CHECK(cudaGetDevice(&device));
   PEER_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  if (peer == kPeerAtomics || peer == kPeerShared || peer == kPeerCluster ||
-      peer == kPeerPartition) {
+  if (peer != kPeerCub) {
     PEER_CHECK(g.counts.reserve(size_t{k} * sizeof(unsigned)));
     PEER_CHECK(g.sums.reserve(size_t{k} * sizeof(unsigned long long)));
     launch.reset = reset_tables;
@@ -151,11 +166,16 @@ GroupbyPeerResult prepare(int peer, uint32_t k, Launch& launch) {
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, global_atomics, kAtomicsBlock, 0));
     g_grid_atomics = std::max(1, per_sm) * sms;
     launch.run = run_atomics;
-  } else if (peer == kPeerShared) {
+  } else if (peer == kPeerShared || peer == kPeerSliced) {
     int optin = 0;
     PEER_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    const size_t bytes = size_t{3} * k * sizeof(unsigned);
-    if (bytes > static_cast<size_t>(optin)) {
+    const size_t fit = static_cast<size_t>(optin) / 12;  // slots of one block's table
+    g_slice_slots = 1;
+    while (2 * size_t{g_slice_slots} <= fit) g_slice_slots *= 2;
+    if (peer == kPeerSliced && k <= fit) return not_applicable("K fits one block's shared table");
+    if (peer == kPeerSliced && k > 16 * g_slice_slots) return not_applicable("more than 16 passes");
+    const size_t bytes = size_t{3} * std::min<size_t>(k, fit) * sizeof(unsigned);
+    if (peer == kPeerShared && k > fit) {
       return not_applicable(std::to_string(k) + " slots take " + std::to_string(bytes) +
                             " bytes of shared memory, more than the " + std::to_string(optin) +
                             " a block may have");
@@ -166,7 +186,7 @@ GroupbyPeerResult prepare(int peer, uint32_t k, Launch& launch) {
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, shared_tables, kSharedBlock, bytes));
     if (per_sm == 0) return not_applicable("no block fits an SM with its table");
     g_grid_shared = per_sm * sms;
-    launch.run = run_shared;
+    launch.run = peer == kPeerShared ? run_shared : run_sliced;
   } else if (peer == kPeerPartition) {
     launch.run = run_partition;
     return prepare_partition(k, sms);
@@ -263,6 +283,8 @@ const char* groupby_peer_name(int peer) {
       return "cluster";
     case kPeerPartition:
       return "partition";
+    case kPeerSliced:
+      return "sliced";
   }
   return "?";
 }

@@ -23,8 +23,11 @@ enum GroupbyPeer {
   // pairs), then one shared-memory table per partition: 28 B/row of traffic for 2 shared
   // atomics a row instead of global ones.
   kPeerPartition = 4,
+  // The shared peer's table over slices of the keys, one pass over the rows per slice: K up
+  // to 16 times what one block's shared memory holds, read 16 times at most.
+  kPeerSliced = 5,
 };
-#define GROUPBY_PEER_COUNT 5
+#define GROUPBY_PEER_COUNT 6
 
 enum GroupbyPeerStatus {
   kPeerRan = 0,
@@ -38,7 +41,8 @@ typedef struct {
   char message[256];
 } GroupbyPeerResult;
 
-const char* groupby_peer_name(int peer);  // "atomics", "shared", "cub", "cluster", "partition"
+const char* groupby_peer_name(
+    int peer);  // "atomics", "shared", "cub", "cluster", "partition", "sliced"
 
 // Copies `rows` values (the same for every K) to device 0; rows < 2^31. Returns 0, or -1
 // with groupby_peers_error() saying why.

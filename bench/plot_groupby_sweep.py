@@ -21,8 +21,8 @@ import sys
 from collections import defaultdict
 
 # Tally's strategies, auto, then the hand-written peers; others after, by name.
-METHOD_ORDER = ["thread", "direct", "block", "hash", "auto", "atomics", "shared", "cluster", "partition", "cub", "cpu"]
-PEERS = {"atomics", "shared", "cluster", "partition", "cub"}
+METHOD_ORDER = ["thread", "direct", "block", "hash", "auto", "atomics", "shared", "cluster", "partition", "sliced", "cub", "cpu"]
+PEERS = {"atomics", "shared", "cluster", "partition", "sliced", "cub"}
 LABELS = {
     "ns_per_row": "ns per row",
     "g_rows_per_s": "G rows/s",
