@@ -32,6 +32,7 @@ enum class ArgKind {
                    // (group, state field) (compiler/plan/partial_states.h: output_value_cells)
   OutValueNulls,   // 1 byte per cell of OutValues
   DistinctSet,     // u64* the DISTINCT aggregates' set (templates/tally_distinct.cuh)
+  SliceFirst,      // the first slot of this Scan pass's slice (GpuPlan::block_slices)
   // A non-aggregated query (GpuPlan::projection, templates/tally_project.cuh):
   BlockCounts,     // u64 per block: rows that pass, by the count pass
   BlockOffsets,    // u64 per block: the exclusive scan of BlockCounts

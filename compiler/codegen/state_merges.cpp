@@ -81,6 +81,10 @@ StateMerges::StateMerges(AggregationContext& ctx, bool m2_pass)
     cache_tags_ = ctx.symbols.declare("cache_tags", "cached_slots", declared);
     cache_ = ctx.symbols.declare("block_cache", "block_cache", declared);
   }
+  if (sliced()) {
+    slice_first_ = ctx.symbols.declare("slice_first", "slice_first", declared);
+    slice_cell_ = ctx.symbols.declare("slice_cell", "slice_cell", declared);
+  }
   for (size_t f = 0; f < ctx.fields.size(); ++f) {
     cell_arrays_.push_back(
         ctx.symbols.declare(fmt::format("cells{}", f), ctx.fields[f] + "_cells", declared));
@@ -227,6 +231,12 @@ std::string StateMerges::merge_row() {
   std::string code;
   std::vector<Input> inputs = aggregate_inputs(code);
   terms_.declare(inputs, code);
+  if (sliced()) {
+    // A pass merges its slice's rows only: the others are another pass's, and a row must not
+    // reach DISTINCT's set or the states twice.
+    return fmt::format("const u32 {0} = (u32)slot - {1};\nif ({0} < {2}u) {{\n{3}}}\n", slice_cell_,
+                       slice_first_, table_entries(), code + merge_fields(inputs, slice_cell_, -1));
+  }
   if (in_shared_ || block_table_) return code + merge_fields(inputs, "(u32)slot", -1);
   if (block_cache_) {
     const std::string cached = ctx_.symbols.fresh("cached");
@@ -430,6 +440,10 @@ std::string StateMerges::block_table_declarations() {
   if (block_cache_) arrays.push_back({cache_tags_, "u32", 4, ctx_.fields.size(), ""});
   std::string d = "extern __shared__ __align__(16) u8 block_cells[];\n" +
                   carve_shared_arrays("block_cells", arrays, table_entries());
+  if (sliced()) {
+    d += fmt::format("const u32 {} = (u32)args[{}];\n", slice_first_,
+                     ctx_.args.add({ArgKind::SliceFirst}));
+  }
   SymbolTable::Scope loop(ctx_.symbols);
   const std::string s = ctx_.symbols.fresh("table_slot");
   std::string identities;
@@ -451,13 +465,17 @@ std::string StateMerges::block_table_declarations() {
 
 // Cells of the block's table (its group slots) or of its cache.
 uint64_t StateMerges::table_entries() const {
-  return block_cache_ ? ctx_.plan.block_cache_slots : ctx_.plan.slots;
+  if (block_cache_) return ctx_.plan.block_cache_slots;
+  return sliced() ? ctx_.plan.block_slice_slots : ctx_.plan.slots;
 }
+
+bool StateMerges::sliced() const { return block_table_ && ctx_.plan.block_slices > 1; }
 
 // Each occupied slot of the block's table (its row count is not 0) merges into the global
 // states once: one atomic per field per group per block, not per row.
 std::string StateMerges::flush_block_table() {
-  return flush_cells(fmt::format("{}[{{0}}] == 0", cell_arrays_[0]), "{0}");
+  return flush_cells(fmt::format("{}[{{0}}] == 0", cell_arrays_[0]),
+                     sliced() ? "{0} + " + slice_first_ : "{0}");
 }
 
 // Every cell of the block's table or cache, unless `skip`, merged into the global states of

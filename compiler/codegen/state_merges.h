@@ -67,6 +67,7 @@ class StateMerges {
   std::string flush_block_table();
   std::string flush_cells(const std::string& skip, const std::string& global_slot);
   uint64_t table_entries() const;
+  bool sliced() const;  // a Block plan's Scan runs once per slice of its slots
   bool in_block_table(size_t f) const;
   std::string flush_value(size_t f, uint64_t slot, uint32_t part, const std::string& type) const;
   std::string block_sum_type(size_t f) const;
@@ -79,6 +80,7 @@ class StateMerges {
   const bool block_table_;
   const bool block_cache_;
   std::string cache_tags_, cache_;        // the block cache's tag array and its table
+  std::string slice_first_, slice_cell_;  // a sliced Block pass's first slot; a row's cell
   std::vector<std::string> hints_;        // per aggregate: what its temporaries are called
   PassTerms terms_;                       // squares and deviations a row merges
   std::vector<std::string> cells_;        // per field: this thread's shared cells

@@ -90,6 +90,11 @@ struct GpuPlan {
   // Direct and Hash: slots of each block's cache of hot groups in shared memory (0: none),
   // a hash table keyed by the global slot whose cells are block_table's.
   uint32_t block_cache_slots = 0;
+  // Block: a domain larger than one block's table runs the Scan once per slice of
+  // block_slice_slots slots, each pass merging only its slice's rows on chip (1: no slices).
+  uint32_t block_slices = 1;
+  uint64_t block_slice_slots = 0;
+  bool sliced() const { return block_slices > 1; }
   uint64_t rows = 0;  // input rows the plan was made for
   // The Scan runs once per batch of rows (streamed from host memory, or one part of a table
   // split across engines), so the states get their identities from Init, never the Scan.

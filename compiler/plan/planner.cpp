@@ -11,6 +11,7 @@
 #include "compiler/plan/calibrated_choice.h"
 #include "compiler/plan/expr_facts.h"
 #include "compiler/plan/gpu_plan.h"
+#include "compiler/plan/shared_placement.h"
 #include "compiler/plan/string_domain.h"
 
 namespace tally {
@@ -25,7 +26,6 @@ constexpr uint64_t kSharedThreadTableMinSlots = 3;
 constexpr uint64_t kMinHashCapacity = 1024;
 // Block tables: each block clears and flushes its whole table, so a block should read many
 // rows per slot for that to stay small beside the scan.
-constexpr uint64_t kMaxBlockSlots = 1ull << 16;
 constexpr uint64_t kBlockRowsPerSlot = 8;
 
 [[noreturn]] void unsupported(const std::string& what) {
@@ -314,112 +314,6 @@ GpuPlan with_streamed_scan(GpuPlan plan, bool emit_states) {
 
 namespace {
 
-// sm_90 keeps 1 KB of shared memory per resident block for itself.
-constexpr uint64_t kSharedReservedPerBlock = 1024;
-
-// Registers a thread of a scan with shared thread tables keeps: its two LaneChunk buffers
-// and the rows in flight need about 64, and fewer make ptxas spill in the scan loop.
-constexpr int kChunkedScanRegisters = 64;
-
-// Threads of a chunked scan an SM holds: its thread limit, or its registers at
-// kChunkedScanRegisters each.
-int chunked_scan_threads_per_sm(const DeviceLimits& limits) {
-  return std::min(limits.max_threads_per_sm, limits.registers_per_sm / kChunkedScanRegisters);
-}
-
-// Per-thread tables in shared memory, in blocks of 128, with the grid one wave of as many
-// blocks per SM as their tables fit (and the registers, kChunkedScanRegisters each): a second
-// wave repeats every block's table set-up and flush and idles SMs at its tail. A thread's
-// share of rows grows as the grid shrinks, and its cells may widen with it, so the fit is
-// iterated to a fixed point (the block count only falls). Tables over the static 48 KB stay
-// in registers.
-void place_thread_tables_in_shared(GpuPlan& plan, const BoundSelect& query,
-                                   const std::vector<ColumnStats>& stats,
-                                   const DeviceLimits& limits) {
-  GpuPlan shared = plan;
-  shared.shared_thread_tables = true;
-  shared.block = 128;
-  auto table_bytes = [&] {
-    return plan_thread_tables(plan.layout, query, stats, plan.rows, shared.grid, shared.block,
-                              plan.slots, true)
-        .shared_bytes;
-  };
-  const int threads = chunked_scan_threads_per_sm(limits);
-  auto blocks = static_cast<uint32_t>(std::max(threads, 128) / 128);
-  for (;;) {
-    shared.grid = static_cast<uint32_t>(limits.sm_count) * blocks;
-    const uint64_t bytes = table_bytes();
-    if (bytes > kMaxStaticSharedBytes) return;
-    auto fit = static_cast<uint32_t>(
-        std::clamp<uint64_t>(limits.shared_per_sm / (bytes + kSharedReservedPerBlock), 1, blocks));
-    if (fit == blocks) {
-      shared.blocks_per_sm = blocks;
-      shared.reason +=
-          fmt::format("; per-thread tables in shared memory ({} bytes a block, {} blocks an SM)",
-                      bytes, blocks);
-      plan = shared;
-      return;
-    }
-    blocks = fit;
-  }
-}
-
-// The launch of a Block plan and its table.
-struct BlockPlacement {
-  uint32_t block = 0, grid = 0, blocks_per_sm = 0;
-  BlockTable table;
-};
-
-// A block table's launch: the threads an SM holds for a chunked scan, split into as many
-// blocks (up to 4) as their tables fit beside each other in its shared memory; fewer blocks
-// of more threads share a larger table. None when even one block's table does not fit.
-std::optional<BlockPlacement> place_block_table(const StateLayout& layout, const BoundSelect& query,
-                                                const std::vector<ColumnStats>& stats,
-                                                uint64_t rows, uint64_t slots,
-                                                const DeviceLimits& limits) {
-  const int threads = chunked_scan_threads_per_sm(limits);
-  for (uint32_t blocks : {4u, 2u, 1u}) {
-    const auto block = static_cast<uint32_t>(std::min(threads / static_cast<int>(blocks), 1024));
-    if (block < 128) continue;
-    const uint32_t grid = static_cast<uint32_t>(limits.sm_count) * blocks;
-    BlockTable t = plan_block_table(layout, query, stats, rows, grid, block, slots);
-    if (!t.fits) return std::nullopt;
-    const uint64_t room = std::min(limits.shared_per_block_optin, limits.shared_per_sm / blocks) -
-                          kSharedReservedPerBlock;
-    if (t.shared_bytes > room) continue;
-    return BlockPlacement{block, grid, blocks, std::move(t)};
-  }
-  return std::nullopt;
-}
-
-// A Direct or Hash plan's block cache: each block keeps the groups its rows hit first in a
-// shared hash table (keyed by global slot, a u32 tag beside each slot's cells) and merges
-// them with shared atomics, flushing once per block; rows of other groups take the global
-// atomics. Hot keys then cost shared atomics, not contended global ones (libcudf's shared
-// table in front of the global one; karnagel-2015's block placement under skew). Sized to
-// the launch's share of an SM's shared memory and to at most twice the table's slots (a
-// small table's groups then rarely collide in it: there contention is worst); none where a
-// cell needs 128 bits or the room holds fewer than kMinCacheSlots.
-void place_block_cache(GpuPlan& plan, const BoundSelect& query,
-                       const std::vector<ColumnStats>& stats, const DeviceLimits& limits) {
-  constexpr uint64_t kMinCacheSlots = 64;
-  constexpr uint64_t kFreeTag = 0xFFFFFFFFull;  // kEmptyKey32: a slot must stay below it
-  if (plan.state_slots >= kFreeTag) return;
-  BlockTable t =
-      plan_block_table(plan.layout, query, stats, plan.rows, plan.grid, plan.block, uint64_t{1});
-  if (!t.fits) return;
-  const uint64_t bytes_per_slot = t.shared_bytes + sizeof(uint32_t);
-  const uint64_t blocks = std::max<uint64_t>(plan.grid / static_cast<uint64_t>(limits.sm_count), 1);
-  const uint64_t room = std::min(limits.shared_per_block_optin, limits.shared_per_sm / blocks) -
-                        kSharedReservedPerBlock;
-  const uint64_t room_slots = std::bit_floor(room / bytes_per_slot);
-  if (room_slots < kMinCacheSlots) return;
-  const uint64_t slots = std::min(room_slots, std::bit_ceil(2 * plan.state_slots));
-  plan.block_cache_slots = static_cast<uint32_t>(slots);
-  t.shared_bytes = bytes_per_slot * slots;
-  plan.block_table = std::move(t);
-}
-
 // For --explain: the group count the statistics allow, and what each strategy would do with
 // this query, so a reader sees why the chosen one won.
 std::string considered(const std::optional<BlockPlacement>& in_blocks, uint64_t product, bool raw,
@@ -498,8 +392,18 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     in_blocks = place_block_table(plan.layout, query, stats, rows, product, limits);
   }
   const bool fits_block = in_blocks.has_value();
+  std::optional<BlockSlices> slices;
+  if (fits_direct && !fits_block) {
+    slices = place_block_slices(plan.layout, query, stats, rows, product, limits);
+  }
   plan.considered =
       considered(in_blocks, product, raw, rows, plan.layout.fields.size(), fits_registers);
+  if (slices) {
+    plan.considered += fmt::format(
+        "              block in slices: {} slices of {} slots, {} bytes of shared memory a "
+        "block, one pass over the rows each (auto takes up to {})\n",
+        slices->count, slices->slots, slices->placement.table.shared_bytes, kAutoBlockSlices);
+  }
   GpuStrategy chosen = forced;
   std::optional<CalibratedChoice> measured;
   if (chosen == GpuStrategy::Auto && limits.rates && !raw) {
@@ -519,6 +423,13 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     } else if (fits_block && product * kBlockRowsPerSlot <= rows / in_blocks->grid) {
       chosen = GpuStrategy::Block;
       plan.reason = fmt::format("key domain of {} slots fits each block's shared memory", product);
+    } else if (slices && slices->count <= kAutoBlockSlices &&
+               slices->slots * kBlockRowsPerSlot <= rows / slices->placement.grid) {
+      chosen = GpuStrategy::Block;
+      plan.reason = fmt::format(
+          "key domain of {} slots fits each block's shared memory in {} slices, one pass over "
+          "the rows each",
+          product, slices->count);
     } else if (fits_direct && product <= std::max<uint64_t>(1ull << 16, 2 * rows)) {
       chosen = GpuStrategy::Direct;
       plan.reason = fmt::format("key domain of {} slots is known and small", product);
@@ -542,7 +453,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     if (chosen == GpuStrategy::Direct && !fits_direct) {
       unsupported("--strategy direct with an unbounded or very large key domain");
     }
-    if (chosen == GpuStrategy::Block && !fits_block) {
+    if (chosen == GpuStrategy::Block && !fits_block && !slices) {
       unsupported(fits_direct ? fmt::format("--strategy block with {} slots whose states do not "
                                             "fit a block's shared memory (or need 128-bit cells)",
                                             product)
@@ -561,6 +472,11 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   plan.state_slots = product;
   if (chosen == GpuStrategy::Direct) place_block_cache(plan, query, stats, limits);
   if (chosen == GpuStrategy::Block) {
+    if (!fits_block) {
+      in_blocks = std::move(slices->placement);
+      plan.block_slices = slices->count;
+      plan.block_slice_slots = slices->slots;
+    }
     plan.block = in_blocks->block;
     plan.grid = in_blocks->grid;
     plan.blocks_per_sm = in_blocks->blocks_per_sm;
@@ -580,9 +496,10 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   }
   // Thread and block tables merge into the global states only at the end of the Scan: its
   // first block can set their identities while the others read rows.
-  plan.launches =
-      aggregation_launches(chosen == GpuStrategy::ThreadPrivate || chosen == GpuStrategy::Block,
-                           plan.layout.second_pass());
+  // Slices run the Scan several times: the states take their identities from Init first.
+  plan.launches = aggregation_launches(
+      chosen == GpuStrategy::ThreadPrivate || (chosen == GpuStrategy::Block && !plan.sliced()),
+      plan.layout.second_pass());
   return plan;
 }
 
@@ -642,7 +559,13 @@ std::string describe_plan(const GpuPlan& plan) {
       out += fmt::format("  key{}: {}\n", i, raw_key_text(plan.hash_keys, k));
     }
   }
-  if (plan.strategy == GpuStrategy::Block) {
+  if (plan.strategy == GpuStrategy::Block && plan.sliced()) {
+    out += fmt::format(
+        "  block table: {} slices of {} slots, one Scan pass each, x ({}) = {} bytes of shared "
+        "memory a block\n",
+        plan.block_slices, plan.block_slice_slots, block_cell_names(plan),
+        plan.block_table.shared_bytes);
+  } else if (plan.strategy == GpuStrategy::Block) {
     out += fmt::format("  block table: {} slots x ({}) = {} bytes of shared memory a block\n",
                        plan.slots, block_cell_names(plan), plan.block_table.shared_bytes);
   }

@@ -10,18 +10,18 @@ namespace tally {
 // it fits in padding as GpuPlan::hash_keys, hash_key_words and block_cache_slots did (all in the
 // fingerprint). GpuPlan's layout, thread_tables, block_table and launches need not be listed: the
 // planner derives them from the listed fields, the statistics and the (fixed) statement.
-static_assert(sizeof(GpuPlan) == 384, "GpuPlan changed: update plan_fingerprint");
+static_assert(sizeof(GpuPlan) == 400, "GpuPlan changed: update plan_fingerprint");
 static_assert(sizeof(ColumnStats) == 64, "ColumnStats changed: update plan_fingerprint");
 static_assert(sizeof(KeyEncoding) == 32, "KeyEncoding changed: update plan_fingerprint");
 
 std::string plan_fingerprint(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
                              const std::string& arch) {
   std::string f = fmt::format(
-      "{}|{}|{}|{}|{}|{}|{}.{}|{}|{}|{}|{}|{}|{}|{}{}", arch, static_cast<int>(plan.strategy),
+      "{}|{}|{}|{}|{}|{}|{}.{}|{}|{}|{}|{}|{}|{}|{}x{}|{}{}", arch, static_cast<int>(plan.strategy),
       plan.slots, plan.state_slots, plan.shared_thread_tables, plan.projection,
       static_cast<int>(plan.hash_keys), plan.hash_key_words, plan.block, plan.grid,
       plan.blocks_per_sm, plan.rows, plan.distinct_capacity, plan.block_cache_slots,
-      plan.streamed, plan.emit_states);
+      plan.block_slices, plan.block_slice_slots, plan.streamed, plan.emit_states);
   for (const KeyEncoding& k : plan.keys) {
     f += fmt::format("|k{},{},{},{},{},{}", k.bounded, k.min, k.values, k.nullable,
                      k.dictionary_column, k.exact);

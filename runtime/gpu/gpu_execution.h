@@ -122,8 +122,11 @@ class GpuExecution {
       // A dependent shares its predecessor's timer: an event recorded between them would
       // hold its launch back until the predecessor ends.
       if (!l.dependent) start_timer(report_ms(l.kernel));
-      const uint64_t shared = l.kernel == KernelId::Scan ? scan_shared_bytes(c_.plan) : 0;
-      launch_with_args(kernels[i], grid, c_.plan.block, arg_words_, l.dependent, shared);
+      if (l.kernel == KernelId::Scan) {
+        launch_scan(kernels[i], nullptr);
+      } else {
+        launch_with_args(kernels[i], grid, c_.plan.block, arg_words_, l.dependent);
+      }
       const bool last_of_timer = i + 1 == kernels.size() || !c_.plan.launches[i + 1].dependent;
       if (last_of_timer) launches_.back().timer.stop();
     }
@@ -246,15 +249,32 @@ class GpuExecution {
 
   // A Scan pass over every batch. Init ran on the default stream, which the batches' streams
   // do not wait for, so the device is idle before the first copy.
+  // The Scan over the rows the arguments name: once, or once per slice of a sliced Block
+  // plan (each pass merges its slice's rows; GpuPlan::block_slices).
+  void launch_scan(const cuda::Kernel& kernel, const cuda::Stream* stream) {
+    const uint64_t shared = scan_shared_bytes(c_.plan);
+    for (uint32_t p = 0; p < c_.plan.block_slices; ++p) {
+      set_slice(p);
+      launch_with_args(kernel, c_.plan.grid, c_.plan.block, arg_words_, false, shared, stream);
+    }
+    set_slice(0);
+  }
+
+  void set_slice(uint32_t p) {
+    slice_first_ = uint64_t{p} * c_.plan.block_slice_slots;
+    for (size_t i = 0; i < c_.program.args.size(); ++i) {
+      if (c_.program.args[i].kind == ArgKind::SliceFirst) arg_words_[i] = slice_first_;
+    }
+  }
+
   void stream_scan(const cuda::Kernel& kernel) {
     engine_.device.synchronize();
     auto start = std::chrono::steady_clock::now();
-    const uint64_t shared = scan_shared_bytes(c_.plan);
     streamer_->stream([&](const ScanBatch& batch, const cuda::Stream& stream) {
       batch_ = &batch;
       fill_args();
       batch_ = nullptr;
-      launch_with_args(kernel, c_.plan.grid, c_.plan.block, arg_words_, false, shared, &stream);
+      launch_scan(kernel, &stream);
     });
     fill_args();
     report_.scan_ms += ms_since(start);
@@ -308,6 +328,8 @@ class GpuExecution {
         return table_keys_.ptr();
       case ArgKind::DistinctSet:
         return distinct_.ptr();
+      case ArgKind::SliceFirst:
+        return slice_first_;
       case ArgKind::StateField:
         return fields_[a.index].ptr();
       case ArgKind::OutKeys:
@@ -420,6 +442,7 @@ class GpuExecution {
   std::vector<uint64_t> arg_words_;  // the kernels' parameter block (KernelArgs<N>)
   cuda::DeviceBuffer out_keys_, out_key_nulls_, out_values_, out_value_nulls_;
   uint64_t max_groups_ = 0;
+  uint64_t slice_first_ = 0;  // the Scan pass's first slot (ArgKind::SliceFirst)
   std::map<int, std::vector<int64_t>> interned_;  // string ids of a scan column's dictionary
   std::unique_ptr<BatchStreamer> streamer_;       // when the plan is streamed
   const ScanBatch* batch_ = nullptr;              // the batch whose Scan is being queued

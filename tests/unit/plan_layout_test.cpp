@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 
 #include "compiler/codegen/gpu_program.h"
@@ -142,10 +143,10 @@ TEST_CASE("plan layout: block tables hold a bounded domain in each block's share
 
 TEST_CASE("plan layout: block tables refuse what shared memory cannot hold") {
   DeviceLimits h100;
-  // 2^20 slots do not fit 227 KB; a DECIMAL MIN needs 128-bit cells, which have no shared
-  // atomic.
-  BoundSelect wide =
-      test::bind_first(layout_db(), "SELECT l_orderkey, COUNT(*) FROM lineitem GROUP BY 1");
+  // 600,000 slots of 12 bytes do not fit 227 KB even in 16 slices; a DECIMAL MIN needs 128-bit
+  // cells, which have no shared atomic.
+  BoundSelect wide = test::bind_first(
+      layout_db(), "SELECT l_orderkey * 10, COUNT(*), SUM(l_quantity) FROM lineitem GROUP BY 1");
   TablePtr table = layout_db().table(wide.table);
   CHECK_THROWS_WITH_AS(
       plan_gpu(wide, scan_stats(wide, *table), table->rows(), h100, GpuStrategy::Block),
@@ -164,6 +165,43 @@ TEST_CASE("plan layout: block tables refuse what shared memory cannot hold") {
   CHECK_THROWS_WITH_AS(
       plan_gpu(minimum, scan_stats(minimum, *table), table->rows(), h100, GpuStrategy::Block),
       doctest::Contains("128-bit"), Error);
+}
+
+TEST_CASE("plan layout: a block table larger than shared memory runs in slices") {
+  DeviceLimits h100;
+  const BoundSelect q = test::bind_first(
+      layout_db(), "SELECT l_orderkey, COUNT(*), SUM(l_quantity) FROM lineitem GROUP BY 1");
+  const uint64_t rows = layout_db().table(q.table)->rows();
+  auto plan_for = [&](const BoundSelect& query, uint64_t over, GpuStrategy strategy) {
+    return plan_gpu(query, scan_stats(query, *layout_db().table(query.table)), over, h100,
+                    strategy);
+  };
+  // SF 0.01's 60,000 order keys, 12 bytes a slot, do not fit one block; 4 slices do, and
+  // over many rows auto takes them: one Scan pass a slice, Init setting the states first.
+  GpuPlan p = plan_for(q, uint64_t{1} << 27, GpuStrategy::Auto);
+  CHECK(p.strategy == GpuStrategy::Block);
+  CHECK(p.block_slices == 4);
+  CHECK(p.block_slice_slots == (p.slots + 3) / 4);
+  CHECK(p.block_table.shared_bytes == p.block_slice_slots * (4 + 8));
+  CHECK(has_launch(p.launches, KernelId::Init));
+  CHECK(describe_plan(p).find(fmt::format("block table: 4 slices of {} slots, one Scan pass each",
+                                          p.block_slice_slots)) != std::string::npos);
+  const GpuProgram program = generate_cuda(q, p, scan_stats(q, *layout_db().table(q.table)));
+  CHECK(program.source.find("const u32 slice_cell = (u32)slot - slice_first;") !=
+        std::string::npos);
+  CHECK(program.source.find("atomic_add(&group_rows[table_slot + slice_first]") !=
+        std::string::npos);
+  CHECK(std::count_if(program.args.begin(), program.args.end(),
+                      [](const ArgSlot& a) { return a.kind == ArgKind::SliceFirst; }) == 1);
+  // Over few rows a pass would flush more slots than it reads rows: direct.
+  CHECK(plan_for(q, rows, GpuStrategy::Auto).strategy == GpuStrategy::Direct);
+  // More slices than auto takes (each reads every row): direct, unless block is forced.
+  const BoundSelect wide = test::bind_first(
+      layout_db(), "SELECT l_orderkey * 2, COUNT(*), SUM(l_quantity) FROM lineitem GROUP BY 1");
+  CHECK(plan_for(wide, uint64_t{1} << 27, GpuStrategy::Auto).strategy == GpuStrategy::Direct);
+  GpuPlan forced = plan_for(wide, rows, GpuStrategy::Block);
+  CHECK(forced.block_slices == 8);
+  CHECK(forced.block_slice_slots * 8 >= forced.slots);
 }
 
 TEST_CASE("plan layout: direct and hash tables keep a block cache of hot groups") {

@@ -1,0 +1,63 @@
+// A Block plan over more slots than one block's shared memory holds runs the Scan once per
+// slice of its slots (compiler/plan/shared_placement.h), each pass merging only its slice's
+// rows: every group must come out once, with the CPU engine's states, whatever slice its
+// key falls in (NULL keys, the DISTINCT set and the variance's second pass included).
+#include <doctest/doctest.h>
+
+#include <optional>
+
+#include "tests/gpu/strategy_compare.h"
+#include "tests/unit/support/result_check.h"
+#include "tools/data/paper_tables.h"
+
+namespace tally {
+namespace {
+
+// The result and --explain text of `sql` on the GPU with the block strategy forced.
+std::pair<Result, std::string> run_block(Database& db, const std::string& sql) {
+  ExecOptions options;
+  options.device = DeviceChoice::Gpu;
+  options.strategy = "block";
+  options.explain = true;
+  std::optional<Result> result;
+  std::string explain;
+  db.execute_script(sql, options, [&](const StatementOutcome& o) {
+    if (o.result) result = o.result;
+    explain += o.explain;
+  });
+  REQUIRE(result.has_value());
+  return {*result, explain};
+}
+
+}  // namespace
+
+TEST_CASE("gpu block slices: one Scan pass a slice gives the CPU engine's groups") {
+  Database db;
+  db.put_table(generate_atable(300000, 1u << 18, 0, 5));
+  for (const char* sql :
+       {"SELECT col1 % 40000 AS g, COUNT(*), SUM(col2), MIN(col3), MAX(col4), AVG(col2) "
+        "FROM atable GROUP BY 1",
+        "SELECT col1 % 70000 AS g, COUNT(*), VAR_SAMP(col3), COUNT(DISTINCT col2 % 100) "
+        "FROM atable WHERE col4 > 10 GROUP BY 1",
+        "SELECT CASE WHEN col4 % 10 = 0 THEN NULL ELSE col1 % 50000 END AS g, COUNT(*), "
+        "SUM(col4) FROM atable GROUP BY 1"}) {
+    INFO(sql);
+    const Result cpu = test::run_sql(db, sql);
+    const auto [gpu, explain] = run_block(db, sql);
+    INFO(explain);
+    CHECK(explain.find(" slices of ") != std::string::npos);
+    CHECK(gpu.device.rfind("gpu", 0) == 0);
+    CHECK(test::result_difference(cpu, gpu, test::gpu_tolerances(cpu)) == "");
+  }
+}
+
+// Auto slices only over enough rows per slot; a few thousand rows keep direct, and the
+// result is the same either way.
+TEST_CASE("gpu block slices: auto and the forced block agree with the CPU engine") {
+  Database db;
+  db.put_table(generate_atable(200000, 1u << 16, 1.1, 9));
+  CHECK(test::compare_gpu_strategies(
+            db, "SELECT col1 % 30000, COUNT(*), SUM(col2), MAX(col3) FROM atable GROUP BY 1") >= 4);
+}
+
+}  // namespace tally
