@@ -1,9 +1,9 @@
-// SET grouping_sets = 'auto' (compiler/plan/grouping_sets_choice.h, runtime/compile/
-// grouping_sets_plans.h): one pass or a pass per set, chosen from the plans of both ways.
-// No GPU: the plans are made from the statistics of small tables whose key domains are those
-// of TPC-H lineitem at SF 10 (the flags, 7 ship modes, about 2,500 ship dates, 100,000
-// suppliers), planned for SF 10's row count, where bench/RESULTS.md "grouping_sets" measured
-// both ways on an H100.
+// SET grouping_sets = 'auto': one pass or a pass per set, chosen from the plans of both ways
+// (compiler/plan/grouping_sets_choice.h, runtime/compile/grouping_sets_plans.h). No GPU: the
+// plans are made from the statistics of small tables whose key domains are those of TPC-H
+// lineitem at SF 10 (the flags, 7 ship modes, about 2,500 ship dates, 100,000 suppliers),
+// planned for SF 10's row count, where bench/RESULTS.md "grouping_sets" measured both ways on
+// an H100.
 #include "compiler/plan/grouping_sets_choice.h"
 
 #include <doctest/doctest.h>
