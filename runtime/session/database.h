@@ -17,6 +17,7 @@
 #include "compiler/ir/query.h"
 #include "compiler/parse/ast.h"
 #include "compiler/plan/gpu_target.h"
+#include "compiler/plan/grouping_sets_choice.h"
 #include "runtime/cpu/cpu_options.h"
 #include "runtime/load/load_report.h"
 #include "runtime/result/result.h"
@@ -36,8 +37,9 @@ enum class DeviceChoice { Auto, Cpu, Gpu };
 struct ExecOptions {
   DeviceChoice device = DeviceChoice::Auto;
   std::string strategy = "auto";  // GPU grouping strategy: auto, thread, block, direct, hash
-  // GROUPING SETS / ROLLUP / CUBE on the GPU: auto (one pass over the rows where the plan
-  // takes it, else one GROUP BY per set), one_pass (an error where it cannot), per_set.
+  // GROUPING SETS / ROLLUP / CUBE on the GPU: auto (one pass over the rows or one GROUP BY
+  // per set, as the plans of both favour: compiler/plan/grouping_sets_choice.h), one_pass (an
+  // error where it cannot), per_set.
   std::string grouping_sets = "auto";
   uint64_t hash_capacity = 0;  // > 0: first GPU hash table size (to exercise growth)
   bool compile_only = false;   // SELECT: generate and NVRTC-compile, do not run
@@ -195,6 +197,10 @@ class Database : public Catalog {
                          const std::vector<Value>& parameters,
                          const std::shared_ptr<StringHeap>& strings, const ExecOptions& options,
                          StatementOutcome& outcome);
+  // SET grouping_sets = 'auto' on the GPU: one pass or a pass per set, from both ways' plans.
+  GroupingSetsChoice choose_grouping_sets(const BoundSelect& query, const TablePtr& input,
+                                          const std::vector<Value>& parameters,
+                                          const ExecOptions& options);
   std::vector<std::vector<Value>> run_sets_in_one_pass(const BoundSelect& query,
                                                        const TablePtr& input,
                                                        const std::vector<Value>& parameters,

@@ -1,13 +1,16 @@
 // GROUPING SETS, ROLLUP and CUBE. On the GPU, one pass over the rows merges each row into one
 // group per set (compiler/ir/grouping_sets.h: the set id is a key); each set's groups are
-// then read back as that set's own GROUP BY. Otherwise, and where one pass does not apply,
-// one ordinary GROUP BY per set, each on the engine the options choose. Either way each
-// set's groups are exact, and the union of their rows is sorted, made distinct and limited
-// as the query says.
+// then read back as that set's own GROUP BY. Otherwise, where one pass does not apply, and
+// where `auto` finds the plans favour it (compiler/plan/grouping_sets_choice.h), one ordinary
+// GROUP BY per set, each on the engine the options choose. Either way each set's groups are
+// exact, and the union of their rows is sorted, made distinct and limited as the query says.
 #include <fmt/format.h>
 
 #include "compiler/ir/grouping_sets.h"
+#include "runtime/compile/grouping_sets_plans.h"
 #include "runtime/cuda/device.h"
+#include "runtime/gpu/gpu_engine.h"
+#include "runtime/gpu/multi_gpu.h"
 #include "runtime/result/result_builder.h"
 #include "runtime/session/database.h"
 
@@ -43,6 +46,12 @@ void Database::run_grouping_sets(const BoundSelect& query, const TablePtr& input
   std::string why = why_per_set(query, input, options);
   std::vector<std::vector<Value>> rows;
   bool one_pass = why.empty();
+  GroupingSetsChoice choice;  // auto's, where it chose: for --explain
+  if (one_pass && options.grouping_sets == "auto") {
+    choice = choose_grouping_sets(query, input, parameters, options);
+    one_pass = choice.one_pass;
+    if (!one_pass) why = choice.reason;
+  }
   if (one_pass) {
     try {
       rows = run_sets_in_one_pass(query, input, parameters, strings, options, outcome);
@@ -56,7 +65,7 @@ void Database::run_grouping_sets(const BoundSelect& query, const TablePtr& input
   }
   if (!one_pass) {
     rows = run_sets_one_by_one(query, input, parameters, strings, options, outcome);
-    // The GPU ran every set apart though one pass was its way: say why.
+    // Under auto the GPU ran every set apart: say why.
     if (options.grouping_sets == "auto" && outcome.result &&
         outcome.result->device.rfind("gpu", 0) == 0) {
       add_notice(outcome, "grouping sets ran one GROUP BY pass per set: " + why);
@@ -66,13 +75,30 @@ void Database::run_grouping_sets(const BoundSelect& query, const TablePtr& input
     outcome.explain +=
         one_pass ? fmt::format(
                        "grouping sets ran: {} sets in one pass over the rows on the GPU "
-                       "(the set id is the last key)\n",
-                       query.grouping_sets.size())
+                       "(the set id is the last key){}\n",
+                       query.grouping_sets.size(),
+                       choice.reason.empty() ? "" : "; auto chose it: " + choice.reason)
                  : fmt::format("grouping sets ran: one GROUP BY pass per set ({})\n", why);
+    outcome.explain += choice.ways;
   }
   std::string device = outcome.result ? outcome.result->device : "cpu";
   outcome.result = finish_result(query, std::move(rows), parameters, strings);
   outcome.result->device = device;
+}
+
+GroupingSetsChoice Database::choose_grouping_sets(const BoundSelect& query, const TablePtr& input,
+                                                  const std::vector<Value>& parameters,
+                                                  const ExecOptions& options) {
+  // Planned for the GPU that runs the sets: its limits and device profile.
+  const std::vector<int> ordinals = device_ordinals(options.devices);
+  const std::shared_ptr<GpuEngine> engine = ordinals.empty() ? gpu() : gpus(ordinals)[0];
+  GpuCompileOptions planning;
+  planning.strategy = strategy_from_name(options.strategy);
+  planning.hash_capacity = options.hash_capacity;
+  planning.limits = engine->limits();
+  planning.parameters = &parameters;
+  planning.table = input.get();
+  return plan_grouping_sets_way(query, *input, planning);
 }
 
 std::vector<std::vector<Value>> Database::run_sets_in_one_pass(

@@ -10,6 +10,7 @@
 #include "compiler/eval/evaluator.h"
 #include "compiler/ir/grouping_sets.h"
 #include "compiler/parse/ast_walk.h"
+#include "runtime/compile/grouping_sets_plans.h"
 #include "runtime/cpu/cpu_engine.h"
 #include "runtime/cuda/device.h"
 #include "runtime/gpu/coprocess.h"
@@ -119,6 +120,37 @@ BoundSelect with_null_order(BoundSelect query, const std::string& order) {
   return query;
 }
 
+// What `tally compile` plans for: options.arch, and the limits of the GPU in hand where it is
+// of that arch, so that a later run here generates the same source and finds these kernels
+// in the disk cache (tally prepare relies on it).
+GpuCompileOptions compile_target(const ExecOptions& options, const Table& input) {
+  GpuCompileOptions compile;
+  compile.strategy = strategy_from_name(options.strategy);
+  compile.hash_capacity = options.hash_capacity;
+  compile.arch = options.arch;
+  GpuTarget here = cuda::gpu_target_in_hand();
+  if (here.arch == options.arch) compile.limits = here.limits;
+  compile.table = &input;
+  return compile;
+}
+
+// For `tally compile --explain` of grouping sets: the way a run under auto would take, from
+// the plans for the compile target (a run plans for the GPU in hand and its profile).
+std::string explain_auto_grouping_sets(const BoundSelect& query, const Table& input,
+                                       const ExecOptions& options) {
+  GpuCompileOptions compile = compile_target(options, input);
+  StringHeap strings;
+  std::vector<Value> parameters;
+  if (!options.parameters.empty()) {
+    parameters = convert_parameters(query, options.parameters, strings);
+    compile.parameters = &parameters;
+  }
+  const GroupingSetsChoice choice = plan_grouping_sets_way(query, input, compile);
+  return fmt::format("grouping sets: compiled the one pass; under auto a run would take {}: {}\n{}",
+                     choice.one_pass ? "it" : "a GROUP BY pass per set", choice.reason,
+                     choice.ways);
+}
+
 }  // namespace
 
 StatementOutcome Database::run_bound(const BoundSelect& bound, const ExecOptions& options,
@@ -139,11 +171,18 @@ StatementOutcome Database::run_bound(const BoundSelect& bound, const ExecOptions
                     "compiling GROUPING SETS, ROLLUP or CUBE ahead is not supported with SET "
                     "grouping_sets = 'per_set' (each set is planned when executed)");
       }
-      // The kernels that run: the GPU's one pass over every set (run_grouping_sets.cpp), or
-      // the one set's GROUP BY.
-      return compile_select(query.grouping_sets.size() == 1 ? split_grouping_sets(query)[0]
-                                                            : one_pass_grouping_query(query),
-                            input, options, std::move(outcome), nullptr);
+      if (query.grouping_sets.size() == 1) {
+        return compile_select(split_grouping_sets(query)[0], input, options, std::move(outcome),
+                              nullptr);
+      }
+      // The GPU's one pass over every set (run_grouping_sets.cpp); --explain also says which
+      // way a run under auto would take.
+      outcome = compile_select(one_pass_grouping_query(query), input, options, std::move(outcome),
+                               nullptr);
+      if (options.explain && options.grouping_sets == "auto") {
+        outcome.explain += explain_auto_grouping_sets(query, *input, options);
+      }
+      return outcome;
     }
     return compile_select(query, input, options, std::move(outcome), plans);
   }
@@ -230,14 +269,7 @@ StatementOutcome Database::compile_select(const BoundSelect& query, const TableP
                                           GpuPlanCache* plans) {
   if (!input)
     throw Error(ErrorKind::Unsupported, "a query without FROM is not supported on the GPU");
-  GpuCompileOptions compile;
-  compile.strategy = strategy_from_name(options.strategy);
-  compile.hash_capacity = options.hash_capacity;
-  compile.arch = options.arch;
-  // Compiling for the GPU in hand plans for it too, so that a later run here generates
-  // the same source and finds these kernels in the disk cache (tally prepare relies on it).
-  GpuTarget here = cuda::gpu_target_in_hand();
-  if (here.arch == options.arch) compile.limits = here.limits;
+  GpuCompileOptions compile = compile_target(options, *input);
   std::vector<ColumnStats> stats = scan_stats(query, *input);
   // Values given with the statement plan as a run with them would (`tally compile -p`).
   StringHeap strings;
@@ -246,7 +278,6 @@ StatementOutcome Database::compile_select(const BoundSelect& query, const TableP
     parameters = convert_parameters(query, options.parameters, strings);
     compile.parameters = &parameters;
   }
-  compile.table = input.get();
   GpuPlan plan = plan_for(query, stats, input->rows(), compile);
   GpuCompilation c = compile_plan(query, stats, plan, options.arch, plans);
   if (options.explain) outcome.explain += describe_plan(plan);

@@ -41,9 +41,9 @@ const char* const kFiltered =
     "c_boolean)";
 
 // The last statement of `sql` on the GPU under `strategy`, the sets run as `pass` says
-// (SET grouping_sets); its --explain text into `explain`.
+// (SET grouping_sets); its --explain text into `explain`, its notice into `notice`.
 Result run_sets(const std::string& sql, const std::string& strategy, const std::string& pass,
-                std::string& explain) {
+                std::string& explain, std::string* notice = nullptr) {
   ExecOptions options;
   options.device = DeviceChoice::Gpu;
   options.strategy = strategy;
@@ -54,9 +54,27 @@ Result run_sets(const std::string& sql, const std::string& strategy, const std::
     if (!outcome.result) return;
     last = outcome.result;
     explain = outcome.explain;
+    if (notice) *notice = outcome.notice;
   });
   REQUIRE(last.has_value());
   return *last;
+}
+
+// SET grouping_sets = 'auto': the way the plans favour (compiler/plan/grouping_sets_choice.h),
+// each way's plans in --explain, and a notice saying why where the sets ran apart.
+void check_auto_way(const std::string& sql, const Result& cpu,
+                    const std::vector<test::ColumnTolerance>& tolerances) {
+  std::string explain;
+  std::string notice;
+  const Result automatic = run_sets(sql, "auto", "auto", explain, &notice);
+  CHECK(test::result_difference(cpu, automatic, tolerances) == "");
+  CHECK(explain.find("\n  one pass: ") != std::string::npos);
+  CHECK(explain.find("\n  set 1: ") != std::string::npos);
+  const bool per_set =
+      explain.find("grouping sets ran: one GROUP BY pass per set (") != std::string::npos;
+  CHECK(per_set == (explain.find("; auto chose it: ") == std::string::npos));
+  CHECK(per_set ==
+        (notice.find("grouping sets ran one GROUP BY pass per set: ") != std::string::npos));
 }
 
 // `sql` in one pass and per set, under every strategy that takes the one-pass plan, each
@@ -86,6 +104,7 @@ int compare_one_pass(const std::string& sql) {
   const Result per_set = run_sets(sql, "auto", "per_set", explain);
   CHECK(explain.find("one GROUP BY pass per set") != std::string::npos);
   CHECK(test::result_difference(cpu, per_set, tolerances) == "");
+  check_auto_way(sql, cpu, tolerances);
   return ran;
 }
 
