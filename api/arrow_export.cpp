@@ -64,6 +64,10 @@ std::string format_of(const Type& type) {
       return "tdD";
     case TypeId::Timestamp:
       return "tsu:";  // microseconds, no time zone
+    case TypeId::TimestampTz:
+      return "tsu:UTC";
+    case TypeId::Time:
+      return "ttu";  // microseconds since midnight
     case TypeId::Varchar:
       return "u";
   }
@@ -148,6 +152,8 @@ ArrowArray* export_column(const Result& result, size_t column) {
         break;
       case TypeId::BigInt:
       case TypeId::Timestamp:
+      case TypeId::TimestampTz:
+      case TypeId::Time:
         append_value<int64_t>(values, v.null ? 0 : v.i);
         break;
       case TypeId::Real:

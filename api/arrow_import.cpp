@@ -77,13 +77,15 @@ ArrowField field_of(const ArrowSchema& schema, const std::string& column) {
   if (format == "g") return {Type::double_(), format, 8, true};
   if (format == "tdD") return {Type::date(), format, 4, true};
   if (format == "tsu:") return {Type::timestamp(), format, 8, true};
+  if (format == "tsu:UTC") return {Type::timestamptz(), format, 8, true};
+  if (format == "ttu") return {Type::time(), format, 8, true};
   if (format == "b") return {Type::boolean(), format, 0};
   if (format == "u") return {Type::varchar(), format, 0, false, 4};
   if (format == "U") return {Type::varchar(), format, 0, false, 8};
   if (format.starts_with("d:")) return decimal_field(format, column);
   throw Error(ErrorKind::Unsupported,
               fmt::format("column \"{}\": Arrow format \"{}\" is not supported (supported: c s i "
-                          "l f g b d:P,S tdD tsu: u U)",
+                          "l f g b d:P,S tdD tsu: tsu:UTC ttu u U)",
                           column, format));
 }
 
@@ -281,9 +283,12 @@ namespace {
 // The Arrow format a ColumnView's layout matches ("" for booleans, one byte a value).
 std::string view_format(const ColumnView& view) {
   static const std::pair<TypeKind, const char*> kFormats[] = {
-      {TypeKind::SmallInt, "s"}, {TypeKind::Integer, "i"}, {TypeKind::BigInt, "l"},
-      {TypeKind::Real, "f"},     {TypeKind::Double, "g"},  {TypeKind::Date, "tdD"},
-      {TypeKind::Varchar, "U"},  {TypeKind::Boolean, ""},  {TypeKind::Timestamp, "tsu:"}};
+      {TypeKind::SmallInt, "s"},     {TypeKind::Integer, "i"},
+      {TypeKind::BigInt, "l"},       {TypeKind::Real, "f"},
+      {TypeKind::Double, "g"},       {TypeKind::Date, "tdD"},
+      {TypeKind::Varchar, "U"},      {TypeKind::Boolean, ""},
+      {TypeKind::Timestamp, "tsu:"}, {TypeKind::TimestampTz, "tsu:UTC"},
+      {TypeKind::Time, "ttu"}};
   if (view.kind == TypeKind::Decimal) {
     return fmt::format("d:{},{}", view.precision, view.scale);
   }
@@ -292,7 +297,8 @@ std::string view_format(const ColumnView& view) {
   }
   throw Error(ErrorKind::Unsupported,
               fmt::format("column \"{}\": register_columns takes SMALLINT, INTEGER, BIGINT, "
-                          "REAL, DOUBLE, DECIMAL, DATE, TIMESTAMP, BOOLEAN or VARCHAR columns",
+                          "REAL, DOUBLE, DECIMAL, DATE, TIMESTAMP, TIMESTAMPTZ, TIME, BOOLEAN or "
+                          "VARCHAR columns",
                           view.name));
 }
 

@@ -32,6 +32,10 @@ TypeKind kind_of(const Type& type) {
       return TypeKind::Date;
     case TypeId::Timestamp:
       return TypeKind::Timestamp;
+    case TypeId::TimestampTz:
+      return TypeKind::TimestampTz;
+    case TypeId::Time:
+      return TypeKind::Time;
     case TypeId::Varchar:
       return TypeKind::Varchar;
   }
@@ -164,7 +168,9 @@ int32_t ResultSet::get_date(size_t row, size_t column) const {
 }
 
 int64_t ResultSet::get_timestamp(size_t row, size_t column) const {
-  return checked_cell(*impl_, row, column, {TypeKind::Timestamp}, "get_timestamp").i;
+  return checked_cell(*impl_, row, column,
+                      {TypeKind::Timestamp, TypeKind::TimestampTz, TypeKind::Time}, "get_timestamp")
+      .i;
 }
 
 int128 ResultSet::get_unscaled(size_t row, size_t column) const {

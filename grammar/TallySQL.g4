@@ -225,6 +225,8 @@ primary
   : literal
   | dateLiteral
   | timestampLiteral
+  | timestampTzLiteral
+  | timeLiteral
   | intervalLiteral
   | parameter
   | castFunction
@@ -252,6 +254,11 @@ literal
 dateLiteral : DATE STRING_LITERAL ;
 
 timestampLiteral : TIMESTAMP STRING_LITERAL ;
+
+// Read as a cast of the string, as PostgreSQL does.
+timestampTzLiteral : (TIMESTAMP WITH TIME ZONE | TIMESTAMPTZ) STRING_LITERAL ;
+
+timeLiteral : TIME STRING_LITERAL ;
 
 // INTERVAL '90' DAY (3), INTERVAL '90 days', and DuckDB's INTERVAL 90 DAYS.
 intervalLiteral
@@ -342,7 +349,7 @@ identifier : IDENTIFIER | QUOTED_IDENTIFIER | nonReservedKeyword ;
 nonReservedKeyword
   : SMALLINT | INT2 | INTEGER | INT | INT4 | BIGINT | INT8 | REAL | FLOAT4 | DOUBLE
   | PRECISION | FLOAT | FLOAT8 | DECIMAL | NUMERIC | DATE | CHAR | CHARACTER | VARYING
-  | VARCHAR | TEXT | STRING | BOOLEAN | BOOL | TIMESTAMP | TIME | ZONE | WITHOUT
+  | VARCHAR | TEXT | STRING | BOOLEAN | BOOL | TIMESTAMP | TIMESTAMPTZ | TIME | ZONE | WITHOUT
   | YEAR | YEARS | MONTH | MONTHS | DAY | DAYS | INTERVAL | HOUR | HOURS | MINUTE | MINUTES
   | SECOND | SECONDS
   | DELIMITER | HEADER | FORMAT | OFF | FIRST | LAST | NULLS | SUBSTRING | TRIM
@@ -491,6 +498,7 @@ TEXT : T E X T ;
 THEN : T H E N ;
 TIME : T I M E ;
 TIMESTAMP : T I M E S T A M P ;
+TIMESTAMPTZ : T I M E S T A M P T Z ;
 TO : T O ;
 TRAILING : T R A I L I N G ;
 TRIM : T R I M ;

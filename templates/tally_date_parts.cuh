@@ -1,5 +1,5 @@
-// EXTRACT/date_part fields and date_trunc units over days since 1970-01-01 (DATE) and
-// microseconds since 1970-01-01 00:00:00 (TIMESTAMP), shared verbatim
+// EXTRACT/date_part fields and date_trunc units over days since 1970-01-01 (DATE),
+// microseconds since 1970-01-01 00:00:00 (TIMESTAMP) and since midnight (TIME), shared verbatim
 // by the CPU evaluator (compiler/eval/math_functions.cpp) and generated GPU code, so the two
 // engines cannot disagree about ISO weeks or centuries. Plain C++ that both compilers read.
 // The field and unit numbers are compiler/ir/expr.h's ExtractField and DateUnit.
@@ -114,15 +114,10 @@ constexpr i64 kMicrosPerHour = 3600000000LL;
 constexpr i64 kMicrosPerMinute = 60000000LL;
 constexpr i64 kMicrosPerDayTs = 24 * kMicrosPerHour;
 
-// ExtractField of a TIMESTAMP: the time-of-day fields (HOUR ... MICROSECOND, DuckDB's
-// integers) from the micros since midnight, EPOCH in whole seconds (floor), the others from
-// its date.
-TALLY_HD i64 timestamp_field(i64 micros, int field) {
-  const i64 days = floor_div(micros, kMicrosPerDayTs);
-  const i64 time = micros - days * kMicrosPerDayTs;
+// ExtractField of a TIME, the micros since midnight (24:00:00 included, so HOUR can be
+// 24 as in PostgreSQL): HOUR ... MICROSECOND (DuckDB's integers), EPOCH its whole seconds.
+TALLY_HD i64 time_field(i64 time, int field) {
   switch (field) {
-    case 12:
-      return floor_div(micros, 1000000);
     case 13:
       return time / kMicrosPerHour;
     case 14:
@@ -134,8 +129,17 @@ TALLY_HD i64 timestamp_field(i64 micros, int field) {
     case 17:
       return time % kMicrosPerMinute;
     default:
-      return date_field(days, field);
+      return time / 1000000;
   }
+}
+
+// ExtractField of a TIMESTAMP: the time-of-day fields from the micros since midnight, EPOCH
+// in whole seconds (floor), the others from its date.
+TALLY_HD i64 timestamp_field(i64 micros, int field) {
+  const i64 days = floor_div(micros, kMicrosPerDayTs);
+  if (field == 12) return floor_div(micros, 1000000);
+  if (field > 12) return time_field(micros - days * kMicrosPerDayTs, field);
+  return date_field(days, field);
 }
 
 // DateUnit of a TIMESTAMP: the start of the period holding it (hour ... millisecond cut the

@@ -61,6 +61,13 @@ Type decimal_arith_result(int op, const Type& a, const Type& b, const ast::Expr&
   }
 }
 
+// Two different date/time types meet as a timestamp; with a TIMESTAMPTZ as that, as
+// PostgreSQL resolves them (the same micros at the session zone UTC).
+Type common_datetime(const Type& a, const Type& b) {
+  const bool zoned = a.id == TypeId::TimestampTz || b.id == TypeId::TimestampTz;
+  return zoned ? Type::timestamptz() : Type::timestamp();
+}
+
 }  // namespace
 
 Operand make_operand(ExprPtr expr, const ast::Expr& source) {
@@ -162,7 +169,7 @@ std::optional<Type> common_type(const Type& a, const Type& b) {
     return wider_integer(a, b);
   }
   // A DATE next to a TIMESTAMP is its midnight (PostgreSQL, DuckDB).
-  if (a.is_datetime() && b.is_datetime()) return a.id == b.id ? a : Type::timestamp();
+  if (a.is_datetime() && b.is_datetime()) return a.id == b.id ? a : common_datetime(a, b);
   if (a.id != b.id) return std::nullopt;
   if (a.id == TypeId::Varchar && !(a == b)) return Type::varchar();
   return a;
@@ -171,7 +178,7 @@ std::optional<Type> common_type(const Type& a, const Type& b) {
 std::optional<std::pair<Type, Type>> comparison_types(const Type& a, const Type& b) {
   if (a.is_numeric() && b.is_numeric()) return promote_numeric(a, b);
   if (a.is_datetime() && b.is_datetime() && a.id != b.id) {
-    return std::pair{Type::timestamp(), Type::timestamp()};
+    return std::pair{common_datetime(a, b), common_datetime(a, b)};
   }
   if (a.id != b.id || a.id == TypeId::Null) return std::nullopt;
   return std::pair{a, b};
@@ -202,6 +209,7 @@ bool can_cast(const Type& from, const Type& to) {
   if (from.is_numeric() && to.is_numeric()) return true;
   if (from.is_string() || to.is_string()) return true;
   if (from.is_datetime() && to.is_datetime()) return true;
+  if (from.is_timestamp() && to.id == TypeId::Time) return true;  // its time of day
   return (from.id == TypeId::Boolean && to.is_integer()) ||
          (from.is_integer() && to.id == TypeId::Boolean);
 }

@@ -94,7 +94,8 @@ class ExpressionBinder {
   ExprPtr bind_date_function(const ast::Expr& e, const ScalarEntry& f);
   int constant_digits(const ast::Expr& call, const ast::Expr& arg);
   std::string constant_name(const ast::Expr& call, const ast::Expr& arg);
-  ExprPtr date_argument(const ast::Expr& call, const ast::Expr& arg);
+  // A DATE or TIMESTAMP argument; a TIME too where `time_too` (EXTRACT, date_part).
+  ExprPtr date_argument(const ast::Expr& call, const ast::Expr& arg, bool time_too = false);
 
   // string_functions.cpp
   ExprPtr bind_string_function(const ast::Expr& e, const ScalarEntry& f);

@@ -101,8 +101,9 @@ ExprPtr ExpressionBinder::bind_extract(const ast::Expr& e) {
     throw Error(ErrorKind::Unsupported,
                 fmt::format("EXTRACT({} FROM ...) is not supported", e.extract_field), e.location);
   }
-  ExprPtr date = date_argument(e, *e.children[0]);
+  ExprPtr date = date_argument(e, *e.children[0], true);
   fail_time_part_of_date(e.extract_field, e, *date, *field >= kHour);
+  fail_date_part_of_time(e.extract_field, e, *date, *field);
   return new_node(ExprKind::Extract, Type::bigint(), e, {date}, *field);
 }
 

@@ -174,6 +174,9 @@ ExprPtr string_literal(std::string_view text, SourceLocation location) {
 ExprPtr string_literal_as(std::string_view text, const Type& target, SourceLocation location) {
   if (target.id == TypeId::Date) return date_literal(text, location);
   if (target.id == TypeId::Timestamp) return timestamp_literal(text, location);
+  if (target.id == TypeId::TimestampTz || target.id == TypeId::Time) {
+    return cast_string_literal(text, target, location);
+  }
   if (target.id == TypeId::Boolean) {
     auto b = parse_boolean_text(text);
     if (!b) fail_input_syntax(target, text, location);

@@ -18,18 +18,30 @@ Type arith_anchor(int op, const Operand& unknown, bool unknown_is_left, const Ty
   return Type::integer();
 }
 
-// TIMESTAMP - TIMESTAMP is an INTERVAL in PostgreSQL and DuckDB; tally has no INTERVAL
-// values yet, so it says so rather than "cannot apply".
+// TIMESTAMP - TIMESTAMP and TIME - TIME are INTERVALs in PostgreSQL and DuckDB; tally has
+// no INTERVAL values yet, so it says so rather than "cannot apply".
 void fail_timestamp_difference(const ast::Expr& site, int op, const Operand& a, const Operand& b) {
-  const bool stamps = a.expr->type.id == TypeId::Timestamp || b.expr->type.id == TypeId::Timestamp;
-  const bool both_times = (a.expr->type.is_datetime() || a.unknown_literal) &&
-                          (b.expr->type.is_datetime() || b.unknown_literal);
-  if (op != kSub || !stamps || !both_times) return;
+  const Type& x = a.expr->type;
+  const Type& y = b.expr->type;
+  const bool stamps = x.is_timestamp() || y.is_timestamp();
+  const bool both_times =
+      (x.is_datetime() || a.unknown_literal) && (y.is_datetime() || b.unknown_literal);
+  const bool times = (x.id == TypeId::Time || a.unknown_literal) &&
+                     (y.id == TypeId::Time || b.unknown_literal) &&
+                     !(a.unknown_literal && b.unknown_literal);
+  if (op != kSub || !((stamps && both_times) || times)) return;
+  const char* what = times ? "TIME - TIME" : "TIMESTAMP - TIMESTAMP";
   throw Error(ErrorKind::Unsupported,
-              fmt::format("TIMESTAMP - TIMESTAMP (an INTERVAL) in \"{}\" is not supported; the "
+              fmt::format("{} (an INTERVAL) in \"{}\" is not supported; the "
                           "difference of EXTRACT(EPOCH FROM ...) gives seconds",
-                          site.source_text),
+                          what, site.source_text),
               site.location);
+}
+
+// The type of date_side +/- an interval: a DATE plus a time part is a TIMESTAMP (PostgreSQL,
+// DuckDB); a DATE plus whole days or months stays a DATE; the others keep their type.
+Type shifted_type(const Type& date_side, bool has_time) {
+  return date_side.id == TypeId::Date && has_time ? Type::timestamp() : date_side;
 }
 
 }  // namespace
@@ -88,14 +100,13 @@ ExprPtr ExpressionBinder::bind_date_interval(const ast::Expr& site, int op) {
   // A bare string next to an interval is a DATE, or a TIMESTAMP when it has a time.
   const bool has_time = interval.interval_micros != 0;
   resolve_unknown(d, has_time ? Type::timestamp() : Type::date(), ctx_);
-  if (!d.expr->type.is_datetime() || (interval_left && op == kSub)) {
+  const bool shiftable = d.expr->type.is_datetime() || d.expr->type.id == TypeId::Time;
+  if (!shiftable || (interval_left && op == kSub)) {
     std::string date_type = d.expr->type.to_string();
     fail_operator(site, arith_op_symbol(op), interval_left ? "INTERVAL" : date_type,
                   interval_left ? date_type : "INTERVAL");
   }
-  // DATE + an interval with a time part is a TIMESTAMP (PostgreSQL, DuckDB); a DATE plus
-  // whole days or months stays a DATE.
-  const Type result = has_time ? Type::timestamp() : d.expr->type;
+  const Type result = shifted_type(d.expr->type, has_time);
   auto node = new_node(ExprKind::DateAdd, result, site, {convert(d.expr, result, ctx_)});
   // Negated in 128 bits, refused past 64 (INTERVAL '-9223372036854775808 days' negates).
   const int sign = op == kSub ? -1 : 1;

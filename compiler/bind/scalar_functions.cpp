@@ -272,19 +272,22 @@ std::string ExpressionBinder::constant_name(const ast::Expr& call, const ast::Ex
   return upper_ascii(x->str);
 }
 
-ExprPtr ExpressionBinder::date_argument(const ast::Expr& call, const ast::Expr& arg) {
+ExprPtr ExpressionBinder::date_argument(const ast::Expr& call, const ast::Expr& arg,
+                                        bool time_too) {
   Operand date = bind_operand(arg);
   // A bare string is a TIMESTAMP when it has a time of day ('2024-01-01 10:00').
   const bool has_time = date.unknown_literal && arg.text.find(':') != std::string::npos;
   const Type anchor = has_time ? Type::timestamp() : Type::date();
   resolve_unknown(date, anchor, ctx_);
   ExprPtr x = settle_untyped(date.expr, anchor, ctx_);
-  if (!x->type.is_datetime()) {
+  if (!x->type.is_datetime() && !(time_too && x->type.id == TypeId::Time)) {
     const std::string what = call.name == "EXTRACT"
                                  ? std::string("EXTRACT")
                                  : fmt::format("function \"{}\"", lower_ascii(call.name));
     throw Error(ErrorKind::Type,
-                fmt::format("{} needs a DATE or TIMESTAMP, not {}", what, x->type.to_string()),
+                fmt::format("{} needs a {}, not {}", what,
+                            time_too ? "DATE, TIMESTAMP or TIME" : "DATE or TIMESTAMP",
+                            x->type.to_string()),
                 arg.location);
   }
   return x;
@@ -299,6 +302,14 @@ void fail_time_part_of_date(const std::string& part, const ast::Expr& site, cons
               site.location);
 }
 
+void fail_date_part_of_time(const std::string& part, const ast::Expr& site, const Expr& arg,
+                            int field) {
+  if (arg.type.id != TypeId::Time || field >= kEpoch) return;
+  throw Error(ErrorKind::Type,
+              fmt::format("unit \"{}\" is not supported for type TIME", lower_ascii(part)),
+              site.location);
+}
+
 ExprPtr ExpressionBinder::bind_date_function(const ast::Expr& e, const ScalarEntry& f) {
   if (f.rule == R::Strftime) {
     ExprPtr date = date_argument(e, *e.children[0]);
@@ -306,7 +317,7 @@ ExprPtr ExpressionBinder::bind_date_function(const ast::Expr& e, const ScalarEnt
                     {date, string_argument(e, *e.children[1])}, kStrftime);
   }
   const std::string part = constant_name(e, *e.children[0]);
-  ExprPtr date = date_argument(e, *e.children[1]);
+  ExprPtr date = date_argument(e, *e.children[1], f.rule == R::DatePart);
   if (f.rule == R::DatePart) {
     auto field = extract_field_of(part);
     if (!field) {
@@ -315,6 +326,7 @@ ExprPtr ExpressionBinder::bind_date_function(const ast::Expr& e, const ScalarEnt
                   e.children[0]->location);
     }
     fail_time_part_of_date(part, *e.children[0], *date, *field >= kHour);
+    fail_date_part_of_time(part, *e.children[0], *date, *field);
     return new_node(ExprKind::Extract, Type::bigint(), e, {date}, *field);
   }
   auto unit = find_named(kDateUnits, part);

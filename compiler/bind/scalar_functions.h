@@ -48,6 +48,11 @@ std::optional<int> extract_field_of(std::string_view upper_name);
 void fail_time_part_of_date(const std::string& part, const ast::Expr& site, const Expr& arg,
                             bool time_part);
 
+// A TIME has only the time-of-day fields and EPOCH (PostgreSQL: "unit "year" not supported
+// for type time"): throws at `site` when `arg` is a TIME and `field` a part of a date.
+void fail_date_part_of_time(const std::string& part, const ast::Expr& site, const Expr& arg,
+                            int field);
+
 // ASCII case mapping of names, as the parser does it (defined in compiler/parse/transformer.cpp,
 // whose header brings ANTLR with it).
 std::string lower_ascii(std::string text);

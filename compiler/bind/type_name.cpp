@@ -50,9 +50,11 @@ Type string_type(const ast::TypeName& name, bool fixed) {
 
 Type resolve_type_name(const ast::TypeName& name) {
   static const std::pair<const char*, Type> kPlain[] = {
-      {"SMALLINT", Type::smallint()}, {"INTEGER", Type::integer()},    {"BIGINT", Type::bigint()},
-      {"REAL", Type::real()},         {"DOUBLE", Type::double_()},     {"DATE", Type::date()},
-      {"BOOLEAN", Type::boolean()},   {"TIMESTAMP", Type::timestamp()}};
+      {"SMALLINT", Type::smallint()},       {"INTEGER", Type::integer()},
+      {"BIGINT", Type::bigint()},           {"REAL", Type::real()},
+      {"DOUBLE", Type::double_()},          {"DATE", Type::date()},
+      {"BOOLEAN", Type::boolean()},         {"TIMESTAMP", Type::timestamp()},
+      {"TIMESTAMPTZ", Type::timestamptz()}, {"TIME", Type::time()}};
   for (const auto& [spelling, type] : kPlain) {
     if (name.name != spelling) continue;
     if (!name.params.empty()) fail(name, fmt::format("type {} takes no parameters", spelling));
@@ -63,9 +65,8 @@ Type resolve_type_name(const ast::TypeName& name) {
   if (name.name == "VARCHAR") return string_type(name, false);
   // Types of PostgreSQL and DuckDB that scripts name; tally has none of them yet.
   static const char* const kKnownUnsupported[] = {
-      "TIMESTAMPTZ", "TIME",    "TIMETZ",   "INTERVAL",  "HUGEINT",  "UHUGEINT",
-      "INT128",      "TINYINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
-      "BLOB",        "BYTEA",   "UUID",     "JSON"};
+      "TIMETZ",    "INTERVAL", "HUGEINT", "UHUGEINT", "INT128", "TINYINT", "UTINYINT",
+      "USMALLINT", "UINTEGER", "UBIGINT", "BLOB",     "BYTEA",  "UUID",    "JSON"};
   for (const char* spelling : kKnownUnsupported) {
     if (name.name != spelling) continue;
     throw Error(ErrorKind::Unsupported, fmt::format("type {} is not supported", spelling),

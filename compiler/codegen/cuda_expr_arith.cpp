@@ -187,15 +187,23 @@ CudaOperand CudaExprEmitter::emit_cast(const Expr& e, std::string& out) {
   out += fmt::format("{} = {};\nif (!{}) {{\n", r.null, a.null, r.null);
   std::string v = a.value, code;
   bool from_int = from.is_integer() || from.id == TypeId::Boolean || from.id == TypeId::Date;
-  if (from.id == TypeId::Timestamp && to.id == TypeId::Date) {
+  const bool time_of_day = from.id == TypeId::Time || to.id == TypeId::Time;
+  if (from.is_timestamp() && to.is_timestamp()) {
+    code = v;  // the same micros: the session zone is UTC
+  } else if (from.is_timestamp() && to.id == TypeId::Time) {
+    code = fmt::format(
+        "{0} - tally_dates::floor_div({0}, tally_dates::kMicrosPerDayTs) * "
+        "tally_dates::kMicrosPerDayTs",
+        v);
+  } else if (from.is_timestamp() && to.id == TypeId::Date) {
     code = fmt::format("tally_dates::floor_div({}, tally_dates::kMicrosPerDayTs)", v);
-  } else if (from.id == TypeId::Date && to.id == TypeId::Timestamp) {
+  } else if (from.id == TypeId::Date && to.is_timestamp()) {
     // 0001-01-01 ... 9999-12-31, as compiler/common/timestamp.cpp's timestamp_from_date.
     code = fmt::format(
         "({0} < -719162 || {0} > 2932896) ? (raise_status(status, kStatusTimestampOutOfRange), "
         "(i64)0) : (i64){0} * tally_dates::kMicrosPerDayTs",
         v);
-  } else if (from.id == TypeId::Timestamp || to.id == TypeId::Timestamp) {
+  } else if (from.is_timestamp() || to.is_timestamp() || time_of_day) {
     code.clear();  // strings and numbers: unsupported below
   } else if (to.id == TypeId::Boolean) {
     code = fmt::format("{} != 0", v);
@@ -296,11 +304,14 @@ CudaOperand CudaExprEmitter::emit_date(const Expr& e, std::string& out) {
   CudaOperand a = emit(*e.children[0], out);
   CudaOperand r = declare(e, out);
   std::string code;
-  const bool stamps = e.children[0]->type.id == TypeId::Timestamp;
-  if (e.kind == ExprKind::DateAdd && stamps) {
-    unsupported(fmt::format("TIMESTAMP +/- INTERVAL of a column (\"{}\")", e.text));
+  const bool stamps = e.children[0]->type.is_timestamp();
+  if (e.kind == ExprKind::DateAdd && e.type.id != TypeId::Date) {
+    unsupported(fmt::format("{} +/- INTERVAL of a column (\"{}\")", e.children[0]->type.to_string(),
+                            e.text));
   } else if (e.kind == ExprKind::Extract && stamps) {
     code = fmt::format("tally_dates::timestamp_field({}, {})", a.value, e.op);
+  } else if (e.kind == ExprKind::Extract && e.children[0]->type.id == TypeId::Time) {
+    code = fmt::format("tally_dates::time_field({}, {})", a.value, e.op);
   } else if (e.kind == ExprKind::Extract && e.op <= kDay) {
     static const char* kFields[] = {"year", "month", "day"};
     code = fmt::format("(i64)civil_from_days({}).{}", a.value, kFields[e.op]);

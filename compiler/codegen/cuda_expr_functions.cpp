@@ -164,7 +164,7 @@ CudaOperand CudaExprEmitter::emit_function(const Expr& e, std::string& out) {
       break;
     case kDateTrunc:
       // A TIMESTAMP truncates inside its range (compiler/common/timestamp.h): no check.
-      out += e.type.id == TypeId::Timestamp
+      out += e.type.is_timestamp()
                  ? fmt::format("{} = tally_dates::timestamp_trunc({}, {});\n", r.value, a, e.digits)
                  : fmt::format(
                        "{} = check_int((i128)tally_dates::date_trunc_days({}, {}), "

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "compiler/common/date.h"
+#include "compiler/common/time_of_day.h"
 
 namespace tally {
 
@@ -48,19 +49,6 @@ std::optional<int64_t> take_fraction(std::string_view& text) {
   return micros + (round_up ? 1 : 0);
 }
 
-// "hh:mm[:ss[.f]]" as microseconds since midnight.
-std::optional<int64_t> parse_time_of_day(std::string_view text) {
-  int h = 0, m = 0, s = 0;
-  if (!take_digits(text, 2, h) || !take(text, ':') || !take_digits(text, 2, m)) return std::nullopt;
-  std::optional<int64_t> fraction = 0;
-  if (take(text, ':')) {
-    if (!take_digits(text, 2, s)) return std::nullopt;
-    fraction = take_fraction(text);
-  }
-  if (!fraction || !text.empty() || h > 23 || m > 59 || s > 59) return std::nullopt;
-  return ((h * 60 + m) * int64_t{60} + s) * kMicrosPerSecond + *fraction;
-}
-
 }  // namespace
 
 bool timestamp_in_range(__int128 micros) {
@@ -89,15 +77,62 @@ std::optional<int64_t> parse_timestamp(std::string_view text) {
 
 std::string format_timestamp(int64_t micros) {
   const int64_t days = date_of_timestamp(micros);
-  const int64_t time = micros - days * kMicrosPerDay;
-  const int64_t seconds = time / kMicrosPerSecond, fraction = time % kMicrosPerSecond;
-  std::string out = fmt::format("{} {:02d}:{:02d}:{:02d}", format_date(static_cast<int32_t>(days)),
-                                seconds / 3600, seconds / 60 % 60, seconds % 60);
-  if (fraction == 0) return out;
-  std::string digits = fmt::format("{:06d}", fraction);
-  while (digits.back() == '0') digits.pop_back();
-  return out + "." + digits;
+  return format_date(static_cast<int32_t>(days)) + " " + format_time(micros - days * kMicrosPerDay);
 }
+
+std::optional<int64_t> parse_time_of_day(std::string_view text) {
+  int h = 0, m = 0, s = 0;
+  if (!take_digits(text, 2, h) || !take(text, ':') || !take_digits(text, 2, m)) return std::nullopt;
+  std::optional<int64_t> fraction = 0;
+  if (take(text, ':')) {
+    if (!take_digits(text, 2, s)) return std::nullopt;
+    fraction = take_fraction(text);
+  }
+  if (!fraction || !text.empty() || h > 23 || m > 59 || s > 59) return std::nullopt;
+  return ((h * 60 + m) * int64_t{60} + s) * kMicrosPerSecond + *fraction;
+}
+
+namespace {
+
+// A trailing UTC offset in seconds east of Greenwich, taken off `text`; 0 when there is
+// none, nullopt when one is malformed.
+std::optional<int64_t> take_utc_offset(std::string_view& text) {
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  for (std::string_view zone : {"Z", "UTC", "z", "utc"}) {
+    if (!text.ends_with(zone)) continue;
+    text.remove_suffix(zone.size());
+    return 0;
+  }
+  // The offset's sign comes after the time of day, whose ':' precedes it.
+  const size_t colon = text.find(':');
+  const size_t sign =
+      text.find_first_of("+-", colon == std::string_view::npos ? text.size() : colon);
+  if (sign == std::string_view::npos) return 0;
+  std::string_view zone = text.substr(sign + 1);
+  int hours = 0, minutes = 0;
+  if (!take_digits(zone, 2, hours)) return std::nullopt;
+  take(zone, ':');
+  if (!zone.empty() && !take_digits(zone, 2, minutes)) return std::nullopt;
+  if (!zone.empty() || hours > 15 || minutes > 59) return std::nullopt;
+  const bool west = text[sign] == '-';
+  text = text.substr(0, sign);
+  const int64_t seconds = (hours * 60 + minutes) * int64_t{60};
+  return west ? -seconds : seconds;
+}
+
+}  // namespace
+
+std::optional<int64_t> parse_timestamptz(std::string_view text) {
+  std::optional<int64_t> offset = take_utc_offset(text);
+  if (!offset) return std::nullopt;
+  std::optional<int64_t> local = parse_timestamp(text);
+  if (!local) return std::nullopt;
+  const int64_t utc = *local - *offset * kMicrosPerSecond;
+  if (!timestamp_in_range(utc)) return std::nullopt;
+  return utc;
+}
+
+std::string format_timestamptz(int64_t micros) { return format_timestamp(micros) + "+00"; }
 
 std::optional<int64_t> timestamp_from_date(int64_t days) {
   if (days < kMinDay || days > kMaxDay) return std::nullopt;

@@ -20,6 +20,16 @@ std::optional<int64_t> parse_timestamp(std::string_view text);
 // "yyyy-mm-dd hh:mm:ss[.ffffff]", the fraction without trailing zeros (PostgreSQL, DuckDB).
 std::string format_timestamp(int64_t micros);
 
+// TIMESTAMP WITH TIME ZONE text: parse_timestamp's form and an optional UTC offset ("+02",
+// "-05:30", "+0530", "Z", "UTC"), converted to UTC; no offset is the session zone, UTC.
+std::optional<int64_t> parse_timestamptz(std::string_view text);
+
+// format_timestamp and the zone PostgreSQL prints at TimeZone UTC: "... 10:30:00+00".
+std::string format_timestamptz(int64_t micros);
+
+// "hh:mm[:ss[.fraction]]" as microseconds since midnight, hours 0 to 23.
+std::optional<int64_t> parse_time_of_day(std::string_view text);
+
 // Midnight of a DATE; nullopt when the day is outside the TIMESTAMP range.
 std::optional<int64_t> timestamp_from_date(int64_t days);
 

@@ -26,6 +26,10 @@ std::string Type::to_string() const {
       return "DATE";
     case TypeId::Timestamp:
       return "TIMESTAMP";
+    case TypeId::TimestampTz:
+      return "TIMESTAMP WITH TIME ZONE";
+    case TypeId::Time:
+      return "TIME";
     case TypeId::Varchar:
       if (fixed_length) return fmt::format("CHAR({})", length);
       return length ? fmt::format("VARCHAR({})", length) : "VARCHAR";
@@ -60,6 +64,8 @@ int physical_width(const Type& type) {
     case TypeId::Date:
       return 4;
     case TypeId::Timestamp:
+    case TypeId::TimestampTz:
+    case TypeId::Time:
       return 8;
     case TypeId::Varchar:
       return 4;  // dictionary code

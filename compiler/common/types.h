@@ -20,6 +20,11 @@ enum class TypeId : uint8_t {
   // Microseconds since 1970-01-01 00:00:00 (int64), as PostgreSQL and DuckDB. Last, so
   // the ids already in database files keep their numbers.
   Timestamp,
+  // TIMESTAMP WITH TIME ZONE: the same micros, read as UTC; the session zone is always UTC
+  // (PostgreSQL and DuckDB with TimeZone 'UTC'), so only its name and printing differ.
+  TimestampTz,
+  // TIME: microseconds since midnight (int64), 00:00:00 to 24:00:00 as PostgreSQL.
+  Time,
 };
 
 struct Type {
@@ -38,6 +43,8 @@ struct Type {
   static Type double_() { return {TypeId::Double}; }
   static Type date() { return {TypeId::Date}; }
   static Type timestamp() { return {TypeId::Timestamp}; }
+  static Type timestamptz() { return {TypeId::TimestampTz}; }
+  static Type time() { return {TypeId::Time}; }
   static Type decimal(int precision, int scale) {
     return {TypeId::Decimal, static_cast<uint8_t>(precision), static_cast<uint8_t>(scale)};
   }
@@ -51,7 +58,8 @@ struct Type {
   bool is_decimal() const { return id == TypeId::Decimal; }
   bool is_numeric() const { return is_integer() || is_float() || is_decimal(); }
   bool is_string() const { return id == TypeId::Varchar; }
-  bool is_datetime() const { return id == TypeId::Date || id == TypeId::Timestamp; }
+  bool is_timestamp() const { return id == TypeId::Timestamp || id == TypeId::TimestampTz; }
+  bool is_datetime() const { return id == TypeId::Date || is_timestamp(); }
   // DECIMAL wider than 18 digits needs 128-bit storage.
   bool is_wide_decimal() const { return id == TypeId::Decimal && precision > 18; }
 

@@ -7,7 +7,7 @@
 
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
-#include "compiler/common/timestamp.h"
+#include "compiler/common/time_of_day.h"
 
 namespace tally {
 
@@ -84,7 +84,9 @@ std::string format_value(const Value& v, const Type& type, const StringHeap* str
     case TypeId::Date:
       return format_date(static_cast<int32_t>(v.i));
     case TypeId::Timestamp:
-      return format_timestamp(v.i);
+    case TypeId::TimestampTz:
+    case TypeId::Time:
+      return format_micros_text(type.id, v.i);
     case TypeId::Varchar:
       return strings->get(v.i);
   }

@@ -6,6 +6,7 @@
 
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
+#include "compiler/common/time_of_day.h"
 #include "compiler/common/timestamp.h"
 #include "compiler/eval/internal.h"
 
@@ -97,8 +98,10 @@ Value from_string(std::string_view raw, const Type& to, StringHeap* strings) {
       if (!d) bad_input(to, raw);
       return Value::from_int(*d);
     }
-    case TypeId::Timestamp: {
-      auto micros = parse_timestamp(s);
+    case TypeId::Timestamp:
+    case TypeId::TimestampTz:
+    case TypeId::Time: {
+      auto micros = parse_micros_text(to.id, s);
       if (!micros) bad_input(to, raw);
       return Value::from_int(*micros);
     }
@@ -110,6 +113,17 @@ Value from_string(std::string_view raw, const Type& to, StringHeap* strings) {
       return Value();
   }
   return Value();
+}
+
+// The session zone is UTC, so TIMESTAMP and TIMESTAMPTZ convert without a shift.
+Value from_timestamp(int64_t micros, const Type& from, const Type& to, StringHeap* strings) {
+  if (to.is_timestamp()) return Value::from_int(micros);
+  if (to.id == TypeId::Date) return Value::from_int(date_of_timestamp(micros));
+  if (to.id == TypeId::Time) return Value::from_int(time_of_timestamp(micros));
+  if (to.id != TypeId::Varchar) {
+    execution_error("cannot cast " + from.to_string() + " to " + to.to_string());
+  }
+  return Value::from_int(strings->intern(format_micros_text(from.id, micros)));
 }
 
 Value from_integer(int64_t v, const Type& to, StringHeap* strings) {
@@ -216,16 +230,20 @@ Value cast_value(const Value& v, const Type& from, const Type& to, StringHeap* s
       if (to.id == TypeId::Date) return v;
       if (to.id == TypeId::Varchar)
         return Value::from_int(strings->intern(format_date(static_cast<int32_t>(v.i))));
-      if (to.id == TypeId::Timestamp) {
+      if (to.is_timestamp()) {
         auto micros = timestamp_from_date(v.i);
         if (!micros) execution_error("timestamp out of range");
         return Value::from_int(*micros);
       }
       break;
     case TypeId::Timestamp:
-      if (to.id == TypeId::Timestamp) return v;
-      if (to.id == TypeId::Date) return Value::from_int(date_of_timestamp(v.i));
-      if (to.id == TypeId::Varchar) return Value::from_int(strings->intern(format_timestamp(v.i)));
+    case TypeId::TimestampTz:
+      return from_timestamp(v.i, from, to, strings);
+    case TypeId::Time:
+      if (to.id == TypeId::Time) return v;
+      if (to.id == TypeId::Varchar) {
+        return Value::from_int(strings->intern(format_micros_text(from.id, v.i)));
+      }
       break;
     case TypeId::Boolean:
       if (to.id == TypeId::Varchar) return Value::from_int(strings->intern(v.i ? "true" : "false"));

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "compiler/common/date.h"
+#include "compiler/common/time_of_day.h"
 #include "compiler/common/timestamp.h"
 #include "compiler/eval/internal.h"
 
@@ -68,7 +69,9 @@ Value eval_case(const Expr& e, const EvalContext& ctx) {
 
 Value eval_date_add(const Expr& e, const Value& v) {
   if (v.null) return v;
-  if (e.type.id == TypeId::Timestamp) {
+  // A time of day wraps around midnight; the interval's months and days leave it (PostgreSQL).
+  if (e.type.id == TypeId::Time) return Value::from_int(add_to_time(v.i, e.micros));
+  if (e.type.is_timestamp()) {
     auto micros = add_to_timestamp(v.i, e.months, e.days, e.micros);
     if (!micros) execution_error("timestamp out of range");
     return Value::from_int(*micros);

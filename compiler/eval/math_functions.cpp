@@ -132,7 +132,7 @@ Value eval_numeric_function(const Expr& e, const std::vector<Value>& args,
       return sign(e, args[0]);
     case kDateTrunc:
       // A TIMESTAMP truncates inside its own range: 0001-01-01 starts every period.
-      if (e.type.id == TypeId::Timestamp) {
+      if (e.type.is_timestamp()) {
         return Value::from_int(tally_dates::timestamp_trunc(args[0].i, e.digits));
       }
       return Value::from_int(
@@ -144,8 +144,11 @@ Value eval_numeric_function(const Expr& e, const std::vector<Value>& args,
 
 Value eval_extract(const Expr& e, const Value& v) {
   if (v.null) return v;
-  if (e.children[0]->type.id == TypeId::Timestamp) {
+  if (e.children[0]->type.is_timestamp()) {
     return Value::from_int(tally_dates::timestamp_field(v.i, e.op));
+  }
+  if (e.children[0]->type.id == TypeId::Time) {
+    return Value::from_int(tally_dates::time_field(v.i, e.op));
   }
   return Value::from_int(tally_dates::date_field(v.i, e.op));
 }

@@ -204,7 +204,7 @@ Value eval_string_function(const Expr& e, const std::vector<Value>& args, String
   }
   if (e.op == kStrftime) {
     int64_t days = args[0].i, time = 0;
-    if (e.children[0]->type.id == TypeId::Timestamp) {
+    if (e.children[0]->type.is_timestamp()) {
       days = date_of_timestamp(args[0].i);
       time = args[0].i - days * kMicrosPerDay;
     }

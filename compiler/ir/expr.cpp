@@ -4,6 +4,7 @@
 
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
+#include "compiler/common/time_of_day.h"
 #include "compiler/common/timestamp.h"
 
 namespace tally {
@@ -46,6 +47,10 @@ std::string constant_to_string(const Expr& e) {
       return "DATE '" + format_date(static_cast<int32_t>(e.value.i)) + "'";
     case TypeId::Timestamp:
       return "TIMESTAMP '" + format_timestamp(e.value.i) + "'";
+    case TypeId::TimestampTz:
+      return "TIMESTAMPTZ '" + format_timestamptz(e.value.i) + "'";
+    case TypeId::Time:
+      return "TIME '" + format_time(e.value.i) + "'";
     case TypeId::Varchar:
       return quote_sql_string(e.str);
   }
@@ -188,7 +193,7 @@ std::string expr_to_string(const Expr& e) {
     case ExprKind::Extract:
       return fmt::format("EXTRACT({} FROM {})", extract_field_name(e.op), child(0));
     case ExprKind::DateAdd:
-      if (e.type.id == TypeId::Timestamp) {
+      if (e.type.id != TypeId::Date) {
         return fmt::format("({} + INTERVAL '{} months {} days {} microseconds')", child(0),
                            e.months, e.days, e.micros);
       }

@@ -73,7 +73,7 @@ enum ExtractField : int {
   kCentury,
   kMillennium,
   kEpoch,  // seconds since 1970-01-01
-  // The fields of a time of day, TIMESTAMP only (DuckDB's integers: SECOND is 0..59,
+  // The fields of a time of day, TIMESTAMP and TIME only (DuckDB's integers: SECOND is 0..59,
   // MILLISECOND counts the seconds too, 0..59999, MICROSECOND 0..59999999).
   kHour,
   kMinute,

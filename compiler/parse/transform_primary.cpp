@@ -39,6 +39,12 @@ ast::ExprPtr Transformer::transform_primary(P::PrimaryContext& ctx) {
   if (auto* literal = ctx.literal()) return transform_literal(*literal);
   if (auto* date = ctx.dateLiteral()) return transform_date_literal(*date);
   if (auto* stamp = ctx.timestampLiteral()) return transform_timestamp_literal(*stamp);
+  if (auto* zoned = ctx.timestampTzLiteral()) {
+    return transform_string_cast(*zoned, *zoned->STRING_LITERAL(), "TIMESTAMPTZ");
+  }
+  if (auto* time = ctx.timeLiteral()) {
+    return transform_string_cast(*time, *time->STRING_LITERAL(), "TIME");
+  }
   if (auto* interval = ctx.intervalLiteral()) return transform_interval_literal(*interval);
   if (auto* parameter = ctx.parameter()) return transform_parameter(*parameter);
   if (auto* cast = ctx.castFunction()) return transform_cast_function(*cast);
@@ -131,6 +137,19 @@ ast::ExprPtr Transformer::transform_timestamp_literal(P::TimestampLiteralContext
   ast::ExprPtr expr = make_expr(ast::ExprKind::TimestampLiteral, ctx.start, ctx.stop);
   expr->text = unquote_string(*ctx.STRING_LITERAL()->getSymbol());
   return expr;
+}
+
+ast::ExprPtr Transformer::transform_string_cast(antlr4::ParserRuleContext& ctx,
+                                                antlr4::tree::TerminalNode& literal,
+                                                const char* type_name) {
+  ast::ExprPtr text =
+      make_expr(ast::ExprKind::StringLiteral, literal.getSymbol(), literal.getSymbol());
+  text->text = unquote_string(*literal.getSymbol());
+  ast::ExprPtr cast = make_expr(ast::ExprKind::Cast, ctx.start, ctx.stop);
+  cast->children.push_back(std::move(text));
+  cast->cast_type.name = type_name;
+  cast->cast_type.location = location_of(ctx.start);
+  return cast;
 }
 
 ast::ExprPtr Transformer::transform_parameter(P::ParameterContext& ctx) {

@@ -110,6 +110,9 @@ class Transformer {
   ast::ExprPtr transform_date_literal(P::DateLiteralContext& ctx);
   ast::ExprPtr transform_interval_literal(P::IntervalLiteralContext& ctx);
   ast::ExprPtr transform_timestamp_literal(P::TimestampLiteralContext& ctx);
+  // TIME '...' and TIMESTAMPTZ '...': the cast of the string to the named type.
+  ast::ExprPtr transform_string_cast(antlr4::ParserRuleContext& ctx,
+                                     antlr4::tree::TerminalNode& literal, const char* type_name);
   ast::ExprPtr transform_parameter(P::ParameterContext& ctx);
   ast::ExprPtr transform_cast_function(P::CastFunctionContext& ctx);
   ast::ExprPtr transform_case(P::CaseExpressionContext& ctx);

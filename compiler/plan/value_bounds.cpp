@@ -14,7 +14,8 @@ int scale_of(const Expr& x) { return x.type.is_decimal() ? x.type.scale : 0; }
 
 // Types whose values are integers the analysis can bound (a DECIMAL by its unscaled value).
 bool integer_valued(const Type& t) {
-  return t.is_integer() || t.is_decimal() || t.is_datetime() || t.id == TypeId::Boolean;
+  return t.is_integer() || t.is_decimal() || t.is_datetime() || t.id == TypeId::Time ||
+         t.id == TypeId::Boolean;
 }
 
 constexpr ValueBounds kUnknown{};
@@ -171,8 +172,16 @@ class Analysis {
 
   // A TIMESTAMP's fields: the time of day's within their cycle, EPOCH from its bounds, the
   // others those of its date.
+  static constexpr long double kTimeFieldMax[] = {23, 59, 59, 59'999, 59'999'999};
+
+  // 24:00:00 included: HOUR reaches 24, EPOCH a day's seconds.
+  static ValueBounds time_extract(int field) {
+    if (field == kEpoch) return range(0, 86'400);
+    if (field == kHour) return range(0, 24);
+    return range(0, kTimeFieldMax[field - kHour]);
+  }
+
   ValueBounds timestamp_extract(const Expr& e) const {
-    static const long double kTimeFieldMax[] = {23, 59, 59, 59'999, 59'999'999};
     if (e.op >= kHour) return range(0, kTimeFieldMax[e.op - kHour]);
     const ValueBounds t = of(*e.children[0]);
     if (!t.known || t.lo < -0x1p62L || t.hi > 0x1p62L) return kUnknown;
@@ -187,7 +196,8 @@ class Analysis {
   }
 
   ValueBounds extract(const Expr& e) const {
-    if (e.children[0]->type.id == TypeId::Timestamp) return timestamp_extract(e);
+    if (e.children[0]->type.is_timestamp()) return timestamp_extract(e);
+    if (e.children[0]->type.id == TypeId::Time) return time_extract(e.op);
     return date_extract(e.op, of(*e.children[0]));
   }
 
@@ -235,7 +245,7 @@ class Analysis {
     if (e.op == kSign) return range(-1, 1);
     const ValueBounds c = of(*e.children[0]);
     if (!c.known) return kUnknown;
-    if (e.op == kDateTrunc && e.type.id == TypeId::Timestamp) {
+    if (e.op == kDateTrunc && e.type.is_timestamp()) {
       if (c.lo < -0x1p62L || c.hi > 0x1p62L) return kUnknown;
       return range(tally_dates::timestamp_trunc(static_cast<int64_t>(c.lo), e.digits), c.hi);
     }
@@ -253,7 +263,7 @@ class Analysis {
     const ValueBounds d = of(*e.children[0]);
     if (!d.known) return kUnknown;
     // A TIMESTAMP moves in micros: a day's worth per day, plus the micros.
-    const bool stamps = e.type.id == TypeId::Timestamp;
+    const bool stamps = e.type.is_timestamp();
     const long double unit = stamps ? static_cast<long double>(tally_dates::kMicrosPerDayTs) : 1;
     const long double m = static_cast<long double>(e.months) * unit,
                       days = static_cast<long double>(e.days) * unit +

@@ -30,7 +30,9 @@ enum class TypeKind {
   Decimal,
   Date,
   Varchar,
-  Timestamp  // microseconds since 1970-01-01 00:00:00
+  Timestamp,    // microseconds since 1970-01-01 00:00:00
+  TimestampTz,  // the same, at UTC (TIMESTAMP WITH TIME ZONE)
+  Time          // microseconds since midnight
 };
 
 struct ColumnInfo {
@@ -64,8 +66,9 @@ class ResultSet {
   double get_double(size_t row, size_t column) const;            // REAL, DOUBLE, DECIMAL, integers
   std::string_view get_string(size_t row, size_t column) const;  // VARCHAR, CHAR
   int32_t get_date(size_t row, size_t column) const;             // DATE: days since 1970-01-01
-  int64_t get_timestamp(size_t row, size_t column) const;        // TIMESTAMP: micros since 1970
-  int128 get_unscaled(size_t row, size_t column) const;          // DECIMAL: value * 10^scale
+  // TIMESTAMP and TIMESTAMPTZ: micros since 1970 (UTC); TIME: micros since midnight.
+  int64_t get_timestamp(size_t row, size_t column) const;
+  int128 get_unscaled(size_t row, size_t column) const;  // DECIMAL: value * 10^scale
   // Any type, as the tally command prints it: "NULL", "12.50", "1998-09-02", ...
   std::string get_text(size_t row, size_t column) const;
 

@@ -59,6 +59,8 @@ py::object column_values(const tally::ResultSet& r, size_t c) {
     case tally::TypeKind::Date:
       return numeric<int32_t>(r, c, [&](size_t row) { return r.get_date(row, c); });
     case tally::TypeKind::Timestamp:
+    case tally::TypeKind::TimestampTz:
+    case tally::TypeKind::Time:
       return numeric<int64_t>(r, c, [&](size_t row) { return r.get_timestamp(row, c); });
     case tally::TypeKind::Decimal:
       return objects(r, c, true);

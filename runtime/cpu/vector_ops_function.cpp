@@ -85,7 +85,8 @@ class DoubleFunctionOp : public NodeOp {
   }
 };
 
-// date_trunc (digits: the unit) or EXTRACT (op: the field) of a DATE or TIMESTAMP.
+// date_trunc (digits: the unit) of a DATE or TIMESTAMP, or EXTRACT (op: the field) of
+// those or a TIME.
 class DateOp : public NodeOp {
  public:
   using NodeOp::NodeOp;
@@ -96,11 +97,14 @@ class DateOp : public NodeOp {
     const int64_t* a = arg(0).i.data();
     int64_t* o = vec_.i.data();
     const uint8_t* null = vec_.null.data();
-    const bool stamps = expr_.children[0]->type.id == TypeId::Timestamp;
+    const bool stamps = expr_.children[0]->type.is_timestamp();
     if (expr_.kind == ExprKind::Extract) {
       const int field = expr_.op;
       if (stamps) {
         return for_rows(sel, [&](uint32_t r) { o[r] = tally_dates::timestamp_field(a[r], field); });
+      }
+      if (expr_.children[0]->type.id == TypeId::Time) {
+        return for_rows(sel, [&](uint32_t r) { o[r] = tally_dates::time_field(a[r], field); });
       }
       return for_rows(sel, [&](uint32_t r) { o[r] = tally_dates::date_field(a[r], field); });
     }

@@ -5,7 +5,7 @@
 
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
-#include "compiler/common/timestamp.h"
+#include "compiler/common/time_of_day.h"
 #include "compiler/eval/evaluator.h"
 
 namespace tally {
@@ -145,8 +145,10 @@ bool append_field(const ColumnSchema& column, std::string_view text, ColumnBuild
       builder.append_int(*days);
       return true;
     }
-    case TypeId::Timestamp: {
-      auto micros = parse_timestamp(text);
+    case TypeId::Timestamp:
+    case TypeId::TimestampTz:
+    case TypeId::Time: {
+      auto micros = parse_micros_text(type.id, text);
       if (!micros) return fail(error, type, text, Problem::Invalid);
       builder.append_int(*micros);
       return true;

@@ -157,6 +157,17 @@ const std::vector<Setting>& settings() {
        },
        [](ExecOptions& o, const std::string& v) { o.cpu_threads = std::stoul(v); },
        [](const ExecOptions& o) { return std::to_string(o.cpu_threads); }},
+      // Taken so that scripts written for PostgreSQL and DuckDB can say SET TimeZone = 'UTC';
+      // TIMESTAMPTZ is always read and printed at UTC, so any other zone is refused.
+      {"timezone", "the session time zone, always UTC (TIMESTAMPTZ prints +00)",
+       [](const std::string& v) -> std::string {
+         if (lower(v) != "utc" && lower(v) != "etc/utc") {
+           throw BadValue("UTC only: named time zones and offsets are not supported");
+         }
+         return "UTC";
+       },
+       [](ExecOptions&, const std::string&) {},
+       [](const ExecOptions&) { return std::string("UTC"); }},
   };
   return table;
 }

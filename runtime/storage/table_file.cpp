@@ -22,13 +22,19 @@ constexpr char kMagic[8] = {'T', 'A', 'L', 'L', 'Y', 'T', 'B', 'L'};
 // which earlier readers take; they refuse a version 2 file by its version, never misread it.
 constexpr uint32_t kVersion = 1;
 constexpr uint32_t kTimestampVersion = 2;
-constexpr TypeId kLastTypeId = TypeId::Timestamp;
+// Version 3 adds TIMESTAMPTZ and TIME columns, so a version 2 reader refuses them by version
+// rather than calling their type ids damage.
+constexpr uint32_t kTimeVersion = 3;
+constexpr TypeId kLastTypeId = TypeId::Time;
 
 uint32_t version_for(const Table& table) {
+  uint32_t version = kVersion;
   for (const auto& column : table.schema.columns) {
-    if (column.type.id == TypeId::Timestamp) return kTimestampVersion;
+    const TypeId id = column.type.id;
+    if (id == TypeId::TimestampTz || id == TypeId::Time) return kTimeVersion;
+    if (id == TypeId::Timestamp) version = kTimestampVersion;
   }
-  return kVersion;
+  return version;
 }
 constexpr size_t kHeaderBytes = sizeof(kMagic) + 4 + 8 + 4;  // magic, version, length, CRC
 constexpr size_t kWriteBuffer = size_t{4} << 20;
@@ -258,7 +264,7 @@ TablePtr read_table_file(const std::string& path) {
   std::memcpy(&version, data.data() + 8, 4);
   std::memcpy(&length, data.data() + 12, 8);
   std::memcpy(&crc, data.data() + 20, 4);
-  if (version != kVersion && version != kTimestampVersion) {
+  if (version < kVersion || version > kTimeVersion) {
     whole.damaged(fmt::format("format version {} is unknown", version));
   }
   if (length != data.size() - kHeaderBytes) whole.damaged("its length does not match its header");

@@ -63,7 +63,7 @@ uint32_t file_version(const fs::path& path) {
 
 }  // namespace
 
-TEST_CASE("table files: a TIMESTAMP column makes a version 2 file - readers refuse version 3") {
+TEST_CASE("table files: a TIMESTAMP column makes a version 2 file - readers refuse version 4") {
   test::ScratchDir dir("tally_table_file");
   Database db;
   test::run_script(db,
@@ -80,11 +80,28 @@ TEST_CASE("table files: a TIMESTAMP column makes a version 2 file - readers refu
   {
     std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
     file.seekp(8);
-    const uint32_t future = 3;
+    const uint32_t future = 4;
     file.write(reinterpret_cast<const char*>(&future), sizeof(future));
   }
   CHECK(test::error_from([&] { read_table_file(path.string()); }, ErrorKind::Data)
-            .find("format version 3 is unknown") != std::string::npos);
+            .find("format version 4 is unknown") != std::string::npos);
+}
+
+TEST_CASE("table files: TIMESTAMPTZ and TIME columns make a version 3 file and read back") {
+  test::ScratchDir dir("tally_table_file");
+  Database db;
+  test::run_script(db,
+                   "CREATE TABLE z (id INTEGER, ts TIMESTAMP, tz TIMESTAMPTZ, t TIME);"
+                   "INSERT INTO z VALUES (1, '1969-07-20 20:17:40', '2024-01-15 10:30:00+02', "
+                   "'24:00:00'), (2, NULL, NULL, NULL), (3, '2024-01-15 10:30:00.123456', "
+                   "'1969-12-31 23:59:59.5', '00:00:00.000001')");
+  const fs::path path = dir.path() / "z.table";
+  write_table_file(*db.table("z"), path.string());
+  CHECK(file_version(path) == 3);
+  auto back = read_table_file(path.string());
+  expect_same_table(*db.table("z"), *back);
+  CHECK(back->schema.columns[2].type == Type::timestamptz());
+  CHECK(back->schema.columns[3].type == Type::time());
 }
 
 TEST_CASE("table files: every encoding - type and NULL pattern reads back exactly") {

@@ -757,11 +757,12 @@ TEST_CASE("parser: identifiers") {
 TEST_CASE("parser: common column names that are keywords") {
   ast::SelectStmt select = parse_select(
       "SELECT year, month, day, date, format, header, delimiter, text, first, last, interval, "
-      "timestamp, time, hour, minute, second, string "
+      "timestamp, time, hour, minute, second, string, timestamptz "
       "FROM t WHERE year > 2000 ORDER BY date");
-  const std::vector<std::string> names = {
-      "year", "month",    "day",       "date", "format", "header", "delimiter", "text",  "first",
-      "last", "interval", "timestamp", "time", "hour",   "minute", "second",    "string"};
+  const std::vector<std::string> names = {"year",     "month",     "day",        "date",  "format",
+                                          "header",   "delimiter", "text",       "first", "last",
+                                          "interval", "timestamp", "time",       "hour",  "minute",
+                                          "second",   "string",    "timestamptz"};
   REQUIRE(select.items.size() == names.size());
   for (size_t i = 0; i < names.size(); ++i) {
     CHECK(select.items[i].expr->kind == ast::ExprKind::ColumnRef);

@@ -121,6 +121,19 @@ TEST_CASE("scalar functions codegen: TIMESTAMP parts - truncation and casts are 
   CHECK(contains(g.refused, "TIMESTAMP +/- INTERVAL of a column"));
 }
 
+TEST_CASE("scalar functions codegen: TIMESTAMPTZ and TIME are int64 device code") {
+  Generated g = generate(
+      "SELECT CAST(CAST(c_date AS TIMESTAMPTZ) AS TIME) AS t, EXTRACT(HOUR FROM "
+      "CAST(CAST(c_date AS TIMESTAMP) AS TIME)), MIN(CAST(c_date AS TIMESTAMPTZ)), COUNT(*) "
+      "FROM nulls WHERE CAST(c_date AS TIMESTAMPTZ) >= TIMESTAMPTZ '1995-01-01 12:00:00+02' "
+      "GROUP BY 1, 2");
+  REQUIRE(g.refused == "");
+  CHECK(contains(g.source, "tally_dates::time_field("));
+  g = generate(
+      "SELECT MAX(CAST(CAST(c_date AS TIMESTAMP) AS TIME) + INTERVAL '1 hour') FROM nulls");
+  CHECK(contains(g.refused, "TIME +/- INTERVAL of a column"));
+}
+
 TEST_CASE("scalar functions codegen: string functions of one column are per-code lookups") {
   Generated g = generate(
       "SELECT upper(c_varchar), length(c_varchar), COUNT(*), SUM(c_integer) FROM nulls "

@@ -10,7 +10,7 @@
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
 #include "compiler/common/error.h"
-#include "compiler/common/timestamp.h"
+#include "compiler/common/time_of_day.h"
 #include "runtime/load/parallel.h"
 
 namespace tally {
@@ -137,8 +137,10 @@ char* write_field(char* out, const Column& column, size_t row) {
       return out;
     case TypeId::Date:
       return write_date(out, static_cast<int32_t>(column.get_int(row)));
-    case TypeId::Timestamp: {
-      std::string text = format_timestamp(column.get_int(row));
+    case TypeId::Timestamp:
+    case TypeId::TimestampTz:
+    case TypeId::Time: {
+      std::string text = format_micros_text(type.id, column.get_int(row));
       std::memcpy(out, text.data(), text.size());
       return out + text.size();
     }
