@@ -88,10 +88,24 @@ class Analysis {
     return e.type.is_decimal() ? range(v.d, v.d) : range(v.i, v.i);
   }
 
+  // A cast keeps the value, unless it changes the unit: DATEs count days, TIMESTAMPs and
+  // TIMEs microseconds.
   ValueBounds cast(const Expr& e) const {
+    constexpr long double kMicrosPerDay = 86'400'000'000.0L;
     const Expr& c = *e.children[0];
     if (!integer_valued(c.type)) return kUnknown;
-    return scaled(of(c), scale_of(e) - scale_of(c));
+    if (e.type.id == TypeId::Time) return range(0, kMicrosPerDay);  // 24:00:00 included
+    const ValueBounds b = of(c);
+    const bool from_date = c.type.id == TypeId::Date, to_date = e.type.id == TypeId::Date;
+    const bool from_stamp = c.type.is_timestamp(), to_stamp = e.type.is_timestamp();
+    if (b.known && from_stamp && to_date) {
+      return range(std::floor(b.lo / kMicrosPerDay), std::floor(b.hi / kMicrosPerDay));
+    }
+    if (b.known && from_date && to_stamp) return range(b.lo * kMicrosPerDay, b.hi * kMicrosPerDay);
+    if (from_date != to_date || from_stamp != to_stamp || c.type.id == TypeId::Time) {
+      return kUnknown;
+    }
+    return scaled(b, scale_of(e) - scale_of(c));
   }
 
   static ValueBounds absolute(ValueBounds c) {
