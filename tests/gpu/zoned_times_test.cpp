@@ -49,8 +49,8 @@ TEST_CASE("gpu zoned times: TIMESTAMPTZ keys - MIN - MAX - filters and parts") {
       "SELECT date_trunc('month', tz) AS m, EXTRACT(HOUR FROM tz) AS h, COUNT(*) FROM zoned "
       "GROUP BY m, h ORDER BY m, h");
   check_gpu(
-      "SELECT CAST(tz AS DATE) AS d, CAST(tz AS TIME) AS t, MIN(v) FROM zoned WHERE tz < "
-      "TIMESTAMP '1966-01-01 00:00' GROUP BY d, t ORDER BY d, t");
+      "SELECT CAST(tz AS DATE) AS d, CAST(tz AS TIME) AS tod, MIN(v) FROM zoned WHERE tz < "
+      "TIMESTAMP '1966-01-01 00:00' GROUP BY d, tod ORDER BY d, tod");
 }
 
 TEST_CASE("gpu zoned times: TIME keys - MIN - MAX - filters and EXTRACT") {
