@@ -13,7 +13,7 @@ namespace tally {
 
 // A block table holds at most this many slots.
 inline constexpr uint64_t kMaxBlockSlots = 1ull << 16;
-inline constexpr uint32_t kAutoBlockSlices = 4;     // auto slices a Block table up to this many
+inline constexpr uint32_t kAutoBlockSlices = 8;     // auto slices a Block table up to this many
 inline constexpr uint32_t kForcedBlockSlices = 16;  // --strategy block up to this many
 
 // The launch of a Block plan and its table.
@@ -32,8 +32,8 @@ std::optional<BlockPlacement> place_block_table(const StateLayout& layout, const
 
 // A Block plan over a domain larger than one block's table: the Scan runs once per slice of
 // the slots, each pass merging its slice's rows in shared memory. Each pass reads every row,
-// so few slices pay: measured against global atomics on an H100 (bench/RESULTS_groupby_sweep.md,
-// the sliced peer), 2 slices were 3.8x faster, 4 slices 1.8x, 8 even.
+// so few slices pay: against Direct's global atomics on an H100 (bench/RESULTS_groupby_sweep.md,
+// session 18), 2 slices ran 6.0x faster, 4 slices 3.1x, 8 slices 1.5x, 16 slices 0.76x.
 struct BlockSlices {
   uint32_t count = 1;
   uint64_t slots = 0;  // a slice's
