@@ -80,10 +80,13 @@ describeStatement : DESCRIBE identifier ;
 
 explainStatement : EXPLAIN selectStatement ;
 
-selectStatement : withClause? queryTerm setOperation* ;
+// A SELECT's own ORDER BY / LIMIT bind to it; the trailing ones here follow a parenthesised
+// last operand (`(SELECT ...) UNION (SELECT ...) ORDER BY 1`).
+selectStatement : withClause? queryTerm setOperation* orderByClause? limitClause? ;
 
-// A SELECT, or VALUES rows as a query (`VALUES (1, 'a'), (2, 'b')`).
-queryTerm : selectCore | valuesList ;
+// A SELECT, VALUES rows as a query (`VALUES (1, 'a'), (2, 'b')`), or a parenthesised query
+// (an operand of UNION with its own ORDER BY and LIMIT).
+queryTerm : selectCore | valuesList | LPAREN selectStatement RPAREN ;
 
 valuesList : VALUES valuesRow (COMMA valuesRow)* ;
 

@@ -28,12 +28,33 @@ bool has_order_or_limit(const ast::SelectStmt& select) {
   return !select.order_by.empty() || select.limit || select.offset;
 }
 
+// A query whose ORDER BY, LIMIT or WITH must stay its own: read as a derived table.
+ast::SelectStmt as_derived_table(ast::SelectStmt query, SourceLocation location) {
+  ast::TableRef from;
+  from.derived = ast::DerivedKind::Subquery;
+  from.location = location;
+  from.name = "unnamed_subquery";
+  from.subquery = std::make_shared<ast::SelectStmt>(std::move(query));
+  return select_all_from(std::move(from));
+}
+
 }  // namespace
 
 ast::SelectStmt Transformer::transform_select(P::SelectStatementContext& ctx) {
   std::vector<ast::CommonTableExpr> with;
   if (auto* clause = ctx.withClause()) with = transform_with(*clause);
   ast::SelectStmt select = transform_set_operations(ctx);
+  if (ctx.orderByClause() || ctx.limitClause()) {
+    // `((SELECT ... LIMIT 5)) LIMIT 2`: the inner clauses run first.
+    if (has_order_or_limit(select)) {
+      select = as_derived_table(std::move(select), location_of(ctx.start));
+    }
+    if (auto* order_by = ctx.orderByClause()) transform_order_by(*order_by, select);
+    if (auto* limit = ctx.limitClause()) transform_limit(*limit, select);
+  }
+  if (with.empty()) return select;
+  // `WITH a AS (...) (WITH b AS (...) SELECT ...)`: each list keeps its own query.
+  if (!select.with.empty()) select = as_derived_table(std::move(select), location_of(ctx.start));
   select.with = std::move(with);
   return select;
 }
@@ -65,6 +86,9 @@ std::vector<ast::CommonTableExpr> Transformer::transform_with(P::WithClauseConte
 // PostgreSQL, DuckDB). ORDER BY / LIMIT written after the last query apply to the whole.
 ast::SelectStmt Transformer::transform_set_operations(P::SelectStatementContext& ctx) {
   std::vector<P::SetOperationContext*> operations = ctx.setOperation();
+  // A lone parenthesised query is that query, its ORDER BY and LIMIT included.
+  P::SelectStatementContext* lone = ctx.queryTerm()->selectStatement();
+  if (operations.empty() && lone) return transform_select(*lone);
   ast::SelectStmt first = transform_query_term(*ctx.queryTerm());
   if (operations.empty()) return first;
   std::vector<ast::SelectStmt> terms;
@@ -127,6 +151,11 @@ ast::SelectStmt Transformer::combine(P::SetOperationContext& ctx, ast::SelectStm
 
 ast::SelectStmt Transformer::transform_query_term(P::QueryTermContext& ctx) {
   if (auto* core = ctx.selectCore()) return transform_select_core(*core);
+  if (auto* inner = ctx.selectStatement()) {
+    ast::SelectStmt query = transform_select(*inner);
+    if (!has_order_or_limit(query) && query.with.empty()) return query;
+    return as_derived_table(std::move(query), location_of(ctx.start));
+  }
   ast::TableRef from;
   from.derived = ast::DerivedKind::Values;
   from.name = "valueslist";  // DuckDB's name for it

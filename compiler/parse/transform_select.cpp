@@ -25,11 +25,13 @@ ast::SelectStmt Transformer::transform_select_core(P::SelectCoreContext& ctx) {
     select.having = transform_expression(*having->expression());
   }
   if (auto* order_by = ctx.orderByClause()) transform_order_by(*order_by, select);
-  if (auto* limit = ctx.limitClause()) {
-    if (limit->limit != nullptr) select.limit = transform_expression(*limit->limit);
-    if (limit->offset != nullptr) select.offset = transform_expression(*limit->offset);
-  }
+  if (auto* limit = ctx.limitClause()) transform_limit(*limit, select);
   return select;
+}
+
+void Transformer::transform_limit(P::LimitClauseContext& ctx, ast::SelectStmt& select) {
+  if (ctx.limit != nullptr) select.limit = transform_expression(*ctx.limit);
+  if (ctx.offset != nullptr) select.offset = transform_expression(*ctx.offset);
 }
 
 ast::SelectItem Transformer::transform_select_item(P::SelectItemContext& ctx) {

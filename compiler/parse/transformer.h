@@ -62,6 +62,7 @@ class Transformer {
   std::pair<std::string, std::string> transform_file_option(P::FileOptionContext& ctx);
   ast::OrderItem transform_order_item(P::OrderItemContext& ctx);
   void transform_order_by(P::OrderByClauseContext& ctx, ast::SelectStmt& select);
+  void transform_limit(P::LimitClauseContext& ctx, ast::SelectStmt& select);
 
   // GROUP BY and its grouping-set forms (transform_grouping.cpp).
   // The sets are indices into `keys`, where each key named is appended once.
