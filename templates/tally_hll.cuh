@@ -10,6 +10,7 @@
 
 #if !defined(__CUDACC_RTC__) && !defined(__CUDACC__)
 #include <cmath>
+#include <cstring>
 #endif
 
 namespace tally_hll {
@@ -23,6 +24,26 @@ constexpr int kMaxRank = 64 - kPrecision + 1;
 // value, a double's bits with -0.0 and NaN folded, a string's bytes hashed first).
 TALLY_HD unsigned long long hash_words(unsigned long long low, unsigned long long high) {
   return tally::fmix128(low, high);
+}
+TALLY_HD unsigned long long hash_integer(long long v) {
+  return hash_words(static_cast<unsigned long long>(v), v < 0 ? ~0ull : 0ull);
+}
+TALLY_HD unsigned long long hash_wide(__int128 v) {
+  const auto bits = static_cast<unsigned __int128>(v);
+  return hash_words(static_cast<unsigned long long>(bits),
+                    static_cast<unsigned long long>(bits >> 64));
+}
+TALLY_HD unsigned long long hash_double(double v) {
+  unsigned long long bits = 0x7FF8000000000000ull;  // every NaN as one
+  if (v == v) {
+    const double folded = v == 0.0 ? 0.0 : v;  // -0.0 as 0.0
+#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+    bits = static_cast<unsigned long long>(__double_as_longlong(folded));
+#else
+    std::memcpy(&bits, &folded, sizeof bits);
+#endif
+  }
+  return hash_words(bits, 0);
 }
 
 // The register a hash updates (its top bits) and the rank it offers: one more than the
@@ -59,5 +80,32 @@ TALLY_HD long long estimate(const unsigned char* registers) {
   if (e <= 2.5 * m && empty > 0) e = m * log(m / empty);
   return static_cast<long long>(e + 0.5);
 }
+
+#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+// A group's registers on the device, 1 KiB: register j is byte j % 4 of word j / 4 (the
+// CPU's byte order), so a register grows by a 32-bit compare-and-swap.
+struct Sketch {
+  unsigned int words[kRegisters / 4];
+};
+
+// Most rows change no register once a group has seen a few thousand values: those cost one
+// load and no atomic.
+__device__ __forceinline__ void add(Sketch* sketch, unsigned long long h) {
+  const int j = register_of(h);
+  const unsigned int rank = static_cast<unsigned int>(rank_of(h));
+  unsigned int* word = &sketch->words[j / 4];
+  const int shift = (j % 4) * 8;
+  unsigned int seen = *(volatile unsigned int*)word;
+  while (((seen >> shift) & 0xFFu) < rank) {
+    const unsigned int prev = atomicCAS(word, seen, (seen & ~(0xFFu << shift)) | (rank << shift));
+    if (prev == seen) return;
+    seen = prev;
+  }
+}
+
+__device__ __forceinline__ long long estimate(const Sketch& sketch) {
+  return estimate(reinterpret_cast<const unsigned char*>(sketch.words));
+}
+#endif
 
 }  // namespace tally_hll

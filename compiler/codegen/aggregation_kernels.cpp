@@ -46,6 +46,7 @@ class AggregationWriter {
     if (ctx_.plan.block_cache_slots > 0) w.line("#include \"tally_table_shared.cuh\"");
     if (uses_stat_finals()) w.line("#include \"tally_stat_finals.cuh\"");
     if (uses_arg_pairs()) w.line("#include \"tally_arg_pair.cuh\"");
+    if (ctx_.plan.layout.sketches()) w.line("#include \"tally_hll.cuh\"");
     if (ctx_.plan.hash_keys == HashKeyLayout::KeyWords) {
       w.line("#include \"tally_table_words.cuh\"");
     }

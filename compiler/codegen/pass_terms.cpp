@@ -66,6 +66,8 @@ std::string PassTerms::make(size_t a, FieldInput in, const RowInput& input, std:
     case FieldInput::ArgMinPair:
     case FieldInput::ArgMaxPair:
       return declare_one(a, in, "pair", arg_pair(a, in == FieldInput::ArgMaxPair, input), code);
+    case FieldInput::Hash:
+      return declare_one(a, in, "hash", value_hash(a, input), code);
     default:
       throw Error(ErrorKind::Internal, "a row term of no state field input");
   }
@@ -76,7 +78,8 @@ std::string PassTerms::declare_one(size_t a, FieldInput in, const std::string& h
   const std::string name = ctx_.symbols.fresh(hints_[a] + "_" + hint);
   const bool exact =
       in == FieldInput::Square || in == FieldInput::ArgMinPair || in == FieldInput::ArgMaxPair;
-  code += fmt::format("const {} {} = {};\n", exact ? "i128" : "f64", name, expression);
+  const char* type = in == FieldInput::Hash ? "u64" : exact ? "i128" : "f64";
+  code += fmt::format("const {} {} = {};\n", type, name, expression);
   terms_[{a, in}] = name;
   return name;
 }
@@ -92,6 +95,16 @@ std::string PassTerms::arg_pair(size_t a, bool greatest, const RowInput& input) 
       "tally_arg_pair::pair(tally_arg_pair::key_image({}), tally_arg_pair::value_image({}), {})",
       word(call.key->type, input.key), word(call.arg->type, input.value),
       greatest ? "true" : "false");
+}
+
+// APPROX_COUNT_DISTINCT's hash of the row's value, as the CPU engine hashes it
+// (templates/tally_hll.cuh): an integer, date or time sign-extended, a DECIMAL's unscaled
+// value, a float as a double.
+std::string PassTerms::value_hash(size_t a, const RowInput& input) const {
+  const Type& t = ctx_.query.aggregates[a].arg->type;
+  if (t.is_decimal()) return fmt::format("tally_hll::hash_wide((i128){})", input.value);
+  if (t.is_float()) return fmt::format("tally_hll::hash_double((f64){})", input.value);
+  return fmt::format("tally_hll::hash_integer((i64){})", input.value);
 }
 
 // `value` minus its group's mean: aggregate a's count and its sum field of kind `sum`, both

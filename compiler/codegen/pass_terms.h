@@ -37,6 +37,7 @@ class PassTerms {
                           const std::string& expression, std::string& code);
   std::string deviation(size_t a, FieldKind sum, const std::string& value) const;
   std::string arg_pair(size_t a, bool greatest, const RowInput& input) const;
+  std::string value_hash(size_t a, const RowInput& input) const;
 
   AggregationContext& ctx_;
   const bool m2_pass_;

@@ -265,6 +265,7 @@ std::string StateMerges::merge_one(size_t f, const std::string& value,
   if (slot_cells.empty() && register_slot < 0) {
     const std::string target = fmt::format("{}[slot]", ctx_.fields[f]);
     if (op == MergeOp::Add) return atomic_merge(f, target, value);
+    if (op == MergeOp::SketchAdd) return fmt::format("tally_hll::add(&{}, {});\n", target, value);
     return fmt::format("{}(&{}, ({}){});\n", merge_names(op).atomic, target, field_type(k), value);
   }
   if (block_table_ || block_cache_) {

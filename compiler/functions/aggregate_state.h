@@ -46,9 +46,12 @@ enum class FieldKind : uint8_t {
   // (templates/tally_arg_pair.cuh).
   ArgMinPair,
   ArgMaxPair,
+  // APPROX_COUNT_DISTINCT: 2^10 one-byte HyperLogLog registers (templates/tally_hll.cuh).
+  HllSketch,
 };
 
-enum class MergeOp : uint8_t { Add, Min, Max, BitAnd, BitOr, BitXor, Mul };
+// SketchAdd: a row's hash raises one register of the sketch to its rank.
+enum class MergeOp : uint8_t { Add, Min, Max, BitAnd, BitOr, BitXor, Mul, SketchAdd };
 
 // What one row merges into a field.
 enum class FieldInput : uint8_t {
@@ -65,11 +68,12 @@ enum class FieldInput : uint8_t {
   DeviationFourth,
   ArgMinPair,  // the (key, value) word of templates/tally_arg_pair.cuh
   ArgMaxPair,
+  Hash,  // the value's 64-bit hash (templates/tally_hll.cuh)
 };
 
 struct FieldInfo {
   const char* name;       // as generated names spell it: "count", "sum", "sum_sq", ...
-  const char* cuda_type;  // the device library's type: u64, i64, i128, f64
+  const char* cuda_type;  // the device library's type: u64, i64, i128, f64, tally_hll::Sketch
   int bytes;
   const char* identity;  // a CUDA expression: the value merging into it changes nothing
   MergeOp merge;
@@ -214,7 +218,8 @@ struct StateInfo {
   void (*update_pair)(HostAggState& state, const Value& v, const Value& key,
                       const AggContext& ctx) = nullptr;
   // Keeps more than fixed fields: every value (compiler/functions/value_lists.h) or a
-  // sketch. CPU only, and the partial-state codec (api/partial_codec.cpp) refuses it.
+  // sketch. The partial-state codec (api/partial_codec.cpp) refuses it; the GPU runs only
+  // the sketch (a 1 KiB field), the value lists have no device_final.
   bool holistic = false;
   // Why the device state cannot hold this call's argument types (an aggregate of two
   // arguments); null or a null result: it can.

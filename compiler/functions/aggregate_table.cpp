@@ -82,7 +82,7 @@ constexpr const char* kMinF64 = "__longlong_as_double(0x7FF8000000000000ll)";
 constexpr const char* kMaxF64 = "__longlong_as_double((long long)0xFFF0000000000000ull)";
 
 // In FieldKind order.
-const std::array<FieldInfo, 24> kFields = {{
+const std::array<FieldInfo, 25> kFields = {{
     {"count", "u64", 8, "0", MergeOp::Add, FieldInput::One, false},
     {"sum", "i128", 16, "0", MergeOp::Add, FieldInput::Value, false},
     {"sum", "f64", 8, "0.0", MergeOp::Add, FieldInput::Value, false},
@@ -107,6 +107,8 @@ const std::array<FieldInfo, 24> kFields = {{
     {"dev_fourth", "f64", 8, "0.0", MergeOp::Add, FieldInput::DeviationFourth, true},
     {"pair", "i128", 16, kI128Max, MergeOp::Min, FieldInput::ArgMinPair, false},
     {"pair", "i128", 16, kI128Min, MergeOp::Max, FieldInput::ArgMaxPair, false},
+    {"sketch", "tally_hll::Sketch", 1024, "tally_hll::Sketch{}", MergeOp::SketchAdd,
+     FieldInput::Hash, false},
 }};
 
 template <typename Table, typename Key>

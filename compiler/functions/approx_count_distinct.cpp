@@ -2,9 +2,9 @@
 // by a HyperLogLog sketch of 2^10 registers (templates/tally_hll.cuh: a standard error of
 // 3.25%, exact-ish below 2,560 values); BIGINT, 0 over no values. Sketches of parts merge
 // by taking each register's maximum, so the estimate is the same however rows are split.
+#include <fmt/format.h>
+
 #include <algorithm>
-#include <bit>
-#include <cmath>
 
 #include "compiler/functions/aggregate_entries.h"
 #include "templates/tally_hll.cuh"
@@ -20,21 +20,13 @@ uint64_t string_words(const std::string& s) {
   return h;
 }
 
-// The value's hash as both engines compute it (tally_hll::hash_words).
+// The value's hash as both engines compute it (templates/tally_hll.cuh). The device has
+// no string's bytes: it declines string arguments.
 uint64_t value_hash(const Value& v, const AggContext& ctx) {
-  int128 words = 0;
-  if (ctx.arg.is_string()) {
-    words = static_cast<int128>(string_words(ctx.strings->get(v.i)));
-  } else if (ctx.arg.is_decimal()) {
-    words = v.d;
-  } else if (ctx.arg.is_float()) {
-    const double f = v.f == 0.0 ? 0.0 : (std::isnan(v.f) ? std::nan("") : v.f);
-    words = static_cast<int128>(std::bit_cast<uint64_t>(f));
-  } else {
-    words = v.i;
-  }
-  const auto bits = static_cast<unsigned __int128>(words);
-  return tally_hll::hash_words(static_cast<uint64_t>(bits), static_cast<uint64_t>(bits >> 64));
+  if (ctx.arg.is_string()) return tally_hll::hash_words(string_words(ctx.strings->get(v.i)), 0);
+  if (ctx.arg.is_decimal()) return tally_hll::hash_wide(v.d);
+  if (ctx.arg.is_float()) return tally_hll::hash_double(v.f);
+  return tally_hll::hash_integer(v.i);
 }
 
 void update(HostAggState& s, const Value& v, const AggContext& ctx) {
@@ -66,20 +58,36 @@ AggregateTyping typing(const Type& arg) {
 
 StateKind state(const Type&) { return StateKind::ApproxDistinct; }
 
+// The device keeps a sketch per group slot (templates/tally_hll.cuh's Sketch); no value has
+// been merged where the count is 0.
+std::string device_final(const DeviceFinal& d) {
+  return fmt::format("    {} = {} == 0 ? (i128)0 : (i128)tally_hll::estimate({}); {} = 0;\n", d.out,
+                     d.fields[0], d.fields[1], d.null);
+}
+
+// A string reaches the device as a code or an id, not as the bytes the CPU hashes.
+const char* device_refusal(const Type& arg, const Type&) {
+  return arg.is_string() ? "a string (the device hashes codes, not the bytes)" : nullptr;
+}
+
+StateInfo approx_distinct_state() {
+  StateInfo s{StateKind::ApproxDistinct,
+              "ApproxDistinct",
+              {FieldKind::Count, FieldKind::HllSketch},
+              SumGrowth::None,
+              false,
+              update,
+              combine,
+              final,
+              device_final};
+  s.holistic = true;  // no partial-state encoding holds a sketch
+  s.device_refusal = device_refusal;
+  return s;
+}
+
 }  // namespace
 
-// The sketch has 1 KiB a group and no device state yet: the CPU engine keeps it.
-const StateInfo kApproxDistinctState = {StateKind::ApproxDistinct,
-                                        "ApproxDistinct",
-                                        {FieldKind::Count},
-                                        SumGrowth::None,
-                                        false,
-                                        update,
-                                        combine,
-                                        final,
-                                        nullptr,
-                                        nullptr,
-                                        true};
+const StateInfo kApproxDistinctState = approx_distinct_state();
 
 // Each value counts once however often it comes: DISTINCT changes nothing.
 const AggregateFunction kApproxCountDistinct = {AggKind::ApproxCountDistinct,

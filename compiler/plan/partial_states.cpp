@@ -15,6 +15,10 @@ std::optional<std::string> why_aggregate_does_not_combine(const AggregateCall& c
     return fmt::format("{}(DISTINCT ...) keeps its set of values on the GPU",
                        aggregate_sql_name(call.kind));
   }
+  if (state == StateKind::ApproxDistinct) {
+    return fmt::format("{}'s 1 KiB sketch has no 16-byte state cell",
+                       aggregate_sql_name(call.kind));
+  }
   const bool arg_pair = state == StateKind::ArgMin || state == StateKind::ArgMax;
   if (arg_pair && call.key->type.is_string()) {
     // The part's state holds the key's code, which no other part's codes compare with.

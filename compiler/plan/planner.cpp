@@ -254,8 +254,8 @@ void check_query(const BoundSelect& query, const std::vector<ColumnStats>& stats
       unsupported(fmt::format("{} (\"{}\"{})", aggregate_sql_name(a.kind), a.text,
                               state->holistic ? ", which keeps a list or sketch per group" : ""));
     }
-    if (state && state->device_refusal && a.key) {
-      if (const char* why = state->device_refusal(a.arg->type, a.key->type)) {
+    if (state && state->device_refusal) {
+      if (const char* why = state->device_refusal(a.arg->type, a.key ? a.key->type : Type{})) {
         unsupported(fmt::format("{} of {} (\"{}\")", aggregate_sql_name(a.kind), why, a.text));
       }
     }
@@ -385,15 +385,18 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   bool raw = product == 0;
   if (raw) plan.hash_keys = hash_key_layout(query, plan.keys, plan.hash_key_words);
   uint64_t cells = product * plan.layout.fields.size();
-  bool fits_registers = !raw && product <= kThreadPrivateSlots && cells <= kThreadPrivateCells;
+  // A 1 KiB sketch a group fits no thread's registers and few a block's shared memory.
+  const bool sketches = plan.layout.sketches();
+  bool fits_registers =
+      !raw && !sketches && product <= kThreadPrivateSlots && cells <= kThreadPrivateCells;
   bool fits_direct = !raw && product <= kMaxDirectSlots;
   std::optional<BlockPlacement> in_blocks;
-  if (fits_direct && product <= kMaxBlockSlots) {
+  if (fits_direct && !sketches && product <= kMaxBlockSlots) {
     in_blocks = place_block_table(plan.layout, query, stats, rows, product, limits);
   }
   const bool fits_block = in_blocks.has_value();
   std::optional<BlockSlices> slices;
-  if (fits_direct && !fits_block) {
+  if (fits_direct && !sketches && !fits_block) {
     slices = place_block_slices(plan.layout, query, stats, rows, product, limits);
   }
   plan.considered =
@@ -443,6 +446,9 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     }
   } else {
     plan.reason = "forced by --strategy";
+    if (sketches && (chosen == GpuStrategy::ThreadPrivate || chosen == GpuStrategy::Block)) {
+      unsupported("--strategy thread or block with APPROX_COUNT_DISTINCT (a 1 KiB sketch a group)");
+    }
     if (chosen == GpuStrategy::ThreadPrivate && !fits_registers) {
       unsupported(fmt::format("--strategy thread with {} slots x {} state fields", product,
                               plan.layout.fields.size()));
@@ -455,7 +461,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     }
     if (chosen == GpuStrategy::Block && !fits_block && !slices) {
       unsupported(fits_direct ? fmt::format("--strategy block with {} slots whose states do not "
-                                            "fit a block's shared memory (or need 128-bit cells)",
+                                            "fit a block's shared memory",
                                             product)
                               : "--strategy block with an unbounded or very large key domain");
     }

@@ -65,7 +65,6 @@ std::optional<BlockPlacement> place_block_table(const StateLayout& layout, const
     if (block < 128) continue;
     const uint32_t grid = static_cast<uint32_t>(limits.sm_count) * blocks;
     BlockTable t = plan_block_table(layout, query, stats, rows, grid, block, slots);
-    if (!t.fits) return std::nullopt;
     const uint64_t room = std::min(limits.shared_per_block_optin, limits.shared_per_sm / blocks) -
                           kSharedReservedPerBlock;
     if (t.shared_bytes > room) continue;
@@ -92,16 +91,15 @@ std::optional<BlockSlices> place_block_slices(const StateLayout& layout, const B
 // atomics. Hot keys then cost shared atomics, not contended global ones (libcudf's shared
 // table in front of the global one; karnagel-2015's block placement under skew). Sized to
 // the launch's share of an SM's shared memory and to at most twice the table's slots (a
-// small table's groups then rarely collide in it: there contention is worst); none where a
-// cell needs 128 bits or the room holds fewer than kMinCacheSlots.
+// small table's groups then rarely collide in it: there contention is worst); none where
+// the room holds fewer than kMinCacheSlots, or for APPROX_COUNT_DISTINCT's sketches.
 void place_block_cache(GpuPlan& plan, const BoundSelect& query,
                        const std::vector<ColumnStats>& stats, const DeviceLimits& limits) {
   constexpr uint64_t kMinCacheSlots = 64;
   constexpr uint64_t kFreeTag = 0xFFFFFFFFull;  // kEmptyKey32: a slot must stay below it
-  if (plan.state_slots >= kFreeTag) return;
+  if (plan.state_slots >= kFreeTag || plan.layout.sketches()) return;
   BlockTable t =
       plan_block_table(plan.layout, query, stats, plan.rows, plan.grid, plan.block, uint64_t{1});
-  if (!t.fits) return;
   const uint64_t bytes_per_slot = t.shared_bytes + sizeof(uint32_t);
   const uint64_t blocks = std::max<uint64_t>(plan.grid / static_cast<uint64_t>(limits.sm_count), 1);
   const uint64_t room = std::min(limits.shared_per_block_optin, limits.shared_per_sm / blocks) -

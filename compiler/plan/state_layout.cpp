@@ -47,6 +47,11 @@ bool StateLayout::second_pass() const {
                      [](const StateField& f) { return field_info(f.kind).second_pass; });
 }
 
+bool StateLayout::sketches() const {
+  return std::any_of(fields.begin(), fields.end(),
+                     [](const StateField& f) { return f.kind == FieldKind::HllSketch; });
+}
+
 StateLayout layout_states(const BoundSelect& query, const std::vector<ColumnStats>& stats,
                           uint64_t rows) {
   StateLayout layout;

@@ -30,6 +30,8 @@ struct StateLayout {
 
   // Whether a second pass over the rows merges some field (DOUBLE variances).
   bool second_pass() const;
+  // Whether a field is APPROX_COUNT_DISTINCT's 1 KiB sketch: no thread or block table holds it.
+  bool sketches() const;
 };
 
 // The layout of `query`'s aggregates over `rows` rows of data with these statistics. A

@@ -102,16 +102,16 @@ BlockTable plan_block_table(const StateLayout& layout, const BoundSelect& query,
                             const std::vector<ColumnStats>& stats, uint64_t rows, uint32_t grid,
                             uint32_t block, uint64_t slots) {
   BlockTable t;
-  t.fits = true;
   // accumulator() adds a warp's 32 lanes to what it is given: a block's rows are its warps'.
   const uint64_t warp_lane_rows =
       rows_per_lane(rows, grid, block) * std::max<uint32_t>(block / 32, 1);
   uint64_t bytes_per_slot = 0;
+  // 128-bit cells (wide sums, wide MIN/MAX, ARG_MIN's pairs) merge in shared memory as in
+  // global: two 64-bit adds with a carry, or sm_90's 16-byte compare-and-swap.
   for (const StateField& f : layout.fields) {
     const CellType cell = accumulator(f, query, stats, warp_lane_rows);
     t.cells.push_back(cell);
     if (field_info(f.kind).second_pass) continue;
-    if (cell == CellType::I128) t.fits = false;
     bytes_per_slot += static_cast<uint64_t>(cell_bytes(cell));
   }
   t.shared_bytes = bytes_per_slot * slots;

@@ -40,7 +40,6 @@ ThreadTables plan_thread_tables(const StateLayout& layout, const BoundSelect& qu
 struct BlockTable {
   std::vector<CellType> cells;  // per state field
   uint64_t shared_bytes = 0;    // the block's table, all fields
-  bool fits = false;
 };
 
 BlockTable plan_block_table(const StateLayout& layout, const BoundSelect& query,

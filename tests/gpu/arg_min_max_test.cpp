@@ -70,7 +70,7 @@ TEST_CASE("gpu arg_min_max: negative zero keys tie and negative zero values win"
       "ARG_MAX(c_double * 0 * (CASE WHEN c_integer > 4000 THEN -1 ELSE 1 END), c_smallint * 0.0) "
       "FROM nulls GROUP BY 1 ORDER BY 1";
   const Result cpu = test::run_sql(arg_db(), sql);
-  for (const char* strategy : {"auto", "hash", "direct"}) {
+  for (const char* strategy : {"auto", "hash", "direct", "block"}) {
     INFO(strategy);
     const Result gpu = test::run_on_device(arg_db(), sql, DeviceChoice::Gpu, strategy);
     REQUIRE(gpu.rows.size() == cpu.rows.size());

@@ -230,14 +230,29 @@ TEST_CASE("codegen: the aggregate library compiles under every strategy - NULLs 
       "PRODUCT(c_double), PRODUCT(c_decimal), ANY_VALUE(c_varchar), FIRST(c_date), "
       "SUM(c_bigint), BIT_XOR(DISTINCT c_integer), COUNT(*)";
   compile_every_strategy(aggregates);
-  // Value lists and sketches have no device state either (compiler/functions/value_lists.h).
+  // Value lists have no device state (compiler/functions/value_lists.h), nor a sketch of
+  // strings (the device hashes no bytes).
   for (const char* holistic :
        {"MEDIAN(c_integer)", "QUANTILE_DISC(c_date, 0.3)", "MODE(c_varchar)",
         "PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY c_double)", "STRING_AGG(c_varchar, ',')",
-        "FIRST(c_integer ORDER BY c_date)", "APPROX_COUNT_DISTINCT(c_bigint)"}) {
+        "FIRST(c_integer ORDER BY c_date)", "APPROX_COUNT_DISTINCT(c_varchar)"}) {
     INFO(holistic);
     CHECK(compile(fmt::format("SELECT {} FROM nulls", holistic), "auto") == 0);
   }
+}
+
+// APPROX_COUNT_DISTINCT's sketches live in global memory only: Direct and Hash compile them
+// for every hashed type, thread and block tables decline.
+TEST_CASE("codegen: APPROX_COUNT_DISTINCT sketches compile in global tables") {
+  if (!cuda::nvrtc_available()) return;
+  const std::string aggregates =
+      "APPROX_COUNT_DISTINCT(c_bigint), APPROX_COUNT_DISTINCT(c_double), "
+      "APPROX_COUNT_DISTINCT(c_wide), APPROX_COUNT_DISTINCT(c_date), "
+      "APPROX_COUNT_DISTINCT(c_boolean), APPROX_COUNT_DISTINCT(c_real), COUNT(*)";
+  const std::string grouped = "SELECT c_boolean, " + aggregates + " FROM nulls GROUP BY 1";
+  for (const char* s : {"auto", "direct", "hash"}) CHECK(compile(grouped, s) == 1);
+  for (const char* s : {"thread", "block"}) CHECK(compile(grouped, s) == 0);
+  CHECK(compile("SELECT " + aggregates + " FROM nulls", "auto") == 1);
 }
 
 // The statistical aggregates (COVAR, CORR, REGR_* of two arguments, SKEWNESS, KURTOSIS): a

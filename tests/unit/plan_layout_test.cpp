@@ -143,8 +143,8 @@ TEST_CASE("plan layout: block tables hold a bounded domain in each block's share
 
 TEST_CASE("plan layout: block tables refuse what shared memory cannot hold") {
   DeviceLimits h100;
-  // 600,000 slots of 12 bytes do not fit 227 KB even in 16 slices; a DECIMAL MIN needs 128-bit
-  // cells, which have no shared atomic.
+  // 600,000 slots of 12 bytes do not fit 227 KB even in 16 slices; APPROX_COUNT_DISTINCT's 1 KiB
+  // sketches stay in global memory.
   BoundSelect wide = test::bind_first(
       layout_db(), "SELECT l_orderkey * 10, COUNT(*), SUM(l_quantity) FROM lineitem GROUP BY 1");
   TablePtr table = layout_db().table(wide.table);
@@ -160,11 +160,20 @@ TEST_CASE("plan layout: block tables refuse what shared memory cannot hold") {
   TablePtr nulls = layout_db().table(narrow.table);
   CHECK(plan_gpu(narrow, scan_stats(narrow, *nulls), nulls->rows(), h100, GpuStrategy::Block)
             .strategy == GpuStrategy::Block);
+  // A DECIMAL MIN's 128-bit cells take sm_90's 16-byte compare-and-swap in shared memory too.
   BoundSelect minimum = test::bind_first(
       layout_db(), "SELECT l_returnflag, MIN(l_quantity) FROM lineitem GROUP BY 1");
+  const GpuPlan in_blocks =
+      plan_gpu(minimum, scan_stats(minimum, *table), table->rows(), h100, GpuStrategy::Block);
+  CHECK(in_blocks.block_table.cells[1] == CellType::I128);
+  BoundSelect sketch = test::bind_first(
+      layout_db(),
+      "SELECT l_returnflag, APPROX_COUNT_DISTINCT(l_orderkey) FROM lineitem GROUP BY 1");
   CHECK_THROWS_WITH_AS(
-      plan_gpu(minimum, scan_stats(minimum, *table), table->rows(), h100, GpuStrategy::Block),
-      doctest::Contains("128-bit"), Error);
+      plan_gpu(sketch, scan_stats(sketch, *table), table->rows(), h100, GpuStrategy::Block),
+      doctest::Contains("1 KiB sketch"), Error);
+  CHECK(plan_gpu(sketch, scan_stats(sketch, *table), table->rows(), h100, GpuStrategy::Auto)
+            .strategy == GpuStrategy::Direct);
 }
 
 TEST_CASE("plan layout: a block table larger than shared memory runs in slices") {
@@ -239,15 +248,15 @@ TEST_CASE("plan layout: direct and hash tables keep a block cache of hot groups"
     }
   }
   // A table of few slots gets a cache of twice as many (its groups rarely collide there);
-  // none where a cell needs 128 bits (no shared atomic).
+  // none for APPROX_COUNT_DISTINCT's 1 KiB sketches.
   BoundSelect few =
       test::bind_first(layout_db(), "SELECT l_returnflag, COUNT(*) FROM lineitem GROUP BY 1");
   CHECK(plan_gpu(few, scan_stats(few, *table), table->rows(), h100, GpuStrategy::Direct)
             .block_cache_slots == 8);
-  BoundSelect minimum =
-      test::bind_first(layout_db(), "SELECT l_orderkey, MIN(l_quantity) FROM lineitem GROUP BY 1");
+  BoundSelect sketch = test::bind_first(
+      layout_db(), "SELECT l_orderkey, APPROX_COUNT_DISTINCT(l_partkey) FROM lineitem GROUP BY 1");
   GpuPlan wide =
-      plan_gpu(minimum, scan_stats(minimum, *table), table->rows(), h100, GpuStrategy::Direct);
+      plan_gpu(sketch, scan_stats(sketch, *table), table->rows(), h100, GpuStrategy::Direct);
   CHECK(wide.block_cache_slots == 0);
   CHECK(scan_shared_bytes(wide) == 0);
 }

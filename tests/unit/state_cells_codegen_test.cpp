@@ -61,8 +61,9 @@ TEST_CASE("state cells codegen: GROUP BY plans write every state field and no fi
       "SELECT l_returnflag, l_linestatus, SUM(l_quantity), SUM(l_extendedprice), "
       "AVG(l_discount), COUNT(*), MIN(l_shipdate), MAX(l_tax), VAR_SAMP(l_quantity), "
       "MIN(l_shipmode), MAX(l_shipinstruct) FROM lineitem GROUP BY l_returnflag, l_linestatus";
-  for (const char* strategy : {"auto", "thread", "direct", "hash"}) check_state_cells(q1, strategy);
-  // Block tables take no 128-bit cells.
+  for (const char* strategy : {"auto", "thread", "block", "direct", "hash"}) {
+    check_state_cells(q1, strategy);
+  }
   check_state_cells(
       "SELECT l_returnflag, l_linestatus, COUNT(*), MIN(l_shipdate), MAX(l_linenumber), "
       "BIT_OR(l_linenumber), MIN(l_shipmode) FROM lineitem GROUP BY l_returnflag, l_linestatus",
@@ -74,7 +75,8 @@ TEST_CASE("state cells codegen: GROUP BY plans write every state field and no fi
       "STDDEV_SAMP(c_decimal), BOOL_AND(c_boolean), BOOL_OR(c_boolean), COUNT_IF(c_boolean), "
       "BIT_AND(c_integer), BIT_OR(c_smallint), BIT_XOR(c_bigint), PRODUCT(c_double), "
       "ANY_VALUE(c_date) FROM nulls GROUP BY c_varchar";
-  for (const char* strategy : {"auto", "direct", "hash"}) check_state_cells(nulls, strategy);
+  for (const char* strategy : {"auto", "block", "direct", "hash"})
+    check_state_cells(nulls, strategy);
   // The statistical aggregates: both passes' sums leave as cells, no final runs.
   const std::string stats =
       "SELECT c_varchar, COVAR_SAMP(c_double, c_integer), CORR(c_real, c_smallint), "
