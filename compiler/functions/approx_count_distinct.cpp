@@ -25,7 +25,7 @@ uint64_t value_hash(const Value& v, const AggContext& ctx) {
   int128 words = 0;
   if (ctx.arg.is_string()) {
     words = static_cast<int128>(string_words(ctx.strings->get(v.i)));
-  } else if (ctx.arg.is_decimal()) {
+  } else if (ctx.arg.is_exact128()) {
     words = v.d;
   } else if (ctx.arg.is_float()) {
     const double f = v.f == 0.0 ? 0.0 : (std::isnan(v.f) ? std::nan("") : v.f);
