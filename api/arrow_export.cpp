@@ -60,6 +60,8 @@ std::string format_of(const Type& type) {
       return "g";
     case TypeId::Decimal:
       return fmt::format("d:{},{}", type.precision, type.scale);
+    case TypeId::HugeInt:
+      return "d:38,0";  // decimal128, as DuckDB exports a HUGEINT
     case TypeId::Date:
       return "tdD";
     case TypeId::Timestamp:
@@ -163,6 +165,7 @@ ArrowArray* export_column(const Result& result, size_t column) {
         append_value<double>(values, v.null ? 0.0 : v.f);
         break;
       case TypeId::Decimal:
+      case TypeId::HugeInt:
         append_value<int128>(values, v.null ? 0 : v.d);
         break;
       case TypeId::Varchar: {

@@ -36,6 +36,8 @@ TypeKind kind_of(const Type& type) {
       return TypeKind::TimestampTz;
     case TypeId::Time:
       return TypeKind::Time;
+    case TypeId::HugeInt:
+      return TypeKind::HugeInt;
     case TypeId::Varchar:
       return TypeKind::Varchar;
   }
@@ -125,8 +127,9 @@ const Value& checked_cell(const ResultSet::Impl& impl, size_t row, size_t column
 }
 
 constexpr Kinds kIntegers = {TypeKind::SmallInt, TypeKind::Integer, TypeKind::BigInt};
-constexpr Kinds kNumbers = {TypeKind::Real,     TypeKind::Double,  TypeKind::Decimal,
-                            TypeKind::SmallInt, TypeKind::Integer, TypeKind::BigInt};
+constexpr Kinds kNumbers = {TypeKind::Real,    TypeKind::Double,   TypeKind::Decimal,
+                            TypeKind::HugeInt, TypeKind::SmallInt, TypeKind::Integer,
+                            TypeKind::BigInt};
 constexpr Kinds kStrings = {TypeKind::Varchar};
 
 }  // namespace
@@ -155,6 +158,7 @@ double ResultSet::get_double(size_t row, size_t column) const {
     return static_cast<double>(v.d) / std::pow(10.0, info.scale);
   }
   if (info.kind == TypeKind::Real || info.kind == TypeKind::Double) return v.f;
+  if (info.kind == TypeKind::HugeInt) return static_cast<double>(v.d);
   return static_cast<double>(v.i);
 }
 
@@ -174,7 +178,8 @@ int64_t ResultSet::get_timestamp(size_t row, size_t column) const {
 }
 
 int128 ResultSet::get_unscaled(size_t row, size_t column) const {
-  return checked_cell(*impl_, row, column, {TypeKind::Decimal}, "get_unscaled").d;
+  return checked_cell(*impl_, row, column, {TypeKind::Decimal, TypeKind::HugeInt}, "get_unscaled")
+      .d;
 }
 
 std::string ResultSet::get_text(size_t row, size_t column) const {

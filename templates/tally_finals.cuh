@@ -126,4 +126,12 @@ TALLY_HD bool average_exact(i128 sum, long long n, int in_scale, int out_scale, 
   return true;
 }
 
+// AVG of HUGEINTs as a DOUBLE (DuckDB's type): the whole quotient and the remainder's
+// fraction, both exact before their one rounding each, so host and device agree bit for bit.
+TALLY_HD double average_double(i128 sum, long long n) {
+  const i128 q = sum / n;
+  const i128 r = sum % n;
+  return static_cast<double>(q) + static_cast<double>(static_cast<long long>(r)) / n;
+}
+
 }  // namespace tally_finals

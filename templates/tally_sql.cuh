@@ -91,6 +91,46 @@ TALLY_DEV i128 add_digits_checked(i128 x, i128 y, u32* status) {
   return check_digits(r, 38, status);
 }
 
+// ---- HUGEINT: all of int128, an overflow raises kStatusHugeintOverflow (as
+// compiler/eval/arith.cpp's hugeint_arith). Sums wrap in unsigned words; the signs tell a wrap.
+TALLY_DEV i128 hugeint_overflow(u32* status) {
+  raise_status(status, kStatusHugeintOverflow);
+  return 0;
+}
+
+TALLY_DEV i128 add_hugeint(i128 a, i128 b, u32* status) {
+  const i128 r = (i128)((u128)a + (u128)b);
+  return ((a >= 0) == (b >= 0) && (r >= 0) != (a >= 0)) ? hugeint_overflow(status) : r;
+}
+
+TALLY_DEV i128 sub_hugeint(i128 a, i128 b, u32* status) {
+  const i128 r = (i128)((u128)a - (u128)b);
+  return ((a >= 0) != (b >= 0) && (r >= 0) != (a >= 0)) ? hugeint_overflow(status) : r;
+}
+
+// |a| * |b| against 2^127 - 1 (2^127 for a negative product), in unsigned magnitudes.
+TALLY_DEV i128 mul_hugeint(i128 a, i128 b, u32* status) {
+  const i128 small = (i128)1 << 63;
+  if (a > -small && a < small && b > -small && b < small) return a * b;
+  if (a == 0 || b == 0) return 0;
+  const u128 ma = a < 0 ? (u128)0 - (u128)a : (u128)a;
+  const u128 mb = b < 0 ? (u128)0 - (u128)b : (u128)b;
+  const bool negative = (a < 0) != (b < 0);
+  const u128 limit = ((u128)1 << 127) - (negative ? 0 : 1);
+  if (ma > limit / mb) return hugeint_overflow(status);
+  const u128 m = ma * mb;
+  return negative ? (i128)((u128)0 - m) : (i128)m;
+}
+
+// Truncated quotient and remainder (b != 0); -2^127 / -1 is the one quotient out of range.
+TALLY_DEV i128 div_hugeint(i128 a, i128 b, u32* status) {
+  return b == -1 ? sub_hugeint(0, a, status) : a / b;
+}
+
+TALLY_DEV i128 mod_hugeint(i128 a, i128 b, u32*) { return b == -1 ? 0 : a % b; }
+
+TALLY_DEV i128 neg_hugeint(i128 v, u32* status) { return sub_hugeint(0, v, status); }
+
 // Doubles compared as compiler/eval/value_ops.cpp does: NaN above everything, equal to itself.
 TALLY_DEV int cmp_f64(f64 a, f64 b) {
   const bool na = a != a, nb = b != b;

@@ -25,7 +25,7 @@ class AggregateScope {
 
 // A numeric constant as a double.
 double constant_double(const Expr& c) {
-  if (c.type.is_decimal()) {
+  if (c.type.is_exact128()) {
     return static_cast<double>(static_cast<long double>(c.value.d) / std::pow(10.0L, c.type.scale));
   }
   return c.type.is_float() ? c.value.f : static_cast<double>(c.value.i);

@@ -26,13 +26,25 @@ Type wider_integer(const Type& a, const Type& b) {
 
 Type integer_as_decimal(const Type& t) { return Type::decimal(integer_digits(t.id), 0); }
 
+bool integral(const Type& t) { return t.is_integer() || t.is_hugeint(); }
+
+// A HUGEINT beside an integer, or beside a DECIMAL of scale 0 (an integer literal past
+// BIGINT, which DuckDB would type HUGEINT), stays a HUGEINT: every such value fits it.
+bool stays_hugeint(const Type& a, const Type& b) {
+  auto whole = [](const Type& t) { return integral(t) || (t.is_decimal() && t.scale == 0); };
+  return (a.is_hugeint() || b.is_hugeint()) && whole(a) && whole(b);
+}
+
+// An integer beside a HUGEINT is a HUGEINT, and a HUGEINT beside a DECIMAL with a fraction
+// a DECIMAL(38,0), as DuckDB binds them.
 std::pair<Type, Type> promote_numeric(const Type& a, const Type& b) {
   if (a.is_float() || b.is_float()) return {Type::double_(), Type::double_()};
-  if (a.is_integer() && b.is_integer()) {
+  if (stays_hugeint(a, b)) return {Type::hugeint(), Type::hugeint()};
+  if (integral(a) && integral(b)) {
     Type w = wider_integer(a, b);
     return {w, w};
   }
-  return {a.is_integer() ? integer_as_decimal(a) : a, b.is_integer() ? integer_as_decimal(b) : b};
+  return {integral(a) ? integer_as_decimal(a) : a, integral(b) ? integer_as_decimal(b) : b};
 }
 
 Type decimal_arith_result(int op, const Type& a, const Type& b, const ast::Expr& site) {
@@ -161,6 +173,7 @@ std::optional<Type> common_type(const Type& a, const Type& b) {
   if (b.id == TypeId::Null) return a;
   if (a.is_numeric() && b.is_numeric()) {
     if (a.is_float() || b.is_float()) return Type::double_();
+    if (stays_hugeint(a, b)) return Type::hugeint();
     if (a.is_decimal() || b.is_decimal()) {
       int scale = std::max<int>(a.is_decimal() ? a.scale : 0, b.is_decimal() ? b.scale : 0);
       int digits = std::max(integer_digits_of(a), integer_digits_of(b));
@@ -210,8 +223,8 @@ bool can_cast(const Type& from, const Type& to) {
   if (from.is_string() || to.is_string()) return true;
   if (from.is_datetime() && to.is_datetime()) return true;
   if (from.is_timestamp() && to.id == TypeId::Time) return true;  // its time of day
-  return (from.id == TypeId::Boolean && to.is_integer()) ||
-         (from.is_integer() && to.id == TypeId::Boolean);
+  return (from.id == TypeId::Boolean && integral(to)) ||
+         (integral(from) && to.id == TypeId::Boolean);
 }
 
 }  // namespace tally

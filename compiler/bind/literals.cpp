@@ -174,7 +174,8 @@ ExprPtr string_literal(std::string_view text, SourceLocation location) {
 ExprPtr string_literal_as(std::string_view text, const Type& target, SourceLocation location) {
   if (target.id == TypeId::Date) return date_literal(text, location);
   if (target.id == TypeId::Timestamp) return timestamp_literal(text, location);
-  if (target.id == TypeId::TimestampTz || target.id == TypeId::Time) {
+  // A HUGEINT's text may pass 38 digits, which a numeric literal may not.
+  if (target.id == TypeId::TimestampTz || target.id == TypeId::Time || target.is_hugeint()) {
     return cast_string_literal(text, target, location);
   }
   if (target.id == TypeId::Boolean) {

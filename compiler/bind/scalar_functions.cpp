@@ -133,6 +133,14 @@ std::optional<int> find_named(const NamedNumber (&table)[N], std::string_view na
   return std::nullopt;
 }
 
+void refuse_hugeint(const ast::Expr& call, const Expr& arg) {
+  if (!arg.type.is_hugeint()) return;
+  throw Error(ErrorKind::Unsupported,
+              fmt::format("function \"{}\" of a HUGEINT is not supported (cast it to DOUBLE)",
+                          lower_ascii(call.name)),
+              call.location);
+}
+
 }  // namespace
 
 const ScalarEntry* find_scalar_function(std::string_view lower_name) {
@@ -172,6 +180,7 @@ ExprPtr ExpressionBinder::bind_scalar_function(const ast::Expr& e, const ScalarE
       return bind_double_function(e, f.fn);
     case R::Sign: {
       ExprPtr x = numeric_argument(e, *e.children[0]);
+      refuse_hugeint(e, *x);
       if (x->type.is_float()) x = convert(x, Type::double_(), ctx_);
       const Type type = x->type.is_decimal() ? Type::decimal(1, 0) : x->type;
       return new_node(ExprKind::Function, type, e, {x}, kSign);
@@ -222,6 +231,8 @@ int ExpressionBinder::constant_digits(const ast::Expr& call, const ast::Expr& ar
 ExprPtr ExpressionBinder::bind_rounding(const ast::Expr& e, int fn) {
   ExprPtr x = numeric_argument(e, *e.children[0]);
   const int digits = e.children.size() == 2 ? constant_digits(e, *e.children[1]) : 0;
+  if (x->type.is_hugeint() && digits >= 0) return x;  // an integer is its own floor
+  refuse_hugeint(e, *x);
   Type type = x->type;
   if (type.is_decimal()) {
     // FLOOR/CEIL may carry into one more integer digit (-9.5 -> -10); TRUNC never does.

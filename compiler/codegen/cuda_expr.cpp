@@ -20,6 +20,7 @@ std::string cuda_type(const Type& t) {
     case TypeId::Boolean:
       return "bool";
     case TypeId::Decimal:
+    case TypeId::HugeInt:
       return "i128";
     case TypeId::Real:
     case TypeId::Double:
@@ -43,7 +44,8 @@ const char* plain_storage_type(const Type& t) {
     case TypeId::Double:
       return "f64";
     case TypeId::Decimal:
-      return t.is_wide_decimal() ? "i128" : "i64";
+    case TypeId::HugeInt:
+      return t.is_wide() ? "i128" : "i64";
     default:
       return "i64";
   }
@@ -276,6 +278,7 @@ CudaOperand CudaExprEmitter::emit_constant(const Expr& e, std::string& out) {
         value = e.value.i ? "true" : "false";
         break;
       case TypeId::Decimal:
+      case TypeId::HugeInt:
         value = i128_literal(e.value.d);
         break;
       case TypeId::Real:
@@ -304,6 +307,7 @@ CudaOperand CudaExprEmitter::emit_parameter(const Expr& e, std::string&) {
         value = fmt::format("args[{}] != 0", low);
         break;
       case TypeId::Decimal:
+      case TypeId::HugeInt:
         value = fmt::format("i128_from_words(args[{}], args[{}])", low,
                             args_.add({ArgKind::ParamWord, e.index, 1}));
         break;

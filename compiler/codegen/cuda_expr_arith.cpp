@@ -145,6 +145,15 @@ CudaOperand CudaExprEmitter::emit_arith(const Expr& e, std::string& out) {
             "  if (!is_zero_divisor({6} == 0, status)) {4} = {5} % {6};\n",
             a.value, s - sa, b.value, s - sb, r.value, lhs, rhs);
     }
+  } else if (e.type.is_hugeint()) {
+    // Both operands are HUGEINTs (the binder casts the other side), checked over int128.
+    static const char* kHugeOps[] = {"add_hugeint", "sub_hugeint", "mul_hugeint", "div_hugeint",
+                                     "mod_hugeint"};
+    const std::string call =
+        fmt::format("{} = {}({}, {}, status);\n", r.value, kHugeOps[e.op], a.value, b.value);
+    out += e.op == kDiv || e.op == kMod
+               ? fmt::format("  if (!is_zero_divisor({} == 0, status)) {}", b.value, call)
+               : "  " + call;
   } else if (e.type.is_float()) {
     if (e.op == kDiv || e.op == kMod) {
       out += fmt::format("  if (!is_zero_divisor({} == 0.0, status)) {} = {};\n", b.value, r.value,
@@ -207,6 +216,10 @@ CudaOperand CudaExprEmitter::emit_cast(const Expr& e, std::string& out) {
     code.clear();  // strings and numbers: unsupported below
   } else if (to.id == TypeId::Boolean) {
     code = fmt::format("{} != 0", v);
+  } else if (to.is_hugeint()) {
+    // Integers widen; a DECIMAL (below 10^38) rounds to its integer. DOUBLE runs on the CPU.
+    if (from_int || from.is_hugeint()) code = fmt::format("(i128){}", v);
+    if (from.is_decimal()) code = fmt::format("downscale_round((i128){}, {})", v, from.scale);
   } else if (to.is_integer() || to.id == TypeId::Date) {
     auto [lo, hi] = int_range(to);
     if (from.is_decimal()) {
@@ -237,7 +250,7 @@ CudaOperand CudaExprEmitter::emit_cast(const Expr& e, std::string& out) {
           "(fabs(round({0} * 1e{1})) >= 1e{2} || {0} != {0}) ? check_digits(pow10_i128(38), 1, "
           "status) : (i128)round({0} * 1e{1})",
           v, to.scale, to.precision);
-    } else if (from_int) {
+    } else if (from_int || from.is_hugeint()) {
       code = fmt::format("check_digits(upscale_checked((i128){}, {}, status), {}, status)", v,
                          to.scale, to.precision);
     }
@@ -255,6 +268,9 @@ CudaOperand CudaExprEmitter::emit_unary(const Expr& e, std::string& out) {
   std::string code;
   if (e.type.is_decimal()) {
     code = negate ? "-" + a.value : fmt::format("abs_i128({})", a.value);
+  } else if (e.type.is_hugeint()) {
+    code = negate ? fmt::format("neg_hugeint({}, status)", a.value)
+                  : fmt::format("({0} < 0 ? neg_hugeint({0}, status) : {0})", a.value);
   } else if (e.type.is_float()) {
     code = negate ? "-" + a.value : fmt::format("fabs({})", a.value);
   } else {
@@ -290,6 +306,8 @@ CudaOperand CudaExprEmitter::emit_round(const Expr& e, std::string& out) {
                                  f64_literal(std::pow(10.0, n)));
   } else if (n >= 0) {
     code = a.value;
+  } else if (from.is_hugeint()) {
+    unsupported(fmt::format("ROUND of a HUGEINT to tens or more (\"{}\")", e.text));
   } else {
     auto [lo, hi] = int_range(e.type);
     code = fmt::format(

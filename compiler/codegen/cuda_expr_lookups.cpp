@@ -58,6 +58,7 @@ CudaOperand CudaExprEmitter::read_lookup(const Type& type, int id, const std::st
       value = fmt::format("{}[{}] != 0", table, index);
       break;
     case TypeId::Decimal:
+    case TypeId::HugeInt:
       value = fmt::format("{}[{}]", table, index);
       break;
     case TypeId::Real:

@@ -67,7 +67,7 @@ std::string key_outputs(const AggregationContext& ctx) {
   for (size_t i = 0; wide && i < nk; ++i) {
     if (plan.keys[i].bounded) continue;
     std::string value = raw_key_value(ctx, i, "key.lo");
-    if (words && ctx.query.group_keys[i]->type.is_wide_decimal()) {
+    if (words && ctx.query.group_keys[i]->type.is_wide()) {
       value = fmt::format("i128_from_words(key[{}], key[{}])", word, word + 1);
       word += 2;
     } else if (words) {
@@ -95,6 +95,7 @@ std::string final_code(const AggregationContext& ctx, size_t a) {
   d.in_scale = call.arg && call.arg->type.is_decimal() ? call.arg->type.scale : 0;
   d.out_scale = call.type.scale;
   d.float_out = call.type.is_float();
+  d.hugeint_out = call.type.is_hugeint();
   return state_info(ctx.plan.layout.aggregate_states[a]).device_final(d);
 }
 

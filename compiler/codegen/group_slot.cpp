@@ -49,7 +49,7 @@ std::string key_words_slot(const AggregationContext& ctx, const std::vector<Cuda
   for (size_t i : raw) {
     const CudaOperand& key = keys[i];
     s += fmt::format("mr.add_digit({} ? 1ull : 0ull, 2ull);\n", key.null);
-    if (ctx.query.group_keys[i]->type.is_wide_decimal()) {
+    if (ctx.query.group_keys[i]->type.is_wide()) {
       s += fmt::format("const i128 key{0}_value = {1} ? (i128)0 : (i128)({2});\n", i, key.null,
                        key.value);
       words += fmt::format(", i128_low(key{0}_value), i128_high(key{0}_value)", i);

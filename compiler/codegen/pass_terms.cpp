@@ -99,10 +99,10 @@ std::string PassTerms::arg_pair(size_t a, bool greatest, const RowInput& input) 
 
 // APPROX_COUNT_DISTINCT's hash of the row's value, as the CPU engine hashes it
 // (templates/tally_hll.cuh): an integer, date or time sign-extended, a DECIMAL's unscaled
-// value, a float as a double.
+// value or a HUGEINT, a float as a double.
 std::string PassTerms::value_hash(size_t a, const RowInput& input) const {
   const Type& t = ctx_.query.aggregates[a].arg->type;
-  if (t.is_decimal()) return fmt::format("tally_hll::hash_wide((i128){})", input.value);
+  if (t.is_exact128()) return fmt::format("tally_hll::hash_wide((i128){})", input.value);
   if (t.is_float()) return fmt::format("tally_hll::hash_double((f64){})", input.value);
   return fmt::format("tally_hll::hash_integer((i64){})", input.value);
 }

@@ -89,7 +89,7 @@ class ProjectionWriter {
         continue;
       }
       emitter_.check_supported(*out.expr);
-      program_.projected.push_back({out.expr->type.is_wide_decimal() ? 16 : 8, -1});
+      program_.projected.push_back({out.expr->type.is_wide() ? 16 : 8, -1});
     }
   }
 

@@ -14,7 +14,7 @@ namespace {
 
 const char* cell_kind(const Type& type) {
   if (type.is_float()) return "kOrderF64";
-  if (type.is_decimal()) return "kOrderI128";
+  if (type.is_exact128()) return "kOrderI128";
   return "kOrderI64";
 }
 

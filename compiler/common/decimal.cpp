@@ -66,6 +66,30 @@ int128 div_round(int128 a, int128 b) {
   return q;
 }
 
+std::optional<int128> parse_int128(std::string_view text, bool* out_of_range) {
+  *out_of_range = false;
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  bool negative = false;
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+    negative = text[0] == '-';
+    text.remove_prefix(1);
+  }
+  if (text.empty()) return std::nullopt;
+  // Accumulate the magnitude in unsigned 128 bits, so that -2^127 parses.
+  using u128 = unsigned __int128;
+  const u128 limit = (u128(1) << 127) - (negative ? 0 : 1);
+  u128 magnitude = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const auto digit = static_cast<unsigned>(c - '0');
+    if (magnitude > (limit - digit) / 10) *out_of_range = true;
+    if (!*out_of_range) magnitude = magnitude * 10 + digit;
+  }
+  if (*out_of_range) return std::nullopt;
+  return negative ? static_cast<int128>(-magnitude) : static_cast<int128>(magnitude);
+}
+
 std::pair<int, int> decimal_literal_shape(std::string_view text) {
   size_t start = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
   size_t point = text.find('.');

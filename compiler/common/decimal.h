@@ -33,6 +33,9 @@ int128 div_round(int128 a, int128 b);
 // digits (rounded half away from zero when the text has more), or nullopt when the text
 // is not a decimal number or does not fit `precision`.
 std::optional<int128> parse_decimal(std::string_view text, int precision, int scale);
+// Parses a HUGEINT's text: an optional sign and decimal digits, spaces around. nullopt when
+// it is not an integer; *out_of_range set when it is one beyond -2^127 .. 2^127-1.
+std::optional<int128> parse_int128(std::string_view text, bool* out_of_range);
 // Digits before and after the point of a decimal literal ("12.50" -> {2, 2}).
 std::pair<int, int> decimal_literal_shape(std::string_view text);
 

@@ -30,6 +30,8 @@ std::string Type::to_string() const {
       return "TIMESTAMP WITH TIME ZONE";
     case TypeId::Time:
       return "TIME";
+    case TypeId::HugeInt:
+      return "HUGEINT";
     case TypeId::Varchar:
       if (fixed_length) return fmt::format("CHAR({})", length);
       return length ? fmt::format("VARCHAR({})", length) : "VARCHAR";
@@ -61,6 +63,8 @@ int physical_width(const Type& type) {
       return 8;
     case TypeId::Decimal:
       return type.precision > 18 ? 16 : 8;
+    case TypeId::HugeInt:
+      return 16;
     case TypeId::Date:
       return 4;
     case TypeId::Timestamp:
@@ -81,6 +85,8 @@ int integer_digits(TypeId id) {
       return 10;
     case TypeId::BigInt:
       return 19;
+    case TypeId::HugeInt:
+      return 38;  // as DuckDB widens it: DECIMAL(38,0)
     default:
       return 0;
   }

@@ -25,6 +25,9 @@ enum class TypeId : uint8_t {
   TimestampTz,
   // TIME: microseconds since midnight (int64), 00:00:00 to 24:00:00 as PostgreSQL.
   Time,
+  // HUGEINT (INT128): a signed 128-bit integer, -2^127 .. 2^127-1 as DuckDB; held like a
+  // DECIMAL(38,0) (Value::d, 16 bytes plain) but with the whole int128 range.
+  HugeInt,
 };
 
 struct Type {
@@ -45,6 +48,7 @@ struct Type {
   static Type timestamp() { return {TypeId::Timestamp}; }
   static Type timestamptz() { return {TypeId::TimestampTz}; }
   static Type time() { return {TypeId::Time}; }
+  static Type hugeint() { return {TypeId::HugeInt}; }
   static Type decimal(int precision, int scale) {
     return {TypeId::Decimal, static_cast<uint8_t>(precision), static_cast<uint8_t>(scale)};
   }
@@ -56,12 +60,17 @@ struct Type {
   }
   bool is_float() const { return id == TypeId::Real || id == TypeId::Double; }
   bool is_decimal() const { return id == TypeId::Decimal; }
-  bool is_numeric() const { return is_integer() || is_float() || is_decimal(); }
+  bool is_hugeint() const { return id == TypeId::HugeInt; }
+  bool is_numeric() const { return is_integer() || is_hugeint() || is_float() || is_decimal(); }
   bool is_string() const { return id == TypeId::Varchar; }
   bool is_timestamp() const { return id == TypeId::Timestamp || id == TypeId::TimestampTz; }
   bool is_datetime() const { return id == TypeId::Date || is_timestamp(); }
   // DECIMAL wider than 18 digits needs 128-bit storage.
   bool is_wide_decimal() const { return id == TypeId::Decimal && precision > 18; }
+  // Held in 128 bits (Value::d, int128 storage): a wide DECIMAL or a HUGEINT.
+  bool is_wide() const { return is_wide_decimal() || is_hugeint(); }
+  // Held in Value::d as an unscaled int128: any DECIMAL or a HUGEINT (scale 0).
+  bool is_exact128() const { return is_decimal() || is_hugeint(); }
 
   // SQL spelling: INTEGER, DECIMAL(15,2), CHAR(1), ...
   std::string to_string() const;

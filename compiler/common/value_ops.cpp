@@ -42,6 +42,8 @@ int compare_values(const Value& a, const Value& b, const Type& type, const Strin
   switch (type.id) {
     case TypeId::Decimal:
       return compare_decimal(a.d, type.scale, b.d, type.scale);
+    case TypeId::HugeInt:
+      return a.d < b.d ? -1 : (a.d > b.d ? 1 : 0);
     case TypeId::Real:
     case TypeId::Double:
       return compare_doubles(a.f, b.f);
@@ -81,6 +83,8 @@ std::string format_value(const Value& v, const Type& type, const StringHeap* str
       return format_double(v.f, false);
     case TypeId::Decimal:
       return format_decimal(v.d, type.scale);
+    case TypeId::HugeInt:
+      return int128_to_string(v.d);
     case TypeId::Date:
       return format_date(static_cast<int32_t>(v.i));
     case TypeId::Timestamp:

@@ -35,6 +35,12 @@ int128 decimal_or_overflow(std::optional<int128> v) {
   return *v;
 }
 
+int128 negate_hugeint(int128 v) {
+  auto r = checked_sub(0, v);
+  if (!r) execution_error("hugeint out of range");
+  return *r;
+}
+
 namespace {
 
 Value integer_arith(int op, int64_t a, int64_t b, const Type& type) {
@@ -59,6 +65,32 @@ Value integer_arith(int op, int64_t a, int64_t b, const Type& type) {
       break;
   }
   return Value::from_int(check_integer_range(r, type));
+}
+
+Value hugeint_arith(int op, int128 a, int128 b) {
+  std::optional<int128> r;
+  switch (op) {
+    case kAdd:
+      r = checked_add(a, b);
+      break;
+    case kSub:
+      r = checked_sub(a, b);
+      break;
+    case kMul:
+      r = checked_mul(a, b);
+      break;
+    case kDiv:
+    case kMod:
+      if (b == 0) execution_error("division by zero");
+      // -2^127 / -1 is the one quotient past the range; its remainder is 0.
+      if (b == -1)
+        r = op == kMod ? std::optional<int128>(0) : checked_sub(0, a);
+      else
+        r = op == kDiv ? a / b : a % b;
+      break;
+  }
+  if (!r) execution_error("hugeint out of range");
+  return Value::from_decimal(*r);
 }
 
 Value decimal_arith(int op, int128 a, int sa, int128 b, int sb, const Type& type) {
@@ -113,6 +145,7 @@ Value eval_arith(const Expr& e, const Value& a, const Value& b) {
   const Type& ta = e.children[0]->type;
   const Type& tb = e.children[1]->type;
   if (e.type.is_decimal()) return decimal_arith(e.op, a.d, ta.scale, b.d, tb.scale, e.type);
+  if (e.type.is_hugeint()) return hugeint_arith(e.op, a.d, b.d);
   if (e.type.is_float()) return double_arith(e.op, a.f, b.f);
   // Integers, and DATE +/- INTEGER days, DATE - DATE = INTEGER days.
   return integer_arith(e.op, a.i, b.i, e.type);
@@ -121,6 +154,7 @@ Value eval_arith(const Expr& e, const Value& a, const Value& b) {
 Value eval_abs(const Expr& e, const Value& v) {
   if (v.null) return v;
   if (e.type.is_decimal()) return Value::from_decimal(v.d < 0 ? -v.d : v.d);
+  if (e.type.is_hugeint()) return Value::from_decimal(v.d < 0 ? negate_hugeint(v.d) : v.d);
   if (e.type.is_float()) return Value::from_double(std::fabs(v.f));
   return Value::from_int(check_integer_range(v.i < 0 ? -static_cast<int128>(v.i) : v.i, e.type));
 }
@@ -150,6 +184,13 @@ Value eval_round(const Expr& e, const Value& v) {
     return Value::from_double(std::round(v.f * scale) / scale);
   }
   if (n >= 0) return v;
+  if (from.is_hugeint()) {
+    if (-n > 38) return Value::from_decimal(0);  // |v| < 2 x 10^38 rounds to 0 (or overflows)
+    int128 unit = pow10_128(-n);
+    auto r = checked_mul(div_round(v.d, unit), unit);
+    if (!r) execution_error("hugeint out of range");
+    return Value::from_decimal(*r);
+  }
   int128 unit = pow10_128(std::min(-n, 38));
   return Value::from_int(check_integer_range(div_round(v.i, unit) * unit, e.type));
 }

@@ -93,6 +93,13 @@ Value from_string(std::string_view raw, const Type& to, StringHeap* strings) {
       if (!v) bad_input(to, raw);
       return decimal_checked(*v, to, std::string(s));
     }
+    case TypeId::HugeInt: {
+      bool out_of_range = false;
+      auto v = parse_int128(s, &out_of_range);
+      if (out_of_range) does_not_fit(to, std::string(s));
+      if (!v) bad_input(to, raw);
+      return Value::from_decimal(*v);
+    }
     case TypeId::Date: {
       auto d = parse_date(s);
       if (!d) bad_input(to, raw);
@@ -126,25 +133,30 @@ Value from_timestamp(int64_t micros, const Type& from, const Type& to, StringHea
   return Value::from_int(strings->intern(format_micros_text(from.id, micros)));
 }
 
-Value from_integer(int64_t v, const Type& to, StringHeap* strings) {
+// An integer of any width (a HUGEINT's too) to another type: every narrowing is checked,
+// never wrapped.
+Value from_integer(int128 v, const Type& to, StringHeap* strings) {
   switch (to.id) {
     case TypeId::Boolean:
       return Value::from_bool(v != 0);
     case TypeId::SmallInt:
     case TypeId::Integer:
     case TypeId::BigInt:
+      if (v < INT64_MIN || v > INT64_MAX) does_not_fit(to, int128_to_string(v));
       return Value::from_int(detail::check_integer_range(v, to));
+    case TypeId::HugeInt:
+      return Value::from_decimal(v);
     case TypeId::Real:
       return Value::from_double(static_cast<float>(v));
     case TypeId::Double:
       return Value::from_double(static_cast<double>(v));
     case TypeId::Decimal: {
       auto up = upscale(v, to.scale);
-      if (!up) does_not_fit(to, std::to_string(v));
-      return decimal_checked(*up, to, std::to_string(v));
+      if (!up) does_not_fit(to, int128_to_string(v));
+      return decimal_checked(*up, to, int128_to_string(v));
     }
     case TypeId::Varchar:
-      return Value::from_int(strings->intern(std::to_string(v)));
+      return Value::from_int(strings->intern(int128_to_string(v)));
     default:
       break;
   }
@@ -167,6 +179,8 @@ Value from_decimal(int128 v, int scale, const Type& to, StringHeap* strings) {
       double d = static_cast<double>(v) / std::pow(10.0, scale);
       return Value::from_double(to.id == TypeId::Real ? static_cast<float>(d) : d);
     }
+    case TypeId::HugeInt:  // |v| < 10^38 always fits; the fraction rounds as to an integer
+      return Value::from_decimal(downscale_round(v, scale));
     case TypeId::Decimal: {
       int128 r;
       if (to.scale >= scale) {
@@ -203,6 +217,12 @@ Value from_double(double f, const Type& to, StringHeap* strings) {
       return Value::from_double(f);
     case TypeId::Decimal:
       return double_to_decimal(f, to);
+    case TypeId::HugeInt: {
+      // Half to even, as to the other integers; 2^127 is exact in a double.
+      double r = std::nearbyint(f);
+      if (!std::isfinite(r) || r < -0x1p127 || r >= 0x1p127) does_not_fit(to, fmt::format("{}", f));
+      return Value::from_decimal(static_cast<int128>(r));
+    }
     case TypeId::Varchar:
       return Value::from_int(
           strings->intern(format_value(Value::from_double(f), Type::double_(), nullptr)));
@@ -223,6 +243,8 @@ Value cast_value(const Value& v, const Type& from, const Type& to, StringHeap* s
       return from_string(strings->get(v.i), to, strings);
     case TypeId::Decimal:
       return from_decimal(v.d, from.scale, to, strings);
+    case TypeId::HugeInt:
+      return from_integer(v.d, to, strings);
     case TypeId::Real:
     case TypeId::Double:
       return from_double(v.f, to, strings);

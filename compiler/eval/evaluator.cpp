@@ -128,6 +128,7 @@ Value evaluate(const Expr& e, const EvalContext& ctx) {
       Value v = evaluate(*e.children[0], ctx);
       if (v.null) return v;
       if (e.type.is_decimal()) return Value::from_decimal(-v.d);
+      if (e.type.is_hugeint()) return Value::from_decimal(detail::negate_hugeint(v.d));
       if (e.type.is_float()) return Value::from_double(-v.f);
       return Value::from_int(detail::check_integer_range(-static_cast<int128>(v.i), e.type));
     }

@@ -19,6 +19,9 @@ int64_t check_integer_range(int128 v, const Type& type);
 // The DECIMAL, or the "numeric overflow" error when it is missing or beyond 38 digits.
 int128 decimal_or_overflow(std::optional<int128> v);
 
+// -v, or "hugeint out of range" for -2^127.
+int128 negate_hugeint(int128 v);
+
 Value eval_arith(const Expr& e, const Value& a, const Value& b);
 Value eval_compare(const Expr& e, const Value& a, const Value& b, const StringHeap* strings);
 Value eval_round(const Expr& e, const Value& v);

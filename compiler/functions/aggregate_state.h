@@ -145,7 +145,8 @@ struct DeviceFinal {
   std::string null;
   int in_scale = 0;
   int out_scale = 0;
-  bool float_out = false;  // the result is REAL or DOUBLE: the cell holds a double's bits
+  bool float_out = false;    // the result is REAL or DOUBLE: the cell holds a double's bits
+  bool hugeint_out = false;  // the result is a HUGEINT: all of int128 is in range
 };
 
 enum class StateKind : uint8_t {

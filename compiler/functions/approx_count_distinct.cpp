@@ -24,7 +24,7 @@ uint64_t string_words(const std::string& s) {
 // no string's bytes: it declines string arguments.
 uint64_t value_hash(const Value& v, const AggContext& ctx) {
   if (ctx.arg.is_string()) return tally_hll::hash_words(string_words(ctx.strings->get(v.i)), 0);
-  if (ctx.arg.is_decimal()) return tally_hll::hash_wide(v.d);
+  if (ctx.arg.is_exact128()) return tally_hll::hash_wide(v.d);
   if (ctx.arg.is_float()) return tally_hll::hash_double(v.f);
   return tally_hll::hash_integer(v.i);
 }

@@ -74,6 +74,7 @@ const char* device_refusal(const Type& value, const Type& key) {
     return t.is_integer() || t.is_float() || (t.is_decimal() && !t.is_wide_decimal()) ||
            t.is_string() || t.id == TypeId::Boolean || t.id == TypeId::Date;
   };
+  if (value.is_hugeint() || key.is_hugeint()) return "a HUGEINT argument";
   if (value.is_wide_decimal() || key.is_wide_decimal()) return "a DECIMAL wider than 18 digits";
   if (!fits(value) || !fits(key)) return "an argument type its 64-bit state halves do not hold";
   return nullptr;

@@ -1,5 +1,5 @@
 // AVG: DECIMAL(38, max(s, 6)) over integers and DECIMALs, exact to that scale and rounded
-// half away from zero; DOUBLE over REAL and DOUBLE.
+// half away from zero; DOUBLE over REAL and DOUBLE, and over HUGEINT (DuckDB's type).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,6 +14,8 @@ namespace {
 
 Value final_wide(const HostAggState& s, const AggContext& ctx) {
   if (s.count == 0) return Value();
+  if (ctx.result.is_float())
+    return Value::from_double(tally_finals::average_double(s.sum, s.count));
   int128 out;
   const int in_scale = ctx.arg.is_decimal() ? ctx.arg.scale : 0;
   if (!tally_finals::average_exact(s.sum, s.count, in_scale, ctx.result.scale, &out)) {
@@ -27,6 +29,11 @@ Value final_double(const HostAggState& s, const AggContext&) {
 }
 
 std::string device_wide(const DeviceFinal& d) {
+  if (d.float_out) {
+    return fmt::format("    {0} = {1} == 0; {2} = {3};\n", d.null, d.fields[0], d.out,
+                       double_bits(fmt::format("tally_finals::average_double({}, (long long){})",
+                                               d.fields[1], d.fields[0])));
+  }
   return fmt::format(
       "    {0} = {1} == 0;\n    if ({1} != 0 && !tally_finals::average_exact({3}, (long "
       "long){1}, {4}, {5}, &{2})) "
@@ -41,6 +48,7 @@ std::string device_double(const DeviceFinal& d) {
 
 AggregateTyping typing(const Type& arg) {
   if (arg.is_integer()) return {Type::decimal(kMaxDecimalPrecision, 6), nullptr};
+  if (arg.is_hugeint()) return {Type::double_(), nullptr};  // DuckDB's, from an exact sum
   if (arg.is_decimal()) {
     return {Type::decimal(kMaxDecimalPrecision, std::max<int>(arg.scale, 6)), nullptr};
   }

@@ -49,6 +49,7 @@ std::string device_final(const DeviceFinal& d) {
 
 AggregateTyping typing(const Type& arg) {
   if (arg.is_integer()) return {arg, nullptr};
+  if (arg.is_hugeint()) return {std::nullopt, "a HUGEINT argument is not supported"};
   return {std::nullopt, "the argument must be an integer"};
 }
 

@@ -150,7 +150,7 @@ AggregateTyping comoment_typing_pair(const Type& y, const Type& x) {
 }
 
 AggregateTyping comoment_typing(const Type& arg) {
-  if (arg.is_numeric()) return {Type::double_(), nullptr};
+  if (arg.is_numeric()) return {Type::double_(), nullptr, Type::double_()};
   return {std::nullopt, "two numeric arguments are needed"};
 }
 

@@ -19,8 +19,8 @@ inline int128 add_exact(int128 a, int128 b, const char* what) {
   return *r;
 }
 
-// An integer or DECIMAL argument as its unscaled 128-bit value.
-inline int128 exact_value(const Value& v, const Type& arg) { return arg.is_decimal() ? v.d : v.i; }
+// An integer, HUGEINT or DECIMAL argument as its unscaled 128-bit value.
+inline int128 exact_value(const Value& v, const Type& arg) { return arg.is_exact128() ? v.d : v.i; }
 
 // A count and an exact sum of integers or unscaled DECIMALs (SUM, AVG).
 inline void update_exact_sum(HostAggState& s, const Value& v, const AggContext& ctx) {

@@ -58,6 +58,7 @@ Value final_disc(const HostAggState& s, const AggContext& ctx) {
 
 AggregateTyping typing_cont(const Type& arg) {
   if (arg.is_decimal() || arg.is_datetime()) return {arg, nullptr};
+  if (arg.is_hugeint()) return {Type::double_(), nullptr, Type::double_()};
   if (arg.is_numeric()) return {Type::double_(), nullptr};
   return {std::nullopt, "the argument must be a number, a DATE or a TIMESTAMP"};
 }

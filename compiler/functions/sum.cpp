@@ -16,9 +16,10 @@ Value final_int(const HostAggState& s, const AggContext&) {
   return Value::from_int(static_cast<int64_t>(s.sum));
 }
 
-Value final_wide(const HostAggState& s, const AggContext&) {
+Value final_wide(const HostAggState& s, const AggContext& ctx) {
   if (s.count == 0) return Value();
-  if (!fits_precision(s.sum, kMaxDecimalPrecision)) overflow("sum");
+  // A HUGEINT sum is checked as it is added: all of int128 is its range.
+  if (!ctx.result.is_hugeint() && !fits_precision(s.sum, kMaxDecimalPrecision)) overflow("sum");
   return Value::from_decimal(s.sum);
 }
 
@@ -32,6 +33,9 @@ std::string device_int(const DeviceFinal& d) {
 }
 
 std::string device_wide(const DeviceFinal& d) {
+  if (d.hugeint_out) {
+    return fmt::format("    {0} = {1} == 0; {2} = {3};\n", d.null, d.fields[0], d.out, d.fields[1]);
+  }
   return fmt::format("    {0} = {1} == 0; {2} = check_digits({3}, 38, status);\n", d.null,
                      d.fields[0], d.out, d.fields[1]);
 }
@@ -43,6 +47,7 @@ std::string device_double(const DeviceFinal& d) {
 
 AggregateTyping typing(const Type& arg) {
   if (arg.id == TypeId::BigInt) return {Type::decimal(kMaxDecimalPrecision, 0), nullptr};
+  if (arg.is_hugeint()) return {Type::hugeint(), nullptr};  // DuckDB's; an overflow is an error
   if (arg.is_integer()) return {Type::bigint(), nullptr};
   if (arg.is_decimal()) return {Type::decimal(kMaxDecimalPrecision, arg.scale), nullptr};
   if (arg.is_float()) return {Type::double_(), nullptr};
@@ -51,7 +56,7 @@ AggregateTyping typing(const Type& arg) {
 
 StateKind state(const Type& arg) {
   if (arg.is_integer()) return arg.id == TypeId::BigInt ? StateKind::SumWide : StateKind::SumInt;
-  return arg.is_decimal() ? StateKind::SumWide : StateKind::SumDouble;
+  return arg.is_exact128() ? StateKind::SumWide : StateKind::SumDouble;
 }
 
 }  // namespace

@@ -103,6 +103,8 @@ std::string device_final(const DeviceFinal& d) {
 }
 
 AggregateTyping typing(const Type& arg) {
+  // A HUGEINT's square passes 128 bits: its moments are DOUBLE's, as DuckDB computes them.
+  if (arg.is_hugeint()) return {Type::double_(), nullptr, Type::double_()};
   if (arg.is_numeric()) return {Type::double_(), nullptr};
   return {std::nullopt, "the argument must be numeric"};
 }

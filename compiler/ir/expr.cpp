@@ -43,6 +43,8 @@ std::string constant_to_string(const Expr& e) {
       return fmt::format("{}", e.value.f);
     case TypeId::Decimal:
       return format_decimal(e.value.d, e.type.scale);
+    case TypeId::HugeInt:
+      return "CAST(" + int128_to_string(e.value.d) + " AS HUGEINT)";
     case TypeId::Date:
       return "DATE '" + format_date(static_cast<int32_t>(e.value.i)) + "'";
     case TypeId::Timestamp:
@@ -81,6 +83,7 @@ bool values_equal(const Expr& a, const Expr& b) {
   if (a.value.null) return true;
   switch (a.type.id) {
     case TypeId::Decimal:
+    case TypeId::HugeInt:
       return a.value.d == b.value.d;
     case TypeId::Real:
     case TypeId::Double:

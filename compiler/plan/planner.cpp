@@ -71,8 +71,7 @@ KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
   }
   // A computed key the interval analysis bounds (MOD, EXTRACT, CASE, arithmetic, casts over
   // bounded inputs) is a digit too; the Scan checks each row against the range.
-  const ValueBounds b =
-      key.type.is_wide_decimal() ? ValueBounds{} : value_bounds(key, stats, parameters);
+  const ValueBounds b = key.type.is_wide() ? ValueBounds{} : value_bounds(key, stats, parameters);
   if (b.known && b.hi - b.lo < 0x1p62L) {
     k.min = static_cast<int64_t>(b.lo);
     k.values = static_cast<uint64_t>(b.hi - b.lo) + 1;
@@ -123,7 +122,7 @@ bool unbind_widest_key(const BoundSelect& query, std::vector<KeyEncoding>& keys)
   int widest = -1;
   for (size_t i = 0; i < keys.size(); ++i) {
     const Type& t = query.group_keys[i]->type;
-    if (t.is_string() || t.is_wide_decimal() || keys[i].dictionary_column >= 0) continue;
+    if (t.is_string() || t.is_wide() || keys[i].dictionary_column >= 0) continue;
     if (widest < 0 || keys[i].values > keys[widest].values) widest = static_cast<int>(i);
   }
   if (widest < 0) return false;
@@ -138,7 +137,7 @@ bool digits_fit(const std::vector<KeyEncoding>& keys, size_t flags) {
 }
 
 // Words of a raw key in the KeyWords layout: a DECIMAL(p>18) takes two.
-size_t raw_key_words(const Expr& key) { return key.type.is_wide_decimal() ? 2 : 1; }
+size_t raw_key_words(const Expr& key) { return key.type.is_wide() ? 2 : 1; }
 
 // The most words a KeyWords key may take (the Scan keeps a key in registers).
 constexpr size_t kMaxKeyWords = 8;
@@ -174,9 +173,11 @@ HashKeyLayout key_words_layout(const BoundSelect& query, std::vector<KeyEncoding
 HashKeyLayout hash_key_layout(const BoundSelect& query, std::vector<KeyEncoding>& keys,
                               uint8_t& words) {
   const auto& exprs = query.group_keys;
-  if (keys.size() == 1) {
-    return exprs[0]->type.is_wide_decimal() && !keys[0].bounded ? HashKeyLayout::Decimal128
-                                                                : HashKeyLayout::Word64;
+  // A HUGEINT takes every 128-bit value, Decimal128's EMPTY marker too: its keys go to
+  // KeyWords, whose slots are marked apart from their keys.
+  if (keys.size() == 1 && !(exprs[0]->type.is_hugeint() && !keys[0].bounded)) {
+    return exprs[0]->type.is_wide() && !keys[0].bounded ? HashKeyLayout::Decimal128
+                                                        : HashKeyLayout::Word64;
   }
   std::vector<size_t> raw;
   for (size_t i = 0; i < keys.size(); ++i) {
@@ -189,7 +190,7 @@ HashKeyLayout hash_key_layout(const BoundSelect& query, std::vector<KeyEncoding>
     return hash_key_layout(query, keys, words);
   }
   // hi = digits x 2 (the NULL flag) must stay below 2^63, under EMPTY's hi.
-  if (raw.size() == 1 && !exprs[raw[0]]->type.is_wide_decimal() && bounded_product(keys) != 0) {
+  if (raw.size() == 1 && !exprs[raw[0]]->type.is_wide() && bounded_product(keys) != 0) {
     return HashKeyLayout::RawAndDigits128;
   }
   return key_words_layout(query, keys, words);
@@ -245,7 +246,18 @@ uint64_t distinct_capacity(const BoundSelect& query, const std::vector<ColumnSta
   return std::max(kMinHashCapacity, next_pow2(static_cast<uint64_t>(2 * pairs)));
 }
 
+// A HUGEINT's DISTINCT set hashes 64-bit words on the device: it runs on the CPU.
+void refuse_hugeint_sets(const BoundSelect& query) {
+  for (const auto& a : query.aggregates) {
+    if (!a.arg || !a.arg->type.is_hugeint()) continue;
+    if (a.distinct && a.kind != AggKind::ApproxCountDistinct) {
+      unsupported(fmt::format("{} of a HUGEINT (\"{}\")", aggregate_sql_name(a.kind), a.text));
+    }
+  }
+}
+
 void check_query(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows) {
+  refuse_hugeint_sets(query);
   for (const auto& a : query.aggregates) {
     // A state with no device final (a value list or a sketch per group) runs on the CPU
     // only, as does one whose device state cannot hold its argument types.

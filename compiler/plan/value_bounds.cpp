@@ -303,11 +303,20 @@ long double magnitude_log2(const Expr& e, const std::vector<ColumnStats>& stats)
   const ValueBounds b = value_bounds(e, stats);
   if (b.known) return std::log2(std::max({std::fabs(b.lo), std::fabs(b.hi), 1.0L}));
   const long double ten = std::log2(10.0L);
-  const long double declared = e.type.is_decimal() ? e.type.precision * ten : 63;
+  const long double declared =
+      e.type.is_decimal() ? e.type.precision * ten : (e.type.is_hugeint() ? 127 : 63);
   switch (e.kind) {
+    case ExprKind::ColumnRef: {
+      // A HUGEINT column's statistics saturate at the int64 range: inside it they bound it.
+      const ColumnStats& s = stats[static_cast<size_t>(e.index)];
+      const bool inside = s.has_values && s.min > INT64_MIN && s.max < INT64_MAX;
+      if (!e.type.is_hugeint() || !inside) return declared;
+      return std::log2(std::max({std::fabs(static_cast<long double>(s.min)),
+                                 std::fabs(static_cast<long double>(s.max)), 1.0L}));
+    }
     case ExprKind::Cast: {
       const Expr& c = *e.children[0];
-      if (!e.type.is_decimal() && !e.type.is_integer()) return declared;
+      if (!e.type.is_decimal() && !e.type.is_integer() && !e.type.is_hugeint()) return declared;
       if (c.type.is_float()) return declared;
       return magnitude_log2(c, stats) + std::max(0, scale_of(e) - scale_of(c)) * ten;
     }

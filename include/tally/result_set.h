@@ -32,7 +32,8 @@ enum class TypeKind {
   Varchar,
   Timestamp,    // microseconds since 1970-01-01 00:00:00
   TimestampTz,  // the same, at UTC (TIMESTAMP WITH TIME ZONE)
-  Time          // microseconds since midnight
+  Time,         // microseconds since midnight
+  HugeInt       // a signed 128-bit integer (get_unscaled, scale 0)
 };
 
 struct ColumnInfo {
@@ -68,7 +69,7 @@ class ResultSet {
   int32_t get_date(size_t row, size_t column) const;             // DATE: days since 1970-01-01
   // TIMESTAMP and TIMESTAMPTZ: micros since 1970 (UTC); TIME: micros since midnight.
   int64_t get_timestamp(size_t row, size_t column) const;
-  int128 get_unscaled(size_t row, size_t column) const;  // DECIMAL: value * 10^scale
+  int128 get_unscaled(size_t row, size_t column) const;  // DECIMAL: value * 10^scale; HUGEINT
   // Any type, as the tally command prints it: "NULL", "12.50", "1998-09-02", ...
   std::string get_text(size_t row, size_t column) const;
 

@@ -63,6 +63,7 @@ py::object column_values(const tally::ResultSet& r, size_t c) {
     case tally::TypeKind::Time:
       return numeric<int64_t>(r, c, [&](size_t row) { return r.get_timestamp(row, c); });
     case tally::TypeKind::Decimal:
+    case tally::TypeKind::HugeInt:  // beyond int64: Python numbers from the text
       return objects(r, c, true);
     case tally::TypeKind::Varchar:
       return objects(r, c, false);

@@ -10,7 +10,7 @@ namespace {
 // Distinct values are kept as 128-bit keys: integers and ids widened, DECIMAL as is,
 // floating point by bit pattern (with -0.0 folded into 0.0 and one NaN).
 int128 distinct_key(const Value& v, const Type& t) {
-  if (t.is_decimal()) return v.d;
+  if (t.is_exact128()) return v.d;
   if (t.is_float()) {
     double f = v.f == 0.0 ? 0.0 : (std::isnan(v.f) ? std::nan("") : v.f);
     return static_cast<int128>(std::bit_cast<uint64_t>(f));
@@ -19,7 +19,7 @@ int128 distinct_key(const Value& v, const Type& t) {
 }
 
 Value from_distinct_key(int128 k, const Type& t) {
-  if (t.is_decimal()) return Value::from_decimal(k);
+  if (t.is_exact128()) return Value::from_decimal(k);
   if (t.is_float()) return Value::from_double(std::bit_cast<double>(static_cast<uint64_t>(k)));
   return Value::from_int(static_cast<int64_t>(k));
 }

@@ -157,8 +157,8 @@ class ExtremeColumn : public AggColumn {
     if constexpr (std::is_same_v<In, double>) {
       out.plain.extreme = Value::from_double(value_[g]);
     } else {
-      out.plain.extreme = type_.is_decimal() ? Value::from_decimal(value_[g])
-                                             : Value::from_int(static_cast<int64_t>(value_[g]));
+      out.plain.extreme = type_.is_exact128() ? Value::from_decimal(value_[g])
+                                              : Value::from_int(static_cast<int64_t>(value_[g]));
     }
   }
 

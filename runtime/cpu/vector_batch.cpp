@@ -21,7 +21,7 @@ void Vec::store(size_t r, const Value& v, const Type& type) {
       f[r] = v.f;
       return;
     case Phys::I128:
-      w[r] = type.is_decimal() ? v.d : v.i;
+      w[r] = type.is_exact128() ? v.d : v.i;
       return;
     case Phys::I64:
       // An I64 DECIMAL is one proven to fit 64 bits, so the narrowing keeps the value.

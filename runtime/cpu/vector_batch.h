@@ -16,7 +16,7 @@ namespace tally {
 inline constexpr size_t kBatchRows = 2048;
 
 // How a batch column holds its values: integers, DATEs, BOOLEANs, string ids and DECIMALs
-// proven to fit 64 bits in I64; other DECIMALs in I128; REAL and DOUBLE in F64.
+// proven to fit 64 bits in I64; other DECIMALs and HUGEINTs in I128; REAL and DOUBLE in F64.
 enum class Phys : uint8_t { I64, I128, F64 };
 
 // One column of a batch. Rows outside the selection it was computed for hold garbage;
@@ -73,6 +73,7 @@ struct SelBuffer {
 // The representation of a value of `type` whose unscaled magnitude fits 64 bits or not.
 inline Phys phys_of(const Type& type, bool fits_64) {
   if (type.is_float()) return Phys::F64;
+  if (type.is_hugeint()) return Phys::I128;
   if (type.is_decimal() && !fits_64) return Phys::I128;
   return Phys::I64;
 }

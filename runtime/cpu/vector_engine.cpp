@@ -188,7 +188,7 @@ class VectorWorker {
     const Type& type = in_.query.group_keys[k]->type;
     if (type.is_float())
       return Value::from_double(std::bit_cast<double>(static_cast<int64_t>(payload)));
-    if (type.is_decimal()) return Value::from_decimal(payload);
+    if (type.is_exact128()) return Value::from_decimal(payload);
     return Value::from_int(static_cast<int64_t>(payload));
   }
 

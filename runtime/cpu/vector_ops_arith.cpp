@@ -187,6 +187,7 @@ VecOpPtr decimal_op(const Expr& e, const VecEnv& env, std::vector<VecOpPtr>& chi
 
 VecOpPtr arith_op(const Expr& e, const VecEnv& env, std::vector<VecOpPtr>& children) {
   if (e.type.is_decimal()) return decimal_op(e, env, children);
+  if (e.type.is_hugeint()) return nullptr;  // the row evaluator's checked int128 arithmetic
   if (e.type.is_float()) return std::make_unique<DoubleArithOp>(e, env, std::move(children));
   // Integers, and DATE +/- INTEGER days, DATE - DATE = INTEGER days (all I64).
   return std::make_unique<IntArithOp>(e, env, std::move(children));

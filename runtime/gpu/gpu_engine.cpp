@@ -31,14 +31,14 @@ namespace tally {
 
 int128 to_cell(const Value& v, const Type& t) {
   if (v.null) return 0;
-  if (t.is_decimal()) return v.d;
+  if (t.is_exact128()) return v.d;
   if (t.is_float()) return static_cast<int128>(std::bit_cast<uint64_t>(v.f));
   return v.i;
 }
 
 Value from_cell(int128 cell, bool null, const Type& t) {
   if (null) return Value();
-  if (t.is_decimal()) return Value::from_decimal(cell);
+  if (t.is_exact128()) return Value::from_decimal(cell);
   if (t.is_float()) return Value::from_double(std::bit_cast<double>(static_cast<uint64_t>(cell)));
   return Value::from_int(static_cast<int64_t>(cell));
 }
@@ -175,7 +175,8 @@ void raise_math_status_errors(uint32_t status) {
        "a negative number raised to a non-integer power yields a complex result"},
       {kStatusSkewnessOutOfRange, "SKEWNESS is out of range"},
       {kStatusKurtosisOutOfRange, "KURTOSIS is out of range"},
-      {kStatusTimestampOutOfRange, "timestamp out of range"}};
+      {kStatusTimestampOutOfRange, "timestamp out of range"},
+      {kStatusHugeintOverflow, "hugeint out of range"}};
   for (const auto& [bit, message] : kMessages) {
     if (status & bit) throw Error(ErrorKind::Execution, message);
   }

@@ -71,7 +71,7 @@ Value extreme_of(const FieldCells& c, const AggregateCall& call, size_t a,
   if (c.i64(0) == 0) return Value();
   const Type& type = call.arg->type;
   if (type.is_string()) return Value::from_int(string_id(a, c.i64(1)));
-  if (type.is_decimal()) return Value::from_decimal(c.cell(1));
+  if (type.is_exact128()) return Value::from_decimal(c.cell(1));
   if (type.is_float()) return Value::from_double(c.f64(1));
   return Value::from_int(c.i64(1));
 }

@@ -80,6 +80,15 @@ bool append_decimal(const Type& type, std::string_view text, ColumnBuilder& buil
   return true;
 }
 
+bool append_hugeint(const Type& type, std::string_view text, ColumnBuilder& builder,
+                    std::string& error) {
+  bool out_of_range = false;
+  auto v = parse_int128(trim_spaces(text), &out_of_range);
+  if (!v) return fail(error, type, text, out_of_range ? Problem::OutOfRange : Problem::Invalid);
+  builder.append_wide(*v);
+  return true;
+}
+
 bool equals_lower(std::string_view text, std::string_view lower) {
   if (text.size() != lower.size()) return false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -135,6 +144,8 @@ bool append_field(const ColumnSchema& column, std::string_view text, ColumnBuild
       return append_float<double>(type, text, builder, error);
     case TypeId::Decimal:
       return append_decimal(type, text, builder, error);
+    case TypeId::HugeInt:
+      return append_hugeint(type, text, builder, error);
     case TypeId::Boolean:
       return append_boolean(type, text, builder, error);
     case TypeId::Varchar:

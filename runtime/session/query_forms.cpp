@@ -13,10 +13,10 @@ namespace {
 
 bool is_not_distinct_seen(std::set<std::pair<bool, std::string>>& seen, const Value& v,
                           const Type& type, const Result& result) {
-  std::string key = v.null              ? std::string()
-                    : type.is_string()  ? result.strings->get(v.i)
-                    : type.is_decimal() ? fmt::format("{}:{}", static_cast<int64_t>(v.d >> 64),
-                                                      static_cast<uint64_t>(v.d))
+  std::string key = v.null               ? std::string()
+                    : type.is_string()   ? result.strings->get(v.i)
+                    : type.is_exact128() ? fmt::format("{}:{}", static_cast<int64_t>(v.d >> 64),
+                                                       static_cast<uint64_t>(v.d))
                     : type.id == TypeId::Real || type.id == TypeId::Double
                         ? fmt::format("{}", v.f == 0 ? 0.0 : v.f)
                         : fmt::format("{}", v.i);

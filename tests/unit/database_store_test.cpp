@@ -63,7 +63,7 @@ uint32_t file_version(const fs::path& path) {
 
 }  // namespace
 
-TEST_CASE("table files: a TIMESTAMP column makes a version 2 file - readers refuse version 4") {
+TEST_CASE("table files: a TIMESTAMP column makes a version 2 file - readers refuse version 5") {
   test::ScratchDir dir("tally_table_file");
   Database db;
   test::run_script(db,
@@ -80,11 +80,11 @@ TEST_CASE("table files: a TIMESTAMP column makes a version 2 file - readers refu
   {
     std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
     file.seekp(8);
-    const uint32_t future = 4;
+    const uint32_t future = 5;
     file.write(reinterpret_cast<const char*>(&future), sizeof(future));
   }
   CHECK(test::error_from([&] { read_table_file(path.string()); }, ErrorKind::Data)
-            .find("format version 4 is unknown") != std::string::npos);
+            .find("format version 5 is unknown") != std::string::npos);
 }
 
 TEST_CASE("table files: TIMESTAMPTZ and TIME columns make a version 3 file and read back") {
@@ -102,6 +102,25 @@ TEST_CASE("table files: TIMESTAMPTZ and TIME columns make a version 3 file and r
   expect_same_table(*db.table("z"), *back);
   CHECK(back->schema.columns[2].type == Type::timestamptz());
   CHECK(back->schema.columns[3].type == Type::time());
+}
+
+TEST_CASE("table files: a HUGEINT column makes a version 4 file and reads back") {
+  test::ScratchDir dir("tally_table_file");
+  Database db;
+  test::run_script(
+      db,
+      "CREATE TABLE h (id INTEGER, v HUGEINT, ts TIMESTAMP);"
+      "INSERT INTO h VALUES (1, '170141183460469231731687303715884105727', NULL), "
+      "(2, NULL, '2024-01-15 10:30:00'), (3, '-170141183460469231731687303715884105728', "
+      "NULL), (4, -18446744073709551616, NULL)");
+  const fs::path path = dir.path() / "h.table";
+  write_table_file(*db.table("h"), path.string());
+  CHECK(file_version(path) == 4);
+  auto back = read_table_file(path.string());
+  expect_same_table(*db.table("h"), *back);
+  CHECK(back->schema.columns[1].type == Type::hugeint());
+  CHECK(back->columns[1]->get_wide(0) ==
+        static_cast<int128>((~static_cast<unsigned __int128>(0)) >> 1));
 }
 
 TEST_CASE("table files: every encoding - type and NULL pattern reads back exactly") {

@@ -42,6 +42,28 @@ TEST_CASE("decimal: format and 128-bit edges") {
   CHECK(shape.second == 2);
 }
 
+TEST_CASE("decimal: HUGEINT text - the whole int128 range and no more") {
+  const int128 max = static_cast<int128>(~static_cast<unsigned __int128>(0) >> 1);
+  bool out_of_range = false;
+  CHECK(*parse_int128("170141183460469231731687303715884105727", &out_of_range) == max);
+  CHECK(*parse_int128("-170141183460469231731687303715884105728", &out_of_range) == -max - 1);
+  CHECK(*parse_int128(" +42 ", &out_of_range) == 42);
+  CHECK(*parse_int128("-0", &out_of_range) == 0);
+  CHECK_FALSE(out_of_range);
+  for (const char* past :
+       {"170141183460469231731687303715884105728", "-170141183460469231731687303715884105729",
+        "99999999999999999999999999999999999999999999"}) {
+    INFO(past);
+    CHECK_FALSE(parse_int128(past, &out_of_range).has_value());
+    CHECK(out_of_range);
+  }
+  for (const char* bad : {"", "+", "-", "1.5", "1e3", "12a", "1 2", "--1"}) {
+    INFO(bad);
+    CHECK_FALSE(parse_int128(bad, &out_of_range).has_value());
+    CHECK_FALSE(out_of_range);
+  }
+}
+
 TEST_CASE("date: civil conversions - parsing and month arithmetic") {
   CHECK(days_from_civil(1970, 1, 1) == 0);
   CHECK(days_from_civil(2000, 3, 1) == 11017);

@@ -134,6 +134,29 @@ TEST_CASE("scalar functions codegen: TIMESTAMPTZ and TIME are int64 device code"
   CHECK(contains(g.refused, "TIME +/- INTERVAL of a column"));
 }
 
+TEST_CASE("scalar functions codegen: HUGEINT keys - casts and checked arithmetic are int128 code") {
+  Generated g = generate(
+      "SELECT CAST(c_bigint AS HUGEINT) * 3 - 1 AS h, CAST(c_integer AS HUGEINT), COUNT(*), "
+      "MIN(-CAST(c_bigint AS HUGEINT)), MAX(ABS(CAST(c_wide AS HUGEINT)) / 7 % 5), "
+      "SUM(CAST(c_integer AS HUGEINT)), AVG(CAST(c_smallint AS HUGEINT)), "
+      "MAX(CAST(CAST(c_bigint AS HUGEINT) AS DECIMAL(30,2))) FROM nulls WHERE "
+      "CAST(c_bigint AS HUGEINT) > 18446744073709551616 - c_integer GROUP BY 1, 2");
+  REQUIRE(g.refused == "");
+  for (const char* part : {"mul_hugeint(", "sub_hugeint(", "neg_hugeint(", "div_hugeint(",
+                           "mod_hugeint(", "tally_finals::average_double("}) {
+    INFO(part);
+    CHECK(contains(g.source, part));
+  }
+  // One HUGEINT key alone takes every 128-bit value: KeyWords, never Decimal128's EMPTY.
+  g = generate("SELECT CAST(c_bigint AS HUGEINT) * 2, COUNT(*) FROM nulls GROUP BY 1");
+  REQUIRE(g.refused == "");
+  CHECK(!contains(g.source, "Key128{"));
+  g = generate("SELECT COUNT(DISTINCT CAST(c_bigint AS HUGEINT)) FROM nulls");
+  CHECK(contains(g.refused, "COUNT of a HUGEINT"));
+  g = generate("SELECT MAX(CAST(c_double AS HUGEINT)) FROM nulls");
+  CHECK(contains(g.refused, "CAST from DOUBLE to HUGEINT"));
+}
+
 TEST_CASE("scalar functions codegen: string functions of one column are per-code lookups") {
   Generated g = generate(
       "SELECT upper(c_varchar), length(c_varchar), COUNT(*), SUM(c_integer) FROM nulls "

@@ -149,7 +149,8 @@ char* write_field(char* out, const Column& column, size_t row) {
     case TypeId::Double:
       return std::to_chars(out, out + kMaxField, column.get_double(row)).ptr;
     case TypeId::Decimal:
-      if (!type.is_wide_decimal()) return write_decimal(out, column.get_int(row), type.scale);
+    case TypeId::HugeInt:
+      if (!type.is_wide()) return write_decimal(out, column.get_int(row), type.scale);
       {
         std::string text = format_decimal(column.get_wide(row), type.scale);
         std::memcpy(out, text.data(), text.size());
