@@ -36,6 +36,8 @@ TypeKind kind_of(const Type& type) {
       return TypeKind::TimestampTz;
     case TypeId::Time:
       return TypeKind::Time;
+    case TypeId::Interval:
+      return TypeKind::Interval;
     case TypeId::Varchar:
       return TypeKind::Varchar;
   }

@@ -54,7 +54,8 @@ Type resolve_type_name(const ast::TypeName& name) {
       {"BIGINT", Type::bigint()},           {"REAL", Type::real()},
       {"DOUBLE", Type::double_()},          {"DATE", Type::date()},
       {"BOOLEAN", Type::boolean()},         {"TIMESTAMP", Type::timestamp()},
-      {"TIMESTAMPTZ", Type::timestamptz()}, {"TIME", Type::time()}};
+      {"TIMESTAMPTZ", Type::timestamptz()}, {"TIME", Type::time()},
+      {"INTERVAL", Type::interval()}};
   for (const auto& [spelling, type] : kPlain) {
     if (name.name != spelling) continue;
     if (!name.params.empty()) fail(name, fmt::format("type {} takes no parameters", spelling));
@@ -65,8 +66,8 @@ Type resolve_type_name(const ast::TypeName& name) {
   if (name.name == "VARCHAR") return string_type(name, false);
   // Types of PostgreSQL and DuckDB that scripts name; tally has none of them yet.
   static const char* const kKnownUnsupported[] = {
-      "TIMETZ",    "INTERVAL", "HUGEINT", "UHUGEINT", "INT128", "TINYINT", "UTINYINT",
-      "USMALLINT", "UINTEGER", "UBIGINT", "BLOB",     "BYTEA",  "UUID",    "JSON"};
+      "TIMETZ",   "HUGEINT", "UHUGEINT", "INT128", "TINYINT", "UTINYINT", "USMALLINT",
+      "UINTEGER", "UBIGINT", "BLOB",     "BYTEA",  "UUID",    "JSON"};
   for (const char* spelling : kKnownUnsupported) {
     if (name.name != spelling) continue;
     throw Error(ErrorKind::Unsupported, fmt::format("type {} is not supported", spelling),

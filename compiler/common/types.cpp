@@ -30,6 +30,8 @@ std::string Type::to_string() const {
       return "TIMESTAMP WITH TIME ZONE";
     case TypeId::Time:
       return "TIME";
+    case TypeId::Interval:
+      return "INTERVAL";
     case TypeId::Varchar:
       if (fixed_length) return fmt::format("CHAR({})", length);
       return length ? fmt::format("VARCHAR({})", length) : "VARCHAR";
@@ -67,6 +69,8 @@ int physical_width(const Type& type) {
     case TypeId::TimestampTz:
     case TypeId::Time:
       return 8;
+    case TypeId::Interval:
+      return 16;
     case TypeId::Varchar:
       return 4;  // dictionary code
   }

@@ -25,6 +25,9 @@ enum class TypeId : uint8_t {
   TimestampTz,
   // TIME: microseconds since midnight (int64), 00:00:00 to 24:00:00 as PostgreSQL.
   Time,
+  // INTERVAL: months, days and microseconds apart (PostgreSQL), packed in 128 bits
+  // (compiler/common/interval_value.h); the CPU engine's alone.
+  Interval,
 };
 
 struct Type {
@@ -45,6 +48,7 @@ struct Type {
   static Type timestamp() { return {TypeId::Timestamp}; }
   static Type timestamptz() { return {TypeId::TimestampTz}; }
   static Type time() { return {TypeId::Time}; }
+  static Type interval() { return {TypeId::Interval}; }
   static Type decimal(int precision, int scale) {
     return {TypeId::Decimal, static_cast<uint8_t>(precision), static_cast<uint8_t>(scale)};
   }
@@ -60,8 +64,11 @@ struct Type {
   bool is_string() const { return id == TypeId::Varchar; }
   bool is_timestamp() const { return id == TypeId::Timestamp || id == TypeId::TimestampTz; }
   bool is_datetime() const { return id == TypeId::Date || is_timestamp(); }
+  bool is_interval() const { return id == TypeId::Interval; }
   // DECIMAL wider than 18 digits needs 128-bit storage.
   bool is_wide_decimal() const { return id == TypeId::Decimal && precision > 18; }
+  // Held in a Value's 128-bit payload and stored in 16 bytes: wide DECIMAL and INTERVAL.
+  bool is_wide() const { return is_wide_decimal() || is_interval(); }
 
   // SQL spelling: INTEGER, DECIMAL(15,2), CHAR(1), ...
   std::string to_string() const;

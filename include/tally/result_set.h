@@ -32,7 +32,8 @@ enum class TypeKind {
   Varchar,
   Timestamp,    // microseconds since 1970-01-01 00:00:00
   TimestampTz,  // the same, at UTC (TIMESTAMP WITH TIME ZONE)
-  Time          // microseconds since midnight
+  Time,         // microseconds since midnight
+  Interval      // months, days and microseconds apart: read with get_text ('1 day 02:00:00')
 };
 
 struct ColumnInfo {

@@ -64,6 +64,8 @@ py::object column_values(const tally::ResultSet& r, size_t c) {
       return numeric<int64_t>(r, c, [&](size_t row) { return r.get_timestamp(row, c); });
     case tally::TypeKind::Decimal:
       return objects(r, c, true);
+    case tally::TypeKind::Interval:
+      return objects(r, c, true);  // PostgreSQL's text, '1 day 02:00:00'
     case tally::TypeKind::Varchar:
       return objects(r, c, false);
     case tally::TypeKind::Null:
@@ -86,8 +88,9 @@ py::object null_mask(const tally::ResultSet& r, size_t column) {
 }
 
 const char* kind_name(tally::TypeKind kind) {
-  static const char* const kNames[] = {"null", "boolean", "smallint", "integer", "bigint",
-                                       "real", "double",  "decimal",  "date",    "varchar"};
+  static const char* const kNames[] = {"null",      "boolean",     "smallint", "integer", "bigint",
+                                       "real",      "double",      "decimal",  "date",    "varchar",
+                                       "timestamp", "timestamptz", "time",     "interval"};
   return kNames[static_cast<int>(kind)];
 }
 

@@ -24,6 +24,8 @@ bool is_constant_item(const Expr& e) {
 }  // namespace
 
 std::optional<std::string> vector_unsupported(const Expr& e) {
+  // An INTERVAL's three parts have no batch representation: the row path holds them.
+  if (e.type.is_interval()) return "an INTERVAL value";
   switch (e.kind) {
     case ExprKind::GroupKeyRef:
     case ExprKind::AggregateRef:
@@ -44,7 +46,7 @@ std::optional<std::string> vector_unsupported(const Expr& e) {
 }
 
 Phys vector_phys(const Expr& e, const VecEnv& env) {
-  if (e.kind == ExprKind::ColumnRef) return phys_of(e.type, !e.type.is_wide_decimal());
+  if (e.kind == ExprKind::ColumnRef) return phys_of(e.type, !e.type.is_wide());
   if (!e.type.is_decimal()) return phys_of(e.type, true);
   return phys_of(e.type, fits_64(value_bounds(e, *env.stats, env.parameters)));
 }

@@ -78,7 +78,7 @@ BatchDecoder::BatchDecoder(const BoundSelect& query, const Table& table) {
   for (const auto& sc : query.scan) {
     const Column* c = table.columns[static_cast<size_t>(sc.table_column)].get();
     columns_.push_back(c);
-    phys_.push_back(phys_of(c->type(), !c->type().is_wide_decimal()));
+    phys_.push_back(phys_of(c->type(), !c->type().is_wide()));
   }
 }
 

@@ -174,6 +174,8 @@ HostAggState host_state(StateKind kind, const FieldCells& c, const AggregateCall
     case StateKind::FirstOrdered:
     case StateKind::LastOrdered:
     case StateKind::ApproxDistinct:
+    case StateKind::SumInterval:
+    case StateKind::AvgInterval:
       throw Error(ErrorKind::Internal,
                   std::string(state_info(kind).name) + " has no GPU state (CPU engine only)");
   }

@@ -19,7 +19,7 @@ enum class Payload { Ints, Wides, Doubles, Strings };
 Payload payload_of(const Type& type) {
   if (type.is_string()) return Payload::Strings;
   if (type.is_float()) return Payload::Doubles;
-  if (type.is_wide_decimal()) return Payload::Wides;
+  if (type.is_wide()) return Payload::Wides;
   return Payload::Ints;
 }
 
@@ -68,7 +68,7 @@ int64_t Column::plain_int(size_t row) const {
 }
 
 int128 Column::get_wide(size_t row) const {
-  if (type_.is_wide_decimal()) return load<int128>(plain_bytes(), row);
+  if (type_.is_wide()) return load<int128>(plain_bytes(), row);
   return get_int(row);
 }
 
@@ -80,7 +80,7 @@ double Column::get_double(size_t row) const {
 Value Column::get_value(size_t row) const {
   if (!is_valid(row)) return Value::make_null();
   if (type_.is_float()) return Value::from_double(get_double(row));
-  if (type_.is_decimal()) return Value::from_decimal(get_wide(row));
+  if (type_.is_decimal() || type_.is_interval()) return Value::from_decimal(get_wide(row));
   return Value::from_int(get_int(row));
 }
 
@@ -117,7 +117,7 @@ ColumnPtr Column::borrow_plain(Type type, std::span<const uint8_t> bytes,
       continue;
     }
     if (type.is_float()) continue;
-    int64_t v = type.is_wide_decimal() ? saturate(column->get_wide(row)) : column->get_int(row);
+    int64_t v = type.is_wide() ? saturate(column->get_wide(row)) : column->get_int(row);
     column->min_ = any ? std::min(column->min_, v) : v;
     column->max_ = any ? std::max(column->max_, v) : v;
     any = true;
@@ -427,14 +427,14 @@ void ColumnBuilder::finish_ints(std::span<ColumnBuilder> parts, bool allow_compr
   }
 }
 
-// REAL, DOUBLE and wide DECIMAL: native values, NULL rows hold 0.
+// REAL, DOUBLE, wide DECIMAL and INTERVAL: native values, NULL rows hold 0.
 void ColumnBuilder::finish_plain(std::span<ColumnBuilder> parts, Column& column) {
   column.encoding_ = Encoding::Plain;
   column.plain_.resize(column.size_ * static_cast<size_t>(physical_width(column.type_)));
   Range<int128> range;
   size_t row = 0;
   for (auto& part : parts) {
-    if (column.type_.is_wide_decimal()) {
+    if (column.type_.is_wide()) {
       add_range(range, part.wides_, part.validity_);
       store_at<int128>(column.plain_, row, part.wides_);
     } else if (column.type_.id == TypeId::Real) {
@@ -514,7 +514,7 @@ void append_column(ColumnBuilder& builder, const Column& column) {
       builder.append_string(column.dictionary()[static_cast<size_t>(column.get_int(i))]);
     } else if (type.is_float()) {
       builder.append_double(column.get_double(i));
-    } else if (type.is_wide_decimal()) {
+    } else if (type.is_wide()) {
       builder.append_wide(column.get_wide(i));
     } else {
       builder.append_int(column.get_int(i));

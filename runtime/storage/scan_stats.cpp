@@ -8,7 +8,7 @@ std::vector<ColumnStats> scan_stats(const BoundSelect& query, const Table& table
     const Column& c = *table.columns[sc.table_column];
     ColumnStats s;
     const Type& t = sc.type;
-    bool integer_like = !t.is_float() && !t.is_wide_decimal();
+    bool integer_like = !t.is_float() && !t.is_wide();
     s.has_range = integer_like && c.size() > c.null_count();
     s.min = c.min_int();
     s.max = c.max_int();

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <limits>
@@ -25,14 +26,17 @@ constexpr uint32_t kTimestampVersion = 2;
 // Version 3 adds TIMESTAMPTZ and TIME columns, so a version 2 reader refuses them by version
 // rather than calling their type ids damage.
 constexpr uint32_t kTimeVersion = 3;
-constexpr TypeId kLastTypeId = TypeId::Time;
+// Version 4 adds INTERVAL columns (16 plain bytes a row: months, days, micros packed).
+constexpr uint32_t kIntervalVersion = 4;
+constexpr TypeId kLastTypeId = TypeId::Interval;
 
 uint32_t version_for(const Table& table) {
   uint32_t version = kVersion;
   for (const auto& column : table.schema.columns) {
     const TypeId id = column.type.id;
-    if (id == TypeId::TimestampTz || id == TypeId::Time) return kTimeVersion;
-    if (id == TypeId::Timestamp) version = kTimestampVersion;
+    if (id == TypeId::Interval) return kIntervalVersion;
+    if (id == TypeId::TimestampTz || id == TypeId::Time) version = kTimeVersion;
+    if (id == TypeId::Timestamp) version = std::max(version, kTimestampVersion);
   }
   return version;
 }
@@ -264,7 +268,7 @@ TablePtr read_table_file(const std::string& path) {
   std::memcpy(&version, data.data() + 8, 4);
   std::memcpy(&length, data.data() + 12, 8);
   std::memcpy(&crc, data.data() + 20, 4);
-  if (version < kVersion || version > kTimeVersion) {
+  if (version < kVersion || version > kIntervalVersion) {
     whole.damaged(fmt::format("format version {} is unknown", version));
   }
   if (length != data.size() - kHeaderBytes) whole.damaged("its length does not match its header");
