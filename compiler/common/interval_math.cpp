@@ -25,8 +25,8 @@ double round_to_micros(double v) { return std::rint(v * 1e6) / 1e6; }
 
 bool fits_int32(double v) { return !std::isnan(v) && v >= INT32_MIN && v < 2147483648.0; }
 
-// months and days already scaled by the factor (`scaled_*`), the micros not yet: the
-// fractions of months become days and those of days become seconds, as interval_mul.
+// The three parts already multiplied or divided (`scaled_*`) as whole parts: the fraction of
+// the months becomes days and that of the days seconds, as interval_mul does.
 std::optional<Interval> spill_down(double scaled_months, double scaled_days, double scaled_micros) {
   if (!fits_int32(scaled_months) || !fits_int32(scaled_days)) return std::nullopt;
   const auto months = static_cast<int32_t>(scaled_months);
