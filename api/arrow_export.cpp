@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "api/engine_impl.h"
+#include "compiler/common/interval_value.h"
 
 namespace tally {
 
@@ -70,6 +71,8 @@ std::string format_of(const Type& type) {
       return "tsu:UTC";
     case TypeId::Time:
       return "ttu";  // microseconds since midnight
+    case TypeId::Interval:
+      return "tin";  // month_day_nano: int32 months, int32 days, int64 nanoseconds
     case TypeId::Varchar:
       return "u";
   }
@@ -120,6 +123,19 @@ void set_bit(std::vector<uint8_t>& bits, size_t index) {
   bits[index >> 3] = static_cast<uint8_t>(bits[index >> 3] | (1u << (index & 7)));
 }
 
+// Arrow's month_day_nano cell; micros past 2^63 nanoseconds (292 years) have none.
+void append_interval(std::vector<uint8_t>& buffer, const Value& v) {
+  const Interval iv = v.null ? Interval{} : as_interval(v);
+  int64_t nanos = 0;
+  if (__builtin_mul_overflow(iv.micros, int64_t{1000}, &nanos)) {
+    throw Error(ErrorKind::Unsupported,
+                "export_arrow: an INTERVAL whose time part passes 2^63 nanoseconds");
+  }
+  append_value<int32_t>(buffer, iv.months);
+  append_value<int32_t>(buffer, iv.days);
+  append_value<int64_t>(buffer, nanos);
+}
+
 // One result column as an Arrow array. NULL slots hold zeros (and empty strings).
 ArrowArray* export_column(const Result& result, size_t column) {
   const Type& type = result.types[column];
@@ -167,6 +183,9 @@ ArrowArray* export_column(const Result& result, size_t column) {
       case TypeId::Decimal:
       case TypeId::HugeInt:
         append_value<int128>(values, v.null ? 0 : v.d);
+        break;
+      case TypeId::Interval:
+        append_interval(values, v);
         break;
       case TypeId::Varchar: {
         if (!v.null) {

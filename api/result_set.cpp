@@ -38,6 +38,8 @@ TypeKind kind_of(const Type& type) {
       return TypeKind::Time;
     case TypeId::HugeInt:
       return TypeKind::HugeInt;
+    case TypeId::Interval:
+      return TypeKind::Interval;
     case TypeId::Varchar:
       return TypeKind::Varchar;
   }

@@ -96,6 +96,14 @@ ExprPtr ExpressionBinder::bind_aggregate(const ast::Expr& e, const AggregateFunc
   if (e.filter) apply_filter(call, *e.filter);
   // The same with or without DISTINCT (MIN, MAX): engines need not know.
   if (function.distinct == DistinctRule::Ignored) call.distinct = false;
+  // A DISTINCT set keeps an interval as its span ('1 mon' as '30 days'): COUNT reads only
+  // how many there are, a sum would print other parts than PostgreSQL's.
+  const bool interval_set = call.distinct && call.arg && call.arg->type.is_interval();
+  if (interval_set && call.kind != AggKind::Count) {
+    throw Error(ErrorKind::Unsupported,
+                fmt::format("{}(DISTINCT ...) of an INTERVAL is not supported", function.name),
+                e.location);
+  }
   Type type = call.type;
   int index = ctx_.add_aggregate(std::move(call));
   auto ref = new_node(ExprKind::AggregateRef, type, e);

@@ -197,8 +197,46 @@ std::optional<std::pair<Type, Type>> comparison_types(const Type& a, const Type&
   return std::pair{a, b};
 }
 
+namespace {
+
+bool is_shiftable(const Type& t) { return t.is_datetime() || t.id == TypeId::Time; }
+
+// PostgreSQL's operators that make or take an INTERVAL: the difference of two timestamps or
+// times, interval +/- interval, interval * and / a number (as DOUBLE, PostgreSQL's float8),
+// and a timestamp, DATE (then its midnight) or TIME shifted by an interval.
+std::optional<ArithTyping> interval_typing(int op, const Type& a, const Type& b) {
+  const Type iv = Type::interval();
+  const bool add_or_sub = op == kAdd || op == kSub;
+  const bool two_dates = a.id == TypeId::Date && b.id == TypeId::Date;
+  if (op == kSub && a.is_datetime() && b.is_datetime() && !two_dates) {
+    const Type t = common_datetime(a, b);
+    return ArithTyping{t, t, iv};
+  }
+  if (op == kSub && a.id == TypeId::Time && b.id == TypeId::Time) return ArithTyping{a, b, iv};
+  if (a.is_interval() && b.is_interval() && add_or_sub) return ArithTyping{iv, iv, iv};
+  if (a.is_interval() && b.is_numeric() && (op == kMul || op == kDiv)) {
+    return ArithTyping{iv, Type::double_(), iv};
+  }
+  if (a.is_numeric() && b.is_interval() && op == kMul) {
+    return ArithTyping{Type::double_(), iv, iv, true};
+  }
+  auto shifted = [](const Type& t) { return t.id == TypeId::Date ? Type::timestamp() : t; };
+  if (is_shiftable(a) && b.is_interval() && add_or_sub) {
+    return ArithTyping{shifted(a), iv, shifted(a)};
+  }
+  if (a.is_interval() && is_shiftable(b) && op == kAdd) {
+    return ArithTyping{iv, shifted(b), shifted(b), true};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<ArithTyping> arith_typing(int op, const Type& a, const Type& b,
                                         const ast::Expr& site) {
+  if (a.is_interval() || b.is_interval() || op == kSub) {
+    if (auto typing = interval_typing(op, a, b)) return typing;
+  }
   if (a.is_numeric() && b.is_numeric()) {
     auto [left, right] = promote_numeric(a, b);
     Type result = left.is_decimal() ? decimal_arith_result(op, left, right, site) : left;

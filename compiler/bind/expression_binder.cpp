@@ -46,11 +46,8 @@ ExprPtr ExpressionBinder::bind(const ast::Expr& e) {
     case K::Parameter:
       return ctx_.parameter(e.parameter_index, e.location);
     case K::IntervalLiteral:
-      throw Error(
-          ErrorKind::Unsupported,
-          fmt::format("INTERVAL outside DATE/TIMESTAMP +/- INTERVAL is not supported (\"{}\")",
-                      e.source_text),
-          e.location);
+      return interval_literal({e.interval_months, e.interval_days, e.interval_micros},
+                              e.source_text, e.location);
     case K::Unary:
       return bind_unary(e);
     case K::Binary:
@@ -115,7 +112,8 @@ ExprPtr ExpressionBinder::bind_unary(const ast::Expr& e) {
                 e.location);
   }
   if (!op.unknown_literal) op.expr = settle_untyped(op.expr, Type::integer(), ctx_);
-  if (op.unknown_literal || !op.expr->type.is_numeric()) {
+  const bool signed_type = op.expr->type.is_numeric() || op.expr->type.is_interval();
+  if (op.unknown_literal || !signed_type) {
     throw Error(ErrorKind::Type,
                 fmt::format("cannot apply operator '{}' to {} in \"{}\"", e.op,
                             op.expr->type.to_string(), e.source_text),

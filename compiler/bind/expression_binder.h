@@ -47,7 +47,9 @@ class ExpressionBinder {
 
   // operators.cpp
   ExprPtr bind_arith(const ast::Expr& site, int op, const ast::Expr& left, const ast::Expr& right);
-  ExprPtr bind_date_interval(const ast::Expr& site, int op);
+  // `d` +/- the INTERVAL literal `interval` (bound), or `interval` + `d` (interval_left).
+  ExprPtr bind_date_interval(const ast::Expr& site, int op, const Operand& interval, Operand d,
+                             bool interval_left);
   ExprPtr bind_compare(const ast::Expr& site, int op, const ast::Expr& left,
                        const ast::Expr& right);
   ExprPtr compare_operands(const ast::Expr& site, int op, Operand a, Operand b);

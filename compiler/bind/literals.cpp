@@ -11,6 +11,7 @@
 
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
+#include "compiler/common/interval_value.h"
 #include "compiler/common/timestamp.h"
 #include "compiler/eval/evaluator.h"
 
@@ -163,6 +164,13 @@ ExprPtr timestamp_literal(std::string_view text, SourceLocation location) {
   return constant_at(Value::from_int(*micros), Type::timestamp(), text, location);
 }
 
+ExprPtr interval_literal(const IntervalParts& parts, std::string_view text,
+                         SourceLocation location) {
+  auto interval = interval_from_parts(parts);
+  if (!interval) throw Error(ErrorKind::Execution, "interval out of range", location);
+  return constant_at(interval_value(*interval), Type::interval(), text, location);
+}
+
 ExprPtr boolean_literal(bool value, SourceLocation location) {
   return constant_at(Value::from_bool(value), Type::boolean(), value ? "TRUE" : "FALSE", location);
 }
@@ -175,7 +183,8 @@ ExprPtr string_literal_as(std::string_view text, const Type& target, SourceLocat
   if (target.id == TypeId::Date) return date_literal(text, location);
   if (target.id == TypeId::Timestamp) return timestamp_literal(text, location);
   // A HUGEINT's text may pass 38 digits, which a numeric literal may not.
-  if (target.id == TypeId::TimestampTz || target.id == TypeId::Time || target.is_hugeint()) {
+  if (target.id == TypeId::TimestampTz || target.id == TypeId::Time || target.is_hugeint() ||
+      target.is_interval()) {
     return cast_string_literal(text, target, location);
   }
   if (target.id == TypeId::Boolean) {

@@ -7,6 +7,7 @@
 
 #include <string_view>
 
+#include "compiler/common/interval.h"
 #include "compiler/ir/expr.h"
 
 namespace tally {
@@ -17,6 +18,9 @@ ExprPtr float_literal(std::string_view text, SourceLocation location);
 ExprPtr date_literal(std::string_view text, SourceLocation location);
 ExprPtr timestamp_literal(std::string_view text, SourceLocation location);
 ExprPtr boolean_literal(bool value, SourceLocation location);
+// INTERVAL '1 day 02:00:00': Error(Execution) "interval out of range" past 32-bit months/days.
+ExprPtr interval_literal(const IntervalParts& parts, std::string_view text,
+                         SourceLocation location);
 ExprPtr string_literal(std::string_view text, SourceLocation location);
 
 // The string literal read as a value of `target`'s kind: a DATE, a BOOLEAN, or for numbers

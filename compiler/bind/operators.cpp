@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "compiler/bind/expression_binder.h"
+#include "compiler/common/interval_value.h"
 #include "compiler/eval/evaluator.h"
 
 namespace tally {
@@ -16,26 +17,6 @@ Type arith_anchor(int op, const Operand& unknown, bool unknown_is_left, const Ty
   if (op == kAdd) return Type::integer();
   if (unknown.unknown_literal || unknown_is_left) return Type::date();
   return Type::integer();
-}
-
-// TIMESTAMP - TIMESTAMP and TIME - TIME are INTERVALs in PostgreSQL and DuckDB; tally has
-// no INTERVAL values yet, so it says so rather than "cannot apply".
-void fail_timestamp_difference(const ast::Expr& site, int op, const Operand& a, const Operand& b) {
-  const Type& x = a.expr->type;
-  const Type& y = b.expr->type;
-  const bool stamps = x.is_timestamp() || y.is_timestamp();
-  const bool both_times =
-      (x.is_datetime() || a.unknown_literal) && (y.is_datetime() || b.unknown_literal);
-  const bool times = (x.id == TypeId::Time || a.unknown_literal) &&
-                     (y.id == TypeId::Time || b.unknown_literal) &&
-                     !(a.unknown_literal && b.unknown_literal);
-  if (op != kSub || !((stamps && both_times) || times)) return;
-  const char* what = times ? "TIME - TIME" : "TIMESTAMP - TIMESTAMP";
-  throw Error(ErrorKind::Unsupported,
-              fmt::format("{} (an INTERVAL) in \"{}\" is not supported; the "
-                          "difference of EXTRACT(EPOCH FROM ...) gives seconds",
-                          what, site.source_text),
-              site.location);
 }
 
 // The type of date_side +/- an interval: a DATE plus a time part is a TIMESTAMP (PostgreSQL,
@@ -56,11 +37,17 @@ void ExpressionBinder::fail_operator(const ast::Expr& site, const std::string& s
 
 ExprPtr ExpressionBinder::bind_arith(const ast::Expr& site, int op, const ast::Expr& left,
                                      const ast::Expr& right) {
-  const bool has_interval =
-      left.kind == ast::ExprKind::IntervalLiteral || right.kind == ast::ExprKind::IntervalLiteral;
-  if (has_interval && (op == kAdd || op == kSub)) return bind_date_interval(site, op);
   Operand a = bind_operand(left), b = bind_operand(right);
-  fail_timestamp_difference(site, op, a, b);
+  // A DATE, TIMESTAMP or TIME +/- an INTERVAL literal keeps the literal's parts in the node,
+  // which the GPU code reads too; an interval-valued expression is arithmetic like any other.
+  const bool literal_left = left.kind == ast::ExprKind::IntervalLiteral;
+  const bool literal_right = right.kind == ast::ExprKind::IntervalLiteral;
+  if ((op == kAdd || op == kSub) && literal_left != literal_right) {
+    Operand& other = literal_left ? b : a;
+    if (!other.expr->type.is_interval()) {
+      return bind_date_interval(site, op, literal_left ? a : b, other, literal_left);
+    }
+  }
   const bool a_unknown = is_unknown(a), b_unknown = is_unknown(b);
   if (a_unknown && b_unknown) {
     std::vector<Operand> both{a, b};
@@ -84,21 +71,11 @@ ExprPtr ExpressionBinder::bind_arith(const ast::Expr& site, int op, const ast::E
   return new_node(ExprKind::Arith, typing->result, site, {l, r}, op);
 }
 
-ExprPtr ExpressionBinder::bind_date_interval(const ast::Expr& site, int op) {
-  const ast::Expr& left = *site.children.at(0);
-  const ast::Expr& right = *site.children.at(1);
-  const bool interval_left = left.kind == ast::ExprKind::IntervalLiteral;
-  const bool interval_right = right.kind == ast::ExprKind::IntervalLiteral;
-  const ast::Expr& interval = interval_left ? left : right;
-  const ast::Expr& date_side = interval_left ? right : left;
-  if (interval_left && interval_right) {
-    throw Error(ErrorKind::Unsupported,
-                fmt::format("INTERVAL arithmetic (\"{}\") is not supported", site.source_text),
-                site.location);
-  }
-  Operand d = bind_operand(date_side);
+ExprPtr ExpressionBinder::bind_date_interval(const ast::Expr& site, int op, const Operand& interval,
+                                             Operand d, bool interval_left) {
   // A bare string next to an interval is a DATE, or a TIMESTAMP when it has a time.
-  const bool has_time = interval.interval_micros != 0;
+  const Interval parts = as_interval(interval.expr->value);
+  const bool has_time = parts.micros != 0;
   resolve_unknown(d, has_time ? Type::timestamp() : Type::date(), ctx_);
   const bool shiftable = d.expr->type.is_datetime() || d.expr->type.id == TypeId::Time;
   if (!shiftable || (interval_left && op == kSub)) {
@@ -108,17 +85,14 @@ ExprPtr ExpressionBinder::bind_date_interval(const ast::Expr& site, int op) {
   }
   const Type result = shifted_type(d.expr->type, has_time);
   auto node = new_node(ExprKind::DateAdd, result, site, {convert(d.expr, result, ctx_)});
-  // Negated in 128 bits, refused past 64 (INTERVAL '-9223372036854775808 days' negates).
-  const int sign = op == kSub ? -1 : 1;
-  auto signed_part = [&](int64_t part) {
-    if (sign < 0 && part == INT64_MIN) {
-      throw Error(ErrorKind::Execution, "interval out of range", site.location);
-    }
-    return sign * part;
-  };
-  node->months = signed_part(interval.interval_months);
-  node->days = signed_part(interval.interval_days);
-  node->micros = signed_part(interval.interval_micros);
+  // 32-bit months and days, so their negations fit the node's 64 bits.
+  const int64_t sign = op == kSub ? -1 : 1;
+  node->months = sign * parts.months;
+  node->days = sign * parts.days;
+  if (sign < 0 && parts.micros == INT64_MIN) {
+    throw Error(ErrorKind::Execution, "interval out of range", site.location);
+  }
+  node->micros = sign * parts.micros;
   return node;
 }
 

@@ -291,13 +291,14 @@ ExprPtr ExpressionBinder::date_argument(const ast::Expr& call, const ast::Expr& 
   const Type anchor = has_time ? Type::timestamp() : Type::date();
   resolve_unknown(date, anchor, ctx_);
   ExprPtr x = settle_untyped(date.expr, anchor, ctx_);
-  if (!x->type.is_datetime() && !(time_too && x->type.id == TypeId::Time)) {
+  const bool time_like = x->type.id == TypeId::Time || x->type.is_interval();
+  if (!x->type.is_datetime() && !(time_too && time_like)) {
     const std::string what = call.name == "EXTRACT"
                                  ? std::string("EXTRACT")
                                  : fmt::format("function \"{}\"", lower_ascii(call.name));
     throw Error(ErrorKind::Type,
                 fmt::format("{} needs a {}, not {}", what,
-                            time_too ? "DATE, TIMESTAMP or TIME" : "DATE or TIMESTAMP",
+                            time_too ? "DATE, TIMESTAMP, TIME or INTERVAL" : "DATE or TIMESTAMP",
                             x->type.to_string()),
                 arg.location);
   }
@@ -315,9 +316,15 @@ void fail_time_part_of_date(const std::string& part, const ast::Expr& site, cons
 
 void fail_date_part_of_time(const std::string& part, const ast::Expr& site, const Expr& arg,
                             int field) {
-  if (arg.type.id != TypeId::Time || field >= kEpoch) return;
+  // An interval has years, months and days, but no weekday or week (PostgreSQL).
+  const bool calendar_field =
+      field == kWeek || field == kDow || field == kIsoDow || field == kDoy || field == kIsoYear;
+  const bool refused =
+      arg.type.is_interval() ? calendar_field : arg.type.id == TypeId::Time && field < kEpoch;
+  if (!refused) return;
   throw Error(ErrorKind::Type,
-              fmt::format("unit \"{}\" is not supported for type TIME", lower_ascii(part)),
+              fmt::format("unit \"{}\" is not supported for type {}", lower_ascii(part),
+                          arg.type.to_string()),
               site.location);
 }
 

@@ -49,7 +49,7 @@ void fail_time_part_of_date(const std::string& part, const ast::Expr& site, cons
                             bool time_part);
 
 // A TIME has only the time-of-day fields and EPOCH (PostgreSQL: "unit "year" not supported
-// for type time"): throws at `site` when `arg` is a TIME and `field` a part of a date.
+// for type time"), an INTERVAL no week or weekday: throws at `site` naming the type.
 void fail_date_part_of_time(const std::string& part, const ast::Expr& site, const Expr& arg,
                             int field);
 

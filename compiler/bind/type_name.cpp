@@ -55,7 +55,8 @@ Type resolve_type_name(const ast::TypeName& name) {
       {"DOUBLE", Type::double_()},          {"DATE", Type::date()},
       {"BOOLEAN", Type::boolean()},         {"TIMESTAMP", Type::timestamp()},
       {"TIMESTAMPTZ", Type::timestamptz()}, {"TIME", Type::time()},
-      {"HUGEINT", Type::hugeint()},         {"INT128", Type::hugeint()}};
+      {"HUGEINT", Type::hugeint()},         {"INT128", Type::hugeint()},
+      {"INTERVAL", Type::interval()}};
   for (const auto& [spelling, type] : kPlain) {
     if (name.name != spelling) continue;
     if (!name.params.empty()) fail(name, fmt::format("type {} takes no parameters", spelling));
@@ -65,9 +66,10 @@ Type resolve_type_name(const ast::TypeName& name) {
   if (name.name == "CHAR") return string_type(name, true);
   if (name.name == "VARCHAR") return string_type(name, false);
   // Types of PostgreSQL and DuckDB that scripts name; tally has none of them yet.
-  static const char* const kKnownUnsupported[] = {"TIMETZ",   "INTERVAL",  "UHUGEINT", "TINYINT",
-                                                  "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
-                                                  "BLOB",     "BYTEA",     "UUID",     "JSON"};
+  static const char* const kKnownUnsupported[] = {"TIMETZ",    "UHUGEINT", "TINYINT",
+                                                  "UTINYINT",  "USMALLINT", "UINTEGER",
+                                                  "UBIGINT",   "BLOB",      "BYTEA",
+                                                  "UUID",      "JSON"};
   for (const char* spelling : kKnownUnsupported) {
     if (name.name != spelling) continue;
     throw Error(ErrorKind::Unsupported, fmt::format("type {} is not supported", spelling),

@@ -153,6 +153,7 @@ int CudaExprEmitter::lookup_column(const Expr& e) const {
 }
 
 void CudaExprEmitter::check_supported(const Expr& e) const {
+  if (e.type.is_interval()) unsupported(fmt::format("the INTERVAL value \"{}\"", e.text));
   if (e.type.is_string() && e.kind != ExprKind::ColumnRef) return check_string(e);
   if (lookup_column(e) >= 0) return;
   StringRead read = string_read(e);
@@ -204,6 +205,8 @@ int CudaExprEmitter::string_domain_of(const Expr& e) const {
 }
 
 CudaOperand CudaExprEmitter::emit(const Expr& e, std::string& out) {
+  // An INTERVAL's three parts have no device form; auto runs the CPU engine.
+  if (e.type.is_interval()) unsupported(fmt::format("the INTERVAL value \"{}\"", e.text));
   // Inside a computed string every VARCHAR operand, a column's too, is an id of its domain.
   if (e.type.is_string() && (domain_ >= 0 || e.kind != ExprKind::ColumnRef)) {
     return emit_string(e, out);

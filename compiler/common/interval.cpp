@@ -1,5 +1,6 @@
 #include "compiler/common/interval.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -80,10 +81,31 @@ std::optional<int64_t> whole_number(std::string_view text) {
   return value;
 }
 
-// "[-]h:mm[:ss]" as signed micros.
+// The micros of ".ffffff" after the seconds (a seventh digit rounds, as PostgreSQL does);
+// nullopt when not digits.
+std::optional<int64_t> second_fraction(std::string_view digits) {
+  if (digits.empty()) return std::nullopt;
+  int64_t micros = 0;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(digits[i]))) return std::nullopt;
+    if (i < 6) micros = micros * 10 + (digits[i] - '0');
+    if (i == 6 && digits[i] >= '5') ++micros;
+  }
+  for (size_t i = digits.size(); i < 6; ++i) micros *= 10;
+  return micros;
+}
+
+// "[-]h:mm[:ss[.ffffff]]" as signed micros.
 std::optional<int64_t> clock_time(std::string_view text) {
   const bool negative = !text.empty() && text.front() == '-';
   if (negative || (!text.empty() && text.front() == '+')) text.remove_prefix(1);
+  int64_t fraction = 0;
+  if (size_t dot = text.find('.'); dot != std::string_view::npos) {
+    auto f = second_fraction(text.substr(dot + 1));
+    if (!f || std::count(text.begin(), text.end(), ':') != 2) return std::nullopt;
+    fraction = *f;
+    text = text.substr(0, dot);
+  }
   int64_t fields[3] = {0, 0, 0};
   int n = 0;
   while (n < 3) {
@@ -95,7 +117,8 @@ std::optional<int64_t> clock_time(std::string_view text) {
     text.remove_prefix(colon + 1);
   }
   if (n < 2) return std::nullopt;
-  const int64_t micros = ((fields[0] * 60 + fields[1]) * 60 + fields[2]) * kMicrosPerSecond;
+  const int64_t micros =
+      ((fields[0] * 60 + fields[1]) * 60 + fields[2]) * kMicrosPerSecond + fraction;
   return negative ? -micros : micros;
 }
 

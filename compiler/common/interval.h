@@ -28,7 +28,7 @@ struct IntervalParse {
 IntervalParse interval_of(int64_t count, std::string_view unit);
 
 // PostgreSQL's interval text: '3 days', '1 year 2 months -3 days', '2 hours 30 minutes',
-// '1 day 02:30:00', '-01:30'. Whole numbers only (a fraction is unsupported).
+// '1 day 02:30:00', '-01:30', '00:00:01.5'. Whole numbers of units (only seconds take a fraction).
 IntervalParse parse_interval(std::string_view text);
 
 // Unit words interval_of reads, for error messages.

@@ -32,6 +32,8 @@ std::string Type::to_string() const {
       return "TIME";
     case TypeId::HugeInt:
       return "HUGEINT";
+    case TypeId::Interval:
+      return "INTERVAL";
     case TypeId::Varchar:
       if (fixed_length) return fmt::format("CHAR({})", length);
       return length ? fmt::format("VARCHAR({})", length) : "VARCHAR";
@@ -71,6 +73,8 @@ int physical_width(const Type& type) {
     case TypeId::TimestampTz:
     case TypeId::Time:
       return 8;
+    case TypeId::Interval:
+      return 16;
     case TypeId::Varchar:
       return 4;  // dictionary code
   }

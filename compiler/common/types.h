@@ -28,6 +28,9 @@ enum class TypeId : uint8_t {
   // HUGEINT (INT128): a signed 128-bit integer, -2^127 .. 2^127-1 as DuckDB; held like a
   // DECIMAL(38,0) (Value::d, 16 bytes plain) but with the whole int128 range.
   HugeInt,
+  // INTERVAL: months, days and microseconds apart (PostgreSQL), packed in 128 bits
+  // (compiler/common/interval_value.h); the CPU engine's alone.
+  Interval,
 };
 
 struct Type {
@@ -49,6 +52,7 @@ struct Type {
   static Type timestamptz() { return {TypeId::TimestampTz}; }
   static Type time() { return {TypeId::Time}; }
   static Type hugeint() { return {TypeId::HugeInt}; }
+  static Type interval() { return {TypeId::Interval}; }
   static Type decimal(int precision, int scale) {
     return {TypeId::Decimal, static_cast<uint8_t>(precision), static_cast<uint8_t>(scale)};
   }
@@ -65,10 +69,12 @@ struct Type {
   bool is_string() const { return id == TypeId::Varchar; }
   bool is_timestamp() const { return id == TypeId::Timestamp || id == TypeId::TimestampTz; }
   bool is_datetime() const { return id == TypeId::Date || is_timestamp(); }
+  bool is_interval() const { return id == TypeId::Interval; }
   // DECIMAL wider than 18 digits needs 128-bit storage.
   bool is_wide_decimal() const { return id == TypeId::Decimal && precision > 18; }
-  // Held in 128 bits (Value::d, int128 storage): a wide DECIMAL or a HUGEINT.
-  bool is_wide() const { return is_wide_decimal() || is_hugeint(); }
+  // Held in a Value's 128-bit payload and stored in 16 bytes: a wide DECIMAL, a HUGEINT or an
+  // INTERVAL.
+  bool is_wide() const { return is_wide_decimal() || is_hugeint() || is_interval(); }
   // Held in Value::d as an unscaled int128: any DECIMAL or a HUGEINT (scale 0).
   bool is_exact128() const { return is_decimal() || is_hugeint(); }
 

@@ -7,6 +7,7 @@
 
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
+#include "compiler/common/interval_value.h"
 #include "compiler/common/time_of_day.h"
 
 namespace tally {
@@ -47,12 +48,26 @@ int compare_values(const Value& a, const Value& b, const Type& type, const Strin
     case TypeId::Real:
     case TypeId::Double:
       return compare_doubles(a.f, b.f);
+    case TypeId::Interval: {
+      const int128 x = interval_span(as_interval(a)), y = interval_span(as_interval(b));
+      return x < y ? -1 : (x > y ? 1 : 0);
+    }
     case TypeId::Varchar:
       if (a.i == b.i) return 0;
       return strings->get(a.i).compare(strings->get(b.i)) < 0 ? -1 : 1;
     default:
       return a.i < b.i ? -1 : (a.i > b.i ? 1 : 0);
   }
+}
+
+Value hash_payload(const Value& v, const Type& type) {
+  if (v.null) return Value();
+  if (type.is_float()) {
+    if (v.f == 0.0) return Value::from_double(0.0);
+    if (std::isnan(v.f)) return Value::from_double(std::nan(""));
+  }
+  if (type.is_interval()) return Value::from_decimal(interval_span(as_interval(v)));
+  return v;
 }
 
 namespace {
@@ -91,6 +106,8 @@ std::string format_value(const Value& v, const Type& type, const StringHeap* str
     case TypeId::TimestampTz:
     case TypeId::Time:
       return format_micros_text(type.id, v.i);
+    case TypeId::Interval:
+      return format_interval(as_interval(v));
     case TypeId::Varchar:
       return strings->get(v.i);
   }

@@ -144,6 +144,9 @@ Value eval_arith(const Expr& e, const Value& a, const Value& b) {
   if (a.null || b.null) return Value();
   const Type& ta = e.children[0]->type;
   const Type& tb = e.children[1]->type;
+  if (e.type.is_interval() || ta.is_interval() || tb.is_interval()) {
+    return eval_interval_arith(e, a, b);
+  }
   if (e.type.is_decimal()) return decimal_arith(e.op, a.d, ta.scale, b.d, tb.scale, e.type);
   if (e.type.is_hugeint()) return hugeint_arith(e.op, a.d, b.d);
   if (e.type.is_float()) return double_arith(e.op, a.f, b.f);

@@ -6,6 +6,7 @@
 
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
+#include "compiler/common/interval_value.h"
 #include "compiler/common/time_of_day.h"
 #include "compiler/common/timestamp.h"
 #include "compiler/eval/internal.h"
@@ -111,6 +112,11 @@ Value from_string(std::string_view raw, const Type& to, StringHeap* strings) {
       auto micros = parse_micros_text(to.id, s);
       if (!micros) bad_input(to, raw);
       return Value::from_int(*micros);
+    }
+    case TypeId::Interval: {
+      auto interval = parse_interval_value(s);
+      if (!interval) bad_input(to, raw);
+      return interval_value(*interval);
     }
     case TypeId::Varchar: {
       std::string_view kept = cut_string(raw, to);
@@ -265,6 +271,12 @@ Value cast_value(const Value& v, const Type& from, const Type& to, StringHeap* s
       if (to.id == TypeId::Time) return v;
       if (to.id == TypeId::Varchar) {
         return Value::from_int(strings->intern(format_micros_text(from.id, v.i)));
+      }
+      break;
+    case TypeId::Interval:
+      if (to.is_interval()) return v;
+      if (to.id == TypeId::Varchar) {
+        return Value::from_int(strings->intern(format_interval(as_interval(v))));
       }
       break;
     case TypeId::Boolean:

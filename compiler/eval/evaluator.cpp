@@ -127,6 +127,7 @@ Value evaluate(const Expr& e, const EvalContext& ctx) {
     case ExprKind::Negate: {
       Value v = evaluate(*e.children[0], ctx);
       if (v.null) return v;
+      if (e.type.is_interval()) return detail::eval_interval_negate(v);
       if (e.type.is_decimal()) return Value::from_decimal(-v.d);
       if (e.type.is_hugeint()) return Value::from_decimal(detail::negate_hugeint(v.d));
       if (e.type.is_float()) return Value::from_double(-v.f);

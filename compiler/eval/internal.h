@@ -28,6 +28,12 @@ Value eval_round(const Expr& e, const Value& v);
 Value eval_abs(const Expr& e, const Value& v);
 Value eval_extract(const Expr& e, const Value& v);
 
+// interval_arith.cpp: Arith nodes with an INTERVAL operand or result, -interval, and
+// EXTRACT(field FROM interval) of a value that is not NULL.
+Value eval_interval_arith(const Expr& e, const Value& a, const Value& b);
+Value eval_interval_negate(const Value& v);
+Value interval_field(const Value& v, int field);
+
 // ExprKind::Function over its evaluated arguments: math_functions.cpp (numbers, dates),
 // string_functions.cpp (strings).
 Value eval_numeric_function(const Expr& e, const std::vector<Value>& args,

@@ -144,6 +144,7 @@ Value eval_numeric_function(const Expr& e, const std::vector<Value>& args,
 
 Value eval_extract(const Expr& e, const Value& v) {
   if (v.null) return v;
+  if (e.children[0]->type.is_interval()) return interval_field(v, e.op);
   if (e.children[0]->type.is_timestamp()) {
     return Value::from_int(tally_dates::timestamp_field(v.i, e.op));
   }

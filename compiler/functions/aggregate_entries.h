@@ -15,6 +15,8 @@ extern const AggregateFunction kSum;
 // average.cpp
 extern const StateInfo kAvgWideState, kAvgDoubleState;
 extern const AggregateFunction kAvg;
+// interval_sum.cpp (SUM and AVG of INTERVAL)
+extern const StateInfo kSumIntervalState, kAvgIntervalState;
 // min_max.cpp
 extern const StateInfo kMinIntState, kMaxIntState, kMinWideState, kMaxWideState, kMinDoubleState,
     kMaxDoubleState;

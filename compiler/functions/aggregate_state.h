@@ -194,6 +194,8 @@ enum class StateKind : uint8_t {
   FirstOrdered,
   LastOrdered,
   ApproxDistinct,
+  SumInterval,
+  AvgInterval,
 };
 
 // How a state's exact 128-bit sums grow with the rows: the GPU planner refuses a state whose

@@ -60,7 +60,7 @@ constexpr std::array<const AggregateFunction*, 43> kFunctions = {
 };
 
 // In StateKind order.
-constexpr std::array<const StateInfo*, 44> kStates = {
+constexpr std::array<const StateInfo*, 46> kStates = {
     &kCountState,        &kSumIntState,         &kSumWideState,      &kSumDoubleState,
     &kMinIntState,       &kMaxIntState,         &kMinWideState,      &kMaxWideState,
     &kMinDoubleState,    &kMaxDoubleState,      &kAvgWideState,      &kAvgDoubleState,
@@ -72,6 +72,7 @@ constexpr std::array<const StateInfo*, 44> kStates = {
     &kRegrSxxState,      &kRegrSyyState,        &kRegrSxyState,      &kSkewnessState,
     &kKurtosisState,     &kQuantileContState,   &kQuantileDiscState, &kModeState,
     &kStringAggState,    &kFirstOrderedState,   &kLastOrderedState,  &kApproxDistinctState,
+    &kSumIntervalState,  &kAvgIntervalState,
 };
 
 constexpr const char* kI128Max = "i128_from_words(~0ull, 0x7FFFFFFFFFFFFFFFull)";

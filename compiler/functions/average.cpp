@@ -53,10 +53,12 @@ AggregateTyping typing(const Type& arg) {
     return {Type::decimal(kMaxDecimalPrecision, std::max<int>(arg.scale, 6)), nullptr};
   }
   if (arg.is_float()) return {Type::double_(), nullptr};
+  if (arg.is_interval()) return {arg, nullptr};
   return {std::nullopt, "the argument must be numeric"};
 }
 
 StateKind state(const Type& arg) {
+  if (arg.is_interval()) return StateKind::AvgInterval;
   return arg.is_float() ? StateKind::AvgDouble : StateKind::AvgWide;
 }
 

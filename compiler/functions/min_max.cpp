@@ -50,12 +50,12 @@ AggregateTyping typing(const Type& arg) {
 }
 
 StateKind min_state(const Type& arg) {
-  if (arg.is_exact128()) return StateKind::MinWide;
+  if (arg.is_exact128() || arg.is_interval()) return StateKind::MinWide;
   return arg.is_float() ? StateKind::MinDouble : StateKind::MinInt;
 }
 
 StateKind max_state(const Type& arg) {
-  if (arg.is_exact128()) return StateKind::MaxWide;
+  if (arg.is_exact128() || arg.is_interval()) return StateKind::MaxWide;
   return arg.is_float() ? StateKind::MaxDouble : StateKind::MaxInt;
 }
 

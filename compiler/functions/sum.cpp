@@ -51,10 +51,12 @@ AggregateTyping typing(const Type& arg) {
   if (arg.is_integer()) return {Type::bigint(), nullptr};
   if (arg.is_decimal()) return {Type::decimal(kMaxDecimalPrecision, arg.scale), nullptr};
   if (arg.is_float()) return {Type::double_(), nullptr};
+  if (arg.is_interval()) return {arg, nullptr};
   return {std::nullopt, "the argument must be numeric"};
 }
 
 StateKind state(const Type& arg) {
+  if (arg.is_interval()) return StateKind::SumInterval;
   if (arg.is_integer()) return arg.id == TypeId::BigInt ? StateKind::SumWide : StateKind::SumInt;
   return arg.is_exact128() ? StateKind::SumWide : StateKind::SumDouble;
 }

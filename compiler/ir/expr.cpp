@@ -4,6 +4,7 @@
 
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
+#include "compiler/common/interval_value.h"
 #include "compiler/common/time_of_day.h"
 #include "compiler/common/timestamp.h"
 
@@ -53,6 +54,8 @@ std::string constant_to_string(const Expr& e) {
       return "TIMESTAMPTZ '" + format_timestamptz(e.value.i) + "'";
     case TypeId::Time:
       return "TIME '" + format_time(e.value.i) + "'";
+    case TypeId::Interval:
+      return "INTERVAL '" + format_interval(as_interval(e.value)) + "'";
     case TypeId::Varchar:
       return quote_sql_string(e.str);
   }
@@ -84,6 +87,7 @@ bool values_equal(const Expr& a, const Expr& b) {
   switch (a.type.id) {
     case TypeId::Decimal:
     case TypeId::HugeInt:
+    case TypeId::Interval:  // all three parts: '1 day' and '24 hours' print differently
       return a.value.d == b.value.d;
     case TypeId::Real:
     case TypeId::Double:

@@ -92,7 +92,7 @@ std::optional<BlockSlices> place_block_slices(const StateLayout& layout, const B
 // table in front of the global one; karnagel-2015's block placement under skew). Sized to
 // the launch's share of an SM's shared memory and to at most twice the table's slots (a
 // small table's groups then rarely collide in it: there contention is worst); none where
-// the room holds fewer than kMinCacheSlots, or for APPROX_COUNT_DISTINCT's sketches.
+// the room holds fewer than kMinCacheSlots, for 128-bit cells, or for sketches.
 void place_block_cache(GpuPlan& plan, const BoundSelect& query,
                        const std::vector<ColumnStats>& stats, const DeviceLimits& limits) {
   constexpr uint64_t kMinCacheSlots = 64;
@@ -100,6 +100,7 @@ void place_block_cache(GpuPlan& plan, const BoundSelect& query,
   if (plan.state_slots >= kFreeTag || plan.layout.sketches()) return;
   BlockTable t =
       plan_block_table(plan.layout, query, stats, plan.rows, plan.grid, plan.block, uint64_t{1});
+  if (has_wide_cells(t)) return;  // its CAS loops contend in shared memory (planner.cpp)
   const uint64_t bytes_per_slot = t.shared_bytes + sizeof(uint32_t);
   const uint64_t blocks = std::max<uint64_t>(plan.grid / static_cast<uint64_t>(limits.sm_count), 1);
   const uint64_t room = std::min(limits.shared_per_block_optin, limits.shared_per_sm / blocks) -

@@ -98,6 +98,10 @@ ThreadTables plan_thread_tables(const StateLayout& layout, const BoundSelect& qu
   return t;
 }
 
+bool has_wide_cells(const BlockTable& table) {
+  return std::find(table.cells.begin(), table.cells.end(), CellType::I128) != table.cells.end();
+}
+
 BlockTable plan_block_table(const StateLayout& layout, const BoundSelect& query,
                             const std::vector<ColumnStats>& stats, uint64_t rows, uint32_t grid,
                             uint32_t block, uint64_t slots) {

@@ -42,6 +42,9 @@ struct BlockTable {
   uint64_t shared_bytes = 0;    // the block's table, all fields
 };
 
+// Whether a cell of the table is 128 bits wide.
+bool has_wide_cells(const BlockTable& table);
+
 BlockTable plan_block_table(const StateLayout& layout, const BoundSelect& query,
                             const std::vector<ColumnStats>& stats, uint64_t rows, uint32_t grid,
                             uint32_t block, uint64_t slots);

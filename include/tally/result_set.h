@@ -33,7 +33,8 @@ enum class TypeKind {
   Timestamp,    // microseconds since 1970-01-01 00:00:00
   TimestampTz,  // the same, at UTC (TIMESTAMP WITH TIME ZONE)
   Time,         // microseconds since midnight
-  HugeInt       // a signed 128-bit integer (get_unscaled, scale 0)
+  HugeInt,      // a signed 128-bit integer (get_unscaled, scale 0)
+  Interval      // months, days and microseconds apart: read with get_text ('1 day 02:00:00')
 };
 
 struct ColumnInfo {

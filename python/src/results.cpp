@@ -65,6 +65,8 @@ py::object column_values(const tally::ResultSet& r, size_t c) {
     case tally::TypeKind::Decimal:
     case tally::TypeKind::HugeInt:  // beyond int64: Python numbers from the text
       return objects(r, c, true);
+    case tally::TypeKind::Interval:
+      return objects(r, c, true);  // PostgreSQL's text, '1 day 02:00:00'
     case tally::TypeKind::Varchar:
       return objects(r, c, false);
     case tally::TypeKind::Null:
@@ -87,8 +89,9 @@ py::object null_mask(const tally::ResultSet& r, size_t column) {
 }
 
 const char* kind_name(tally::TypeKind kind) {
-  static const char* const kNames[] = {"null", "boolean", "smallint", "integer", "bigint",
-                                       "real", "double",  "decimal",  "date",    "varchar"};
+  static const char* const kNames[] = {
+      "null", "boolean", "smallint",  "integer",     "bigint", "real",    "double",  "decimal",
+      "date", "varchar", "timestamp", "timestamptz", "time",   "hugeint", "interval"};
   return kNames[static_cast<int>(kind)];
 }
 

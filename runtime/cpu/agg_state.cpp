@@ -3,13 +3,19 @@
 #include <bit>
 #include <cmath>
 
+#include "compiler/common/interval_value.h"
+#include "compiler/common/value_ops.h"
+
 namespace tally {
 
 namespace {
 
 // Distinct values are kept as 128-bit keys: integers and ids widened, DECIMAL as is,
-// floating point by bit pattern (with -0.0 folded into 0.0 and one NaN).
+// floating point by bit pattern (with -0.0 folded into 0.0 and one NaN), INTERVAL as its
+// span (so '1 day' and '24 hours' count once; the value read back is the span's days and
+// micros).
 int128 distinct_key(const Value& v, const Type& t) {
+  if (t.is_interval()) return hash_payload(v, t).d;
   if (t.is_exact128()) return v.d;
   if (t.is_float()) {
     double f = v.f == 0.0 ? 0.0 : (std::isnan(v.f) ? std::nan("") : v.f);
@@ -19,6 +25,7 @@ int128 distinct_key(const Value& v, const Type& t) {
 }
 
 Value from_distinct_key(int128 k, const Type& t) {
+  if (t.is_interval()) return interval_value(interval_of_span(k));
   if (t.is_exact128()) return Value::from_decimal(k);
   if (t.is_float()) return Value::from_double(std::bit_cast<double>(static_cast<uint64_t>(k)));
   return Value::from_int(static_cast<int64_t>(k));

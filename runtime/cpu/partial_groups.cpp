@@ -1,8 +1,8 @@
 #include "runtime/cpu/partial_groups.h"
 
-#include <cmath>
 #include <cstring>
 
+#include "compiler/common/value_ops.h"
 #include "runtime/result/group_table.h"
 #include "runtime/result/result_builder.h"
 
@@ -10,12 +10,7 @@ namespace tally {
 
 void encode_group_key(const std::vector<Value>& keys, const BoundSelect& query, uint8_t* out) {
   for (size_t k = 0; k < keys.size(); ++k) {
-    Value v = keys[k].null ? Value() : keys[k];
-    if (!v.null && query.group_keys[k]->type.is_float()) {
-      // One group for 0.0 and -0.0, and one for every NaN.
-      if (v.f == 0.0) v = Value::from_double(0.0);
-      if (std::isnan(v.f)) v = Value::from_double(std::nan(""));
-    }
+    const Value v = hash_payload(keys[k], query.group_keys[k]->type);
     out[k * kGroupKeySlotBytes] = v.null;
     std::memcpy(out + k * kGroupKeySlotBytes + 1, &v.d, 16);
   }

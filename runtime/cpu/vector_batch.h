@@ -74,7 +74,7 @@ struct SelBuffer {
 inline Phys phys_of(const Type& type, bool fits_64) {
   if (type.is_float()) return Phys::F64;
   if (type.is_hugeint()) return Phys::I128;
-  if (type.is_decimal() && !fits_64) return Phys::I128;
+  if ((type.is_decimal() || type.is_interval()) && !fits_64) return Phys::I128;
   return Phys::I64;
 }
 

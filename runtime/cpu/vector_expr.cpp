@@ -24,6 +24,8 @@ bool is_constant_item(const Expr& e) {
 }  // namespace
 
 std::optional<std::string> vector_unsupported(const Expr& e) {
+  // An INTERVAL's three parts have no batch representation: the row path holds them.
+  if (e.type.is_interval()) return "an INTERVAL value";
   switch (e.kind) {
     case ExprKind::GroupKeyRef:
     case ExprKind::AggregateRef:

@@ -173,6 +173,8 @@ HostAggState host_state(StateKind kind, const FieldCells& c, const AggregateCall
     case StateKind::StringAgg:
     case StateKind::FirstOrdered:
     case StateKind::LastOrdered:
+    case StateKind::SumInterval:
+    case StateKind::AvgInterval:
       throw Error(ErrorKind::Internal,
                   std::string(state_info(kind).name) + " has no GPU state (CPU engine only)");
     case StateKind::ApproxDistinct:  // why_states_do_not_combine refuses its parts

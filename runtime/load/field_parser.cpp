@@ -5,6 +5,7 @@
 
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
+#include "compiler/common/interval_value.h"
 #include "compiler/common/time_of_day.h"
 #include "compiler/eval/evaluator.h"
 
@@ -162,6 +163,12 @@ bool append_field(const ColumnSchema& column, std::string_view text, ColumnBuild
       auto micros = parse_micros_text(type.id, text);
       if (!micros) return fail(error, type, text, Problem::Invalid);
       builder.append_int(*micros);
+      return true;
+    }
+    case TypeId::Interval: {
+      auto interval = parse_interval_value(text);
+      if (!interval) return fail(error, type, text, Problem::Invalid);
+      builder.append_wide(pack_interval(*interval));
       return true;
     }
     case TypeId::Null:

@@ -10,6 +10,7 @@
 
 #include "compiler/common/error.h"
 #include "compiler/common/run_parallel.h"
+#include "compiler/common/value_ops.h"
 #include "compiler/eval/evaluator.h"
 #include "runtime/result/group_table.h"
 #include "runtime/result/row_sort.h"
@@ -95,7 +96,7 @@ int64_t resolve_count(std::optional<int64_t> constant, int parameter,
 
 // Keeps the first row of each run of rows equal on `columns` (SELECT DISTINCT: the visible
 // outputs; DISTINCT ON: its expressions, after the sort).
-void remove_duplicate_rows(const std::vector<size_t>& columns,
+void remove_duplicate_rows(const BoundSelect& query, const std::vector<size_t>& columns,
                            std::vector<std::vector<Value>>& rows) {
   // Key bytes of the columns, as the group table hashes them.
   const size_t n = columns.size();
@@ -106,7 +107,7 @@ void remove_duplicate_rows(const std::vector<size_t>& columns,
     for (size_t c = 0; c < n; ++c) {
       const Value& cell = row[columns[c]];
       key[c * 17] = cell.null;
-      Value v = cell.null ? Value() : cell;
+      const Value v = hash_payload(cell, query.outputs[columns[c]].expr->type);
       std::memcpy(&key[c * 17 + 1], &v.d, 16);
     }
     size_t before = seen.size();
@@ -150,12 +151,13 @@ std::optional<size_t> rows_needed_in_order(const BoundSelect& query,
 
 Result finish_result(const BoundSelect& query, std::vector<std::vector<Value>> rows,
                      const std::vector<Value>& parameters, std::shared_ptr<StringHeap> strings) {
-  if (query.distinct_outputs) remove_duplicate_rows(first_columns(query.visible_outputs), rows);
+  if (query.distinct_outputs)
+    remove_duplicate_rows(query, first_columns(query.visible_outputs), rows);
   int64_t offset = resolve_count(query.offset, query.offset_parameter, parameters, 0, "OFFSET");
   int64_t limit = resolve_count(query.limit, query.limit_parameter, parameters, INT64_MAX, "LIMIT");
   sort_rows(query, rows, strings.get(), rows_needed(query, parameters));
   if (!query.distinct_on.empty()) {
-    remove_duplicate_rows({query.distinct_on.begin(), query.distinct_on.end()}, rows);
+    remove_duplicate_rows(query, {query.distinct_on.begin(), query.distinct_on.end()}, rows);
   }
   size_t begin = std::min(rows.size(), static_cast<size_t>(offset));
   size_t end = std::min(rows.size(), begin + static_cast<size_t>(std::min<int64_t>(

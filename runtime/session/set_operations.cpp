@@ -7,6 +7,7 @@
 
 #include "compiler/bind/coerce.h"
 #include "compiler/common/error.h"
+#include "compiler/common/value_ops.h"
 #include "compiler/eval/evaluator.h"
 
 namespace tally {
@@ -85,8 +86,9 @@ std::string row_key(const std::vector<Value>& row, const Result& out) {
     } else if (type.id == TypeId::Real || type.id == TypeId::Double) {
       double f = v.f == 0 ? 0.0 : v.f;  // -0.0 equals 0.0
       key.append(reinterpret_cast<const char*>(&f), sizeof f);
-    } else if (type.id == TypeId::Decimal) {
-      key.append(reinterpret_cast<const char*>(&v.d), sizeof v.d);
+    } else if (type.id == TypeId::Decimal || type.is_interval()) {
+      const Value payload = hash_payload(v, type);  // one key for '1 day' and '24 hours'
+      key.append(reinterpret_cast<const char*>(&payload.d), sizeof payload.d);
     } else {
       key.append(reinterpret_cast<const char*>(&v.i), sizeof v.i);
     }

@@ -80,7 +80,7 @@ double Column::get_double(size_t row) const {
 Value Column::get_value(size_t row) const {
   if (!is_valid(row)) return Value::make_null();
   if (type_.is_float()) return Value::from_double(get_double(row));
-  if (type_.is_exact128()) return Value::from_decimal(get_wide(row));
+  if (type_.is_exact128() || type_.is_interval()) return Value::from_decimal(get_wide(row));
   return Value::from_int(get_int(row));
 }
 
@@ -427,7 +427,7 @@ void ColumnBuilder::finish_ints(std::span<ColumnBuilder> parts, bool allow_compr
   }
 }
 
-// REAL, DOUBLE and wide DECIMAL: native values, NULL rows hold 0.
+// REAL, DOUBLE, wide DECIMAL and INTERVAL: native values, NULL rows hold 0.
 void ColumnBuilder::finish_plain(std::span<ColumnBuilder> parts, Column& column) {
   column.encoding_ = Encoding::Plain;
   column.plain_.resize(column.size_ * static_cast<size_t>(physical_width(column.type_)));

@@ -26,15 +26,16 @@ constexpr uint32_t kTimestampVersion = 2;
 // Version 3 adds TIMESTAMPTZ and TIME columns, so a version 2 reader refuses them by version
 // rather than calling their type ids damage.
 constexpr uint32_t kTimeVersion = 3;
-// Version 4 adds HUGEINT columns (16-byte plain values, as a wide DECIMAL's).
-constexpr uint32_t kHugeIntVersion = 4;
-constexpr TypeId kLastTypeId = TypeId::HugeInt;
+// Version 4 adds HUGEINT and INTERVAL columns (16 plain bytes a row, as a wide DECIMAL's;
+// an INTERVAL's months, days and micros packed).
+constexpr uint32_t kWideTypesVersion = 4;
+constexpr TypeId kLastTypeId = TypeId::Interval;
 
 uint32_t version_for(const Table& table) {
   uint32_t version = kVersion;
   for (const auto& column : table.schema.columns) {
     const TypeId id = column.type.id;
-    if (id == TypeId::HugeInt) return kHugeIntVersion;
+    if (id == TypeId::HugeInt || id == TypeId::Interval) return kWideTypesVersion;
     if (id == TypeId::TimestampTz || id == TypeId::Time) version = kTimeVersion;
     if (id == TypeId::Timestamp) version = std::max(version, kTimestampVersion);
   }
@@ -268,7 +269,7 @@ TablePtr read_table_file(const std::string& path) {
   std::memcpy(&version, data.data() + 8, 4);
   std::memcpy(&length, data.data() + 12, 8);
   std::memcpy(&crc, data.data() + 20, 4);
-  if (version < kVersion || version > kHugeIntVersion) {
+  if (version < kVersion || version > kWideTypesVersion) {
     whole.damaged(fmt::format("format version {} is unknown", version));
   }
   if (length != data.size() - kHeaderBytes) whole.damaged("its length does not match its header");

@@ -24,6 +24,21 @@ Result run_on_device(Database& db, const std::string& sql, DeviceChoice device,
   return last_result(db, sql, options);
 }
 
+void check_declined_to_cpu(Database& db, const std::string& sql, const std::string& reason) {
+  INFO(sql);
+  try {
+    run_on_device(db, sql, DeviceChoice::Gpu, "auto");
+    FAIL("the GPU ran a query it should decline for " << reason);
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::Unsupported);
+    CHECK(std::string(e.what()).find(reason) != std::string::npos);
+  }
+  const Result automatic = run_on_device(db, sql, DeviceChoice::Auto, "auto");
+  CHECK(automatic.device.rfind("cpu", 0) == 0);
+  const Result cpu = run_sql(db, sql);
+  CHECK(result_difference(cpu, automatic, gpu_tolerances(cpu)) == "");
+}
+
 int compare_gpu_strategies(Database& db, const std::string& sql, double relative) {
   INFO(sql);
   const Result cpu = run_sql(db, sql);

@@ -22,4 +22,8 @@ Result run_on_device(Database& db, const std::string& sql, DeviceChoice device,
 // may refuse the query's shape (Unsupported), auto never. Returns how many strategies ran.
 int compare_gpu_strategies(Database& db, const std::string& sql, double relative = 1e-9);
 
+// The GPU refuses `sql` as Unsupported with a message holding `reason`, and auto runs it on
+// the CPU engine, whose answer it returns unchanged.
+void check_declined_to_cpu(Database& db, const std::string& sql, const std::string& reason);
+
 }  // namespace tally::test

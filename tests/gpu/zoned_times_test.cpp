@@ -65,18 +65,8 @@ TEST_CASE("gpu zoned times: TIME keys - MIN - MAX - filters and EXTRACT") {
 }
 
 TEST_CASE("gpu zoned times: TIME plus INTERVAL of a column is declined and auto runs the CPU") {
-  const std::string sql = "SELECT MAX(t + INTERVAL '20 hours') FROM zoned";
-  try {
-    test::run_on_device(zoned_db(), sql, DeviceChoice::Gpu, "auto");
-    FAIL("TIME + INTERVAL ran on the GPU");
-  } catch (const Error& e) {
-    CHECK(e.kind() == ErrorKind::Unsupported);
-    CHECK(std::string(e.what()).find("TIME +/- INTERVAL") != std::string::npos);
-  }
-  const Result automatic = test::run_on_device(zoned_db(), sql, DeviceChoice::Auto, "auto");
-  CHECK(automatic.device.rfind("cpu", 0) == 0);
-  const Result cpu = test::run_sql(zoned_db(), sql);
-  CHECK(test::result_difference(cpu, automatic, test::gpu_tolerances(cpu)) == "");
+  test::check_declined_to_cpu(zoned_db(), "SELECT MAX(t + INTERVAL '20 hours') FROM zoned",
+                              "TIME +/- INTERVAL");
 }
 
 }  // namespace tally

@@ -262,6 +262,34 @@ TEST_CASE("api arrow: exported structs outlive the result and release their chil
   CHECK(!schema.release);
 }
 
+TEST_CASE("api arrow: an INTERVAL exports as month_day_nano - each part apart") {
+  Engine engine(EngineOptions{Device::Cpu});
+  ArrowSchema schema;
+  ArrowArray array;
+  engine.execute(
+      "CREATE TABLE iv (id INTEGER, d INTERVAL); INSERT INTO iv VALUES (1, '1 year 2 mons -3 "
+      "days 04:00:00.5'), (2, NULL)");
+  ResultSet result = engine.execute("SELECT d FROM iv ORDER BY id");
+  CHECK(result.column(0).type_name == "INTERVAL");
+  CHECK(result.column(0).kind == TypeKind::Interval);
+  CHECK(result.get_text(0, 0) == "1 year 2 mons -3 days +04:00:00.5");
+  result.export_arrow(&schema, &array);
+  REQUIRE(array.length == 2);
+  CHECK(std::string(schema.children[0]->format) == "tin");
+  CHECK(array.children[0]->null_count == 1);
+  const auto* cell = static_cast<const uint8_t*>(array.children[0]->buffers[1]);
+  int32_t months = 0, days = 0;
+  int64_t nanos = 0;
+  std::memcpy(&months, cell, 4);
+  std::memcpy(&days, cell + 4, 4);
+  std::memcpy(&nanos, cell + 8, 8);
+  CHECK(months == 14);
+  CHECK(days == -3);
+  CHECK(nanos == 14'400'500'000'000);
+  array.release(&array);
+  schema.release(&schema);
+}
+
 // ---- caller-owned columns ----
 
 TEST_CASE("api columns: register_columns borrows the caller's memory until the table is gone") {

@@ -455,7 +455,7 @@ TEST_CASE("binder: EXTRACT takes a DATE and gives BIGINT") {
   CHECK(folded->value.i == 12);
   CHECK(folded->type == Type::bigint());
   check_failure("SELECT EXTRACT(DAY FROM i) FROM alltypes", ErrorKind::Type,
-                "EXTRACT needs a DATE, TIMESTAMP or TIME, not INTEGER", 25);
+                "EXTRACT needs a DATE, TIMESTAMP, TIME or INTERVAL, not INTEGER", 25);
 }
 
 TEST_CASE("binder: unknown functions suggest a near name") {

@@ -123,6 +123,28 @@ TEST_CASE("table files: a HUGEINT column makes a version 4 file and reads back")
         static_cast<int128>((~static_cast<unsigned __int128>(0)) >> 1));
 }
 
+TEST_CASE("table files: an INTERVAL column makes a version 4 file and reads back") {
+  test::ScratchDir dir("tally_table_file");
+  Database db;
+  test::run_script(db,
+                   "CREATE TABLE s (id INTEGER, t TIME, d INTERVAL);"
+                   "INSERT INTO s VALUES (1, '10:00', '1 year 2 mons -3 days 04:05:06.5'), "
+                   "(2, NULL, NULL), (3, '24:00:00', '-2147483648 days -00:00:00.000001')");
+  const fs::path path = dir.path() / "s.table";
+  write_table_file(*db.table("s"), path.string());
+  CHECK(file_version(path) == 4);
+  auto back = read_table_file(path.string());
+  expect_same_table(*db.table("s"), *back);
+  CHECK(back->schema.columns[2].type == Type::interval());
+  Database reread;
+  reread.put_table(back);
+  const Result r = test::run_sql(reread, "SELECT CAST(d AS VARCHAR) FROM s ORDER BY id");
+  REQUIRE(r.rows.size() == 3);
+  CHECK(r.strings->get(r.rows[0][0].i) == "1 year 2 mons -3 days +04:05:06.5");
+  CHECK(r.rows[1][0].null);
+  CHECK(r.strings->get(r.rows[2][0].i) == "-2147483648 days -00:00:00.000001");
+}
+
 TEST_CASE("table files: every encoding - type and NULL pattern reads back exactly") {
   test::ScratchDir dir("tally_table_file");
   Database db;

@@ -166,6 +166,11 @@ TEST_CASE("plan layout: block tables refuse what shared memory cannot hold") {
   const GpuPlan in_blocks =
       plan_gpu(minimum, scan_stats(minimum, *table), table->rows(), h100, GpuStrategy::Block);
   CHECK(in_blocks.block_table.cells[1] == CellType::I128);
+  // Auto leaves them to Direct: CAS loops contend in shared memory.
+  const GpuPlan chosen =
+      plan_gpu(minimum, scan_stats(minimum, *table), table->rows(), h100, GpuStrategy::Auto);
+  CHECK(chosen.strategy != GpuStrategy::Block);
+  CHECK(chosen.block_cache_slots == 0);
   BoundSelect sketch = test::bind_first(
       layout_db(),
       "SELECT l_returnflag, APPROX_COUNT_DISTINCT(l_orderkey) FROM lineitem GROUP BY 1");

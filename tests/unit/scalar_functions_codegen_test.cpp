@@ -183,4 +183,22 @@ TEST_CASE("scalar functions codegen: shapes the GPU cannot run are refused namin
   CHECK(contains(g.refused, "not supported on the GPU"));
 }
 
+TEST_CASE("scalar functions codegen: every INTERVAL value is declined by name") {
+  const char* const queries[] = {
+      "SELECT SUM(CAST(c_date AS TIMESTAMP) - TIMESTAMP '1995-01-01 00:00:00') FROM nulls",
+      "SELECT COUNT(*) FROM nulls WHERE CAST(c_date AS TIMESTAMP) - TIMESTAMP '1995-01-01 "
+      "00:00:00' > INTERVAL '1 day'",
+      "SELECT EXTRACT(DAY FROM CAST(c_date AS TIMESTAMP) - TIMESTAMP '1995-01-01 00:00:00') AS "
+      "d, COUNT(*) FROM nulls GROUP BY 1",
+      "SELECT MAX(CAST(c_date AS TIMESTAMP) + INTERVAL '1 day' * 2) FROM nulls"};
+  for (const char* sql : queries) {
+    for (GpuStrategy strategy : {GpuStrategy::Auto, GpuStrategy::Direct, GpuStrategy::Hash}) {
+      INFO(sql, " under ", strategy_name(strategy));
+      const Generated g = generate(sql, strategy);
+      CHECK(g.source.empty());
+      CHECK(contains(g.refused, "INTERVAL"));
+    }
+  }
+}
+
 }  // namespace tally

@@ -10,6 +10,7 @@
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
 #include "compiler/common/error.h"
+#include "compiler/common/interval_value.h"
 #include "compiler/common/time_of_day.h"
 #include "runtime/load/parallel.h"
 
@@ -17,8 +18,9 @@ namespace tally {
 
 namespace {
 
-// Text of one field is at most this long (a 38-digit DECIMAL with sign and point).
-constexpr size_t kMaxField = 64;
+// Text of one field is at most this long (a 38-digit DECIMAL with sign and point; the
+// longest INTERVAL, "-178956970 years -8 mons -2147483648 days -2562047788:00:54.775808").
+constexpr size_t kMaxField = 80;
 
 // Rows formatted in memory; grows as needed.
 class TextBuffer {
@@ -141,6 +143,11 @@ char* write_field(char* out, const Column& column, size_t row) {
     case TypeId::TimestampTz:
     case TypeId::Time: {
       std::string text = format_micros_text(type.id, column.get_int(row));
+      std::memcpy(out, text.data(), text.size());
+      return out + text.size();
+    }
+    case TypeId::Interval: {
+      std::string text = format_interval(unpack_interval(column.get_wide(row)));
       std::memcpy(out, text.data(), text.size());
       return out + text.size();
     }
