@@ -166,11 +166,19 @@ TEST_CASE("plan layout: block tables refuse what shared memory cannot hold") {
   const GpuPlan in_blocks =
       plan_gpu(minimum, scan_stats(minimum, *table), table->rows(), h100, GpuStrategy::Block);
   CHECK(in_blocks.block_table.cells[1] == CellType::I128);
-  // Auto leaves them to Direct: CAS loops contend in shared memory.
-  const GpuPlan chosen =
-      plan_gpu(minimum, scan_stats(minimum, *table), table->rows(), h100, GpuStrategy::Auto);
-  CHECK(chosen.strategy != GpuStrategy::Block);
-  CHECK(chosen.block_cache_slots == 0);
+  // Auto leaves them to Direct, which keeps no block cache for them: their CAS loops contend
+  // in shared memory. Over as many rows, 64-bit cells take Block.
+  const uint64_t many_rows = uint64_t{60} << 20;
+  BoundSelect dates =
+      test::bind_first(layout_db(), "SELECT l_shipdate, MIN(l_quantity) FROM lineitem GROUP BY 1");
+  const GpuPlan wide_auto =
+      plan_gpu(dates, scan_stats(dates, *table), many_rows, h100, GpuStrategy::Auto);
+  CHECK(wide_auto.strategy == GpuStrategy::Direct);
+  CHECK(wide_auto.block_cache_slots == 0);
+  BoundSelect narrow_dates = test::bind_first(
+      layout_db(), "SELECT l_shipdate, MAX(l_linenumber) FROM lineitem GROUP BY 1");
+  CHECK(plan_gpu(narrow_dates, scan_stats(narrow_dates, *table), many_rows, h100, GpuStrategy::Auto)
+            .strategy == GpuStrategy::Block);
   BoundSelect sketch = test::bind_first(
       layout_db(),
       "SELECT l_returnflag, APPROX_COUNT_DISTINCT(l_orderkey) FROM lineitem GROUP BY 1");
