@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GROUPING SETS / ROLLUP / CUBE on the GPU: all sets in one pass over the rows (the set id a
-# group key) against one GROUP BY pass per set, on TPC-H lineitem.
+# group key) against one GROUP BY pass per set, and auto's choice between them, on TPC-H lineitem.
 #
 #   bench/grouping_sets.sh TALLY [SF]      (SF defaults to 10)
 #
@@ -18,7 +18,7 @@ forms=(
   "ROLLUP (l_shipdate, l_returnflag)"
 )
 for form in "${forms[@]}"; do
-  for pass in per_set one_pass; do
+  for pass in per_set one_pass auto; do
     echo "== GROUP BY $form, grouping_sets = $pass"
     query="SELECT ${aggregates} FROM lineitem GROUP BY ${form};"
     "$tally" run --sf "$sf" --device gpu --timing --format csv \
