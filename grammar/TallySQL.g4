@@ -84,9 +84,11 @@ explainStatement : EXPLAIN selectStatement ;
 // last operand (`(SELECT ...) UNION (SELECT ...) ORDER BY 1`).
 selectStatement : withClause? queryTerm setOperation* orderByClause? limitClause? ;
 
-// A SELECT, VALUES rows as a query (`VALUES (1, 'a'), (2, 'b')`), or a parenthesised query
-// (an operand of UNION with its own ORDER BY and LIMIT).
-queryTerm : selectCore | valuesList | LPAREN selectStatement RPAREN ;
+// A SELECT, VALUES rows as a query (`VALUES (1, 'a'), (2, 'b')`), or a parenthesised SELECT
+// (an operand of UNION with its own ORDER BY and LIMIT). Only a SELECT: with any query
+// inside, '((((1))))' in an expression would make prediction look past every '(' to tell it
+// from a subquery, recursing as deep as the parentheses go.
+queryTerm : selectCore | valuesList | LPAREN selectCore RPAREN ;
 
 valuesList : VALUES valuesRow (COMMA valuesRow)* ;
 

@@ -86,9 +86,9 @@ std::vector<ast::CommonTableExpr> Transformer::transform_with(P::WithClauseConte
 // PostgreSQL, DuckDB). ORDER BY / LIMIT written after the last query apply to the whole.
 ast::SelectStmt Transformer::transform_set_operations(P::SelectStatementContext& ctx) {
   std::vector<P::SetOperationContext*> operations = ctx.setOperation();
-  // A lone parenthesised query is that query, its ORDER BY and LIMIT included.
-  P::SelectStatementContext* lone = ctx.queryTerm()->selectStatement();
-  if (operations.empty() && lone) return transform_select(*lone);
+  // A lone parenthesised SELECT is that query, its ORDER BY and LIMIT included.
+  P::QueryTermContext* term = ctx.queryTerm();
+  if (operations.empty() && term->LPAREN()) return transform_select_core(*term->selectCore());
   ast::SelectStmt first = transform_query_term(*ctx.queryTerm());
   if (operations.empty()) return first;
   std::vector<ast::SelectStmt> terms;
@@ -150,12 +150,12 @@ ast::SelectStmt Transformer::combine(P::SetOperationContext& ctx, ast::SelectStm
 }
 
 ast::SelectStmt Transformer::transform_query_term(P::QueryTermContext& ctx) {
-  if (auto* core = ctx.selectCore()) return transform_select_core(*core);
-  if (auto* inner = ctx.selectStatement()) {
-    ast::SelectStmt query = transform_select(*inner);
-    if (!has_order_or_limit(query) && query.with.empty()) return query;
+  if (ctx.LPAREN()) {
+    ast::SelectStmt query = transform_select_core(*ctx.selectCore());
+    if (!has_order_or_limit(query)) return query;
     return as_derived_table(std::move(query), location_of(ctx.start));
   }
+  if (auto* core = ctx.selectCore()) return transform_select_core(*core);
   ast::TableRef from;
   from.derived = ast::DerivedKind::Values;
   from.name = "valueslist";  // DuckDB's name for it
