@@ -52,9 +52,6 @@ ast::SelectStmt Transformer::transform_select(P::SelectStatementContext& ctx) {
     if (auto* order_by = ctx.orderByClause()) transform_order_by(*order_by, select);
     if (auto* limit = ctx.limitClause()) transform_limit(*limit, select);
   }
-  if (with.empty()) return select;
-  // `WITH a AS (...) (WITH b AS (...) SELECT ...)`: each list keeps its own query.
-  if (!select.with.empty()) select = as_derived_table(std::move(select), location_of(ctx.start));
   select.with = std::move(with);
   return select;
 }
