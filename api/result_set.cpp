@@ -113,14 +113,14 @@ const ColumnInfo& checked_column(const ResultSet::Impl& impl, size_t column, Kin
 }
 
 // The cell, after range and type checks; it must not be NULL.
-const Value& checked_cell(const ResultSet::Impl& impl, size_t row, size_t column, Kinds kinds,
-                          const char* getter) {
+Value checked_cell(const ResultSet::Impl& impl, size_t row, size_t column, Kinds kinds,
+                   const char* getter) {
   const ColumnInfo& info = checked_column(impl, column, kinds, getter);
   if (row >= impl.result.rows.size()) {
     throw Error(ErrorKind::Execution, fmt::format("row {} is out of range: the result has {}", row,
                                                   impl.result.rows.size()));
   }
-  const Value& v = impl.result.rows[row][column];
+  const Value v = impl.result.rows[row][column];
   if (v.null) {
     throw Error(ErrorKind::Execution,
                 fmt::format("{}: column \"{}\" is NULL in row {}", getter, info.name, row));

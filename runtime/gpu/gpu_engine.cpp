@@ -245,7 +245,8 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   if (on_host) plan = with_streamed_scan(plan, false);
   report.plan_ms = ms_since(plan_start);
   // Rows of every output (hidden ones too) to ORDER BY, OFFSET and LIMIT as the CPU does.
-  auto finish = [&](std::vector<std::vector<Value>> rows, const GpuCompilation& c) {
+  // `rows`: ResultRows from the groups' cells, or a projection's rows of Values.
+  auto finish = [&](auto rows, const GpuCompilation& c) {
     report.plan = describe_plan(plan);
     report.source = c.program.source;
     auto finish_start = std::chrono::steady_clock::now();

@@ -1,9 +1,11 @@
 #include "runtime/result/delimited_writer.h"
 
 #include <algorithm>
+#include <charconv>
 #include <iterator>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace tally {
 
@@ -65,10 +67,23 @@ std::string delimited_header(const Result& result, const DelimitedFormat& format
 std::string delimited_rows(const Result& result, size_t begin, size_t end,
                            const DelimitedFormat& format) {
   std::string out;
+  // Integers are spelled in place: digits and a sign never need quotes or escapes.
+  std::vector<bool> integer(result.names.size());
+  for (size_t c = 0; c < integer.size(); ++c) {
+    integer[c] = result.types[c].is_integer() && !result.rows.column(c).wide();
+  }
+  char digits[24];
   for (size_t i = begin; i < end; ++i) {
     for (size_t c = 0; c < result.names.size(); ++c) {
       if (c) out += format.delimiter;
-      out += result.rows[i][c].null ? format.null_text : field(result.cell_text(i, c), format);
+      const ResultColumn& column = result.rows.column(c);
+      if (column.is_null(i)) {
+        out += format.null_text;
+      } else if (integer[c]) {
+        out.append(digits, std::to_chars(digits, digits + sizeof digits, column.word(i)).ptr);
+      } else {
+        out += field(result.cell_text(i, c), format);
+      }
     }
     out += "\n";
   }

@@ -13,10 +13,12 @@ Result text_result(std::vector<std::string> names,
   Result result;
   result.types.assign(names.size(), Type::varchar());
   result.names = std::move(names);
+  result.rows = ResultRows(result.types);
   for (const auto& texts : rows) {
-    std::vector<Value>& row = result.rows.emplace_back();
+    std::vector<Value> row;
     for (const std::string& text : texts)
       row.push_back(Value::from_int(result.strings->intern(text)));
+    result.rows.push_back(row);
   }
   return result;
 }

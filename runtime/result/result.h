@@ -1,5 +1,5 @@
-// A query result: named, typed columns held as rows of Values. VARCHAR values are ids
-// into `strings`.
+// A query result: named, typed columns (runtime/result/result_rows.h holds them a column at a
+// time, read as rows of Values). VARCHAR values are ids into `strings`.
 #pragma once
 
 #include <memory>
@@ -9,13 +9,14 @@
 #include "compiler/common/string_heap.h"
 #include "compiler/common/types.h"
 #include "compiler/common/value.h"
+#include "runtime/result/result_rows.h"
 
 namespace tally {
 
 struct Result {
   std::vector<std::string> names;
   std::vector<Type> types;
-  std::vector<std::vector<Value>> rows;
+  ResultRows rows;
   std::shared_ptr<StringHeap> strings = std::make_shared<StringHeap>();
   std::string device;  // which engine produced it: "cpu", or "gpu: <device name>"
 

@@ -21,48 +21,66 @@ namespace {
 
 constexpr size_t kGroupsPerTask = 1 << 14;  // below this, one thread evaluates
 
+EvalContext group_context(const std::vector<Value>& parameters, StringHeap* strings) {
+  EvalContext ctx;
+  ctx.parameters = parameters.data();
+  ctx.parameter_count = parameters.size();
+  ctx.strings = strings;
+  return ctx;
+}
+
 // HAVING and the outputs of groups [0, groups), `at(g, key_scratch, aggregate_scratch)`
 // giving group g's keys and aggregate finals (its own or written into the scratch), in
-// group order; chunks of groups run on all cores.
+// group order; chunks of groups run on all cores. Without HAVING each group is a row, written
+// in place; with it each chunk keeps its rows and the chunks are appended in order.
 template <class GroupAt>
-std::vector<std::vector<Value>> evaluate_groups(const BoundSelect& query, size_t groups,
-                                                const GroupAt& at,
-                                                const std::vector<Value>& parameters,
-                                                StringHeap* strings) {
+ResultRows evaluate_groups(const BoundSelect& query, size_t groups, const GroupAt& at,
+                           const std::vector<Value>& parameters, StringHeap* strings) {
   const size_t tasks = std::max<size_t>(1, (groups + kGroupsPerTask - 1) / kGroupsPerTask);
-  std::vector<std::vector<std::vector<Value>>> parts(tasks);
-  run_parallel(tasks, [&](size_t t) {
-    EvalContext ctx;
-    ctx.parameters = parameters.data();
-    ctx.parameter_count = parameters.size();
-    ctx.strings = strings;
+  const size_t width = query.outputs.size();
+  auto each_group = [&](size_t t, const auto& emit) {
+    EvalContext ctx = group_context(parameters, strings);
     std::vector<Value> key_scratch(query.group_keys.size());
     std::vector<Value> aggregate_scratch(query.aggregates.size());
     const size_t end = std::min(groups, (t + 1) * kGroupsPerTask);
     for (size_t g = t * kGroupsPerTask; g < end; ++g) {
       std::tie(ctx.keys, ctx.aggregates) = at(g, key_scratch.data(), aggregate_scratch.data());
       if (query.having && !is_true(evaluate(*query.having, ctx))) continue;
-      std::vector<Value> row;
-      row.reserve(query.outputs.size());
-      for (const auto& out : query.outputs) row.push_back(evaluate(*out.expr, ctx));
-      parts[t].push_back(std::move(row));
+      emit(g, ctx);
     }
+  };
+  if (!query.having) {
+    ResultRows rows = output_rows(query);
+    rows.resize(groups);
+    run_parallel(tasks, [&](size_t t) {
+      each_group(t, [&](size_t g, const EvalContext& ctx) {
+        for (size_t c = 0; c < width; ++c) rows.set(g, c, evaluate(*query.outputs[c].expr, ctx));
+      });
+    });
+    return rows;
+  }
+  std::vector<ResultRows> parts(tasks, output_rows(query));
+  run_parallel(tasks, [&](size_t t) {
+    std::vector<Value> row(width);
+    each_group(t, [&](size_t, const EvalContext& ctx) {
+      for (size_t c = 0; c < width; ++c) row[c] = evaluate(*query.outputs[c].expr, ctx);
+      parts[t].push_back(row.data(), width);
+    });
   });
-  if (tasks == 1) return std::move(parts[0]);
-  size_t total = 0;
-  for (const auto& part : parts) total += part.size();
-  std::vector<std::vector<Value>> rows;
-  rows.reserve(total);
-  for (auto& part : parts) std::move(part.begin(), part.end(), std::back_inserter(rows));
-  return rows;
+  for (size_t t = 1; t < tasks; ++t) parts[0].append(parts[t]);
+  return std::move(parts[0]);
 }
 
 }  // namespace
 
-std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query,
-                                                       const GroupRows& groups,
-                                                       const std::vector<Value>& parameters,
-                                                       StringHeap* strings) {
+ResultRows output_rows(const BoundSelect& query) {
+  std::vector<Type> types;
+  for (const auto& out : query.outputs) types.push_back(out.expr->type);
+  return ResultRows(types);
+}
+
+ResultRows evaluate_group_outputs(const BoundSelect& query, const GroupRows& groups,
+                                  const std::vector<Value>& parameters, StringHeap* strings) {
   auto at = [&](size_t g, Value*, Value*) {
     return std::pair<const Value*, const Value*>(groups.keys[g].data(),
                                                  groups.aggregates[g].data());
@@ -70,10 +88,8 @@ std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query,
   return evaluate_groups(query, groups.aggregates.size(), at, parameters, strings);
 }
 
-std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query, size_t groups,
-                                                       const GroupReader& read,
-                                                       const std::vector<Value>& parameters,
-                                                       StringHeap* strings) {
+ResultRows evaluate_group_outputs(const BoundSelect& query, size_t groups, const GroupReader& read,
+                                  const std::vector<Value>& parameters, StringHeap* strings) {
   auto at = [&](size_t g, Value* keys, Value* aggregates) {
     read(g, keys, aggregates);
     return std::pair<const Value*, const Value*>(keys, aggregates);
@@ -94,27 +110,33 @@ int64_t resolve_count(std::optional<int64_t> constant, int parameter,
   return constant.value_or(fallback);
 }
 
-// Keeps the first row of each run of rows equal on `columns` (SELECT DISTINCT: the visible
+// The first row of each run of rows equal on `columns` (SELECT DISTINCT: the visible
 // outputs; DISTINCT ON: its expressions, after the sort).
-void remove_duplicate_rows(const BoundSelect& query, const std::vector<size_t>& columns,
-                           std::vector<std::vector<Value>>& rows) {
+std::vector<size_t> distinct_rows(const BoundSelect& query, const std::vector<size_t>& columns,
+                                  const ResultRows& rows) {
   // Key bytes of the columns, as the group table hashes them.
   const size_t n = columns.size();
   GroupTable seen(n * 17);
   std::vector<uint8_t> key(n * 17);
-  std::vector<std::vector<Value>> kept;
-  for (auto& row : rows) {
+  std::vector<size_t> kept;
+  for (size_t r = 0; r < rows.size(); ++r) {
     for (size_t c = 0; c < n; ++c) {
-      const Value& cell = row[columns[c]];
+      const Value cell = rows.cell(r, columns[c]);
       key[c * 17] = cell.null;
       const Value v = hash_payload(cell, query.outputs[columns[c]].expr->type);
       std::memcpy(&key[c * 17 + 1], &v.d, 16);
     }
     size_t before = seen.size();
     seen.find_or_insert(key.data());
-    if (seen.size() > before) kept.push_back(std::move(row));
+    if (seen.size() > before) kept.push_back(r);
   }
-  rows.swap(kept);
+  return kept;
+}
+
+std::vector<size_t> row_range(size_t begin, size_t end) {
+  std::vector<size_t> rows(end - begin);
+  for (size_t r = begin; r < end; ++r) rows[r - begin] = r;
+  return rows;
 }
 
 std::vector<size_t> first_columns(size_t n) {
@@ -149,15 +171,19 @@ std::optional<size_t> rows_needed_in_order(const BoundSelect& query,
   return static_cast<size_t>(offset + limit);
 }
 
-Result finish_result(const BoundSelect& query, std::vector<std::vector<Value>> rows,
+Result finish_result(const BoundSelect& query, ResultRows rows,
                      const std::vector<Value>& parameters, std::shared_ptr<StringHeap> strings) {
-  if (query.distinct_outputs)
-    remove_duplicate_rows(query, first_columns(query.visible_outputs), rows);
+  if (query.distinct_outputs) {
+    rows = rows.gather(distinct_rows(query, first_columns(query.visible_outputs), rows));
+  }
   int64_t offset = resolve_count(query.offset, query.offset_parameter, parameters, 0, "OFFSET");
   int64_t limit = resolve_count(query.limit, query.limit_parameter, parameters, INT64_MAX, "LIMIT");
-  sort_rows(query, rows, strings.get(), rows_needed(query, parameters));
+  if (auto order = sorted_rows(query, rows, strings.get(), rows_needed(query, parameters))) {
+    rows = rows.gather(*order);
+  }
   if (!query.distinct_on.empty()) {
-    remove_duplicate_rows(query, {query.distinct_on.begin(), query.distinct_on.end()}, rows);
+    rows = rows.gather(
+        distinct_rows(query, {query.distinct_on.begin(), query.distinct_on.end()}, rows));
   }
   size_t begin = std::min(rows.size(), static_cast<size_t>(offset));
   size_t end = std::min(rows.size(), begin + static_cast<size_t>(std::min<int64_t>(
@@ -168,17 +194,18 @@ Result finish_result(const BoundSelect& query, std::vector<std::vector<Value>> r
     result.names.push_back(query.outputs[c].name);
     result.types.push_back(query.outputs[c].expr->type);
   }
-  // Hidden outputs (ORDER BY expressions not selected) are dropped; the rows move whole.
-  if (query.visible_outputs < query.outputs.size()) {
-    for (size_t r = begin; r < end; ++r) rows[r].resize(query.visible_outputs);
-  }
-  if (begin == 0 && end == rows.size()) {
-    result.rows = std::move(rows);
-    return result;
-  }
-  result.rows.reserve(end - begin);
-  for (size_t r = begin; r < end; ++r) result.rows.push_back(std::move(rows[r]));
+  if (begin != 0 || end != rows.size()) rows = rows.gather(row_range(begin, end));
+  rows.keep_columns(query.visible_outputs);  // hidden outputs (ORDER BY expressions) go
+  result.rows = std::move(rows);
   return result;
+}
+
+Result finish_result(const BoundSelect& query, const std::vector<std::vector<Value>>& rows,
+                     const std::vector<Value>& parameters, std::shared_ptr<StringHeap> strings) {
+  ResultRows columns = output_rows(query);
+  columns.reserve(rows.size());
+  for (const auto& row : rows) columns.push_back(row);
+  return finish_result(query, std::move(columns), parameters, std::move(strings));
 }
 
 }  // namespace tally

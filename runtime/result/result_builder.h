@@ -24,19 +24,20 @@ struct GroupRows {
 using GroupReader = std::function<void(size_t group, Value* keys, Value* aggregates)>;
 
 // Evaluates HAVING and outputs for each group, in group order, on all cores for many
-// groups; returns rows of all outputs (hidden too).
-std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query,
-                                                       const GroupRows& groups,
-                                                       const std::vector<Value>& parameters,
-                                                       StringHeap* strings);
-std::vector<std::vector<Value>> evaluate_group_outputs(const BoundSelect& query, size_t groups,
-                                                       const GroupReader& read,
-                                                       const std::vector<Value>& parameters,
-                                                       StringHeap* strings);
+// groups; returns rows of all outputs (hidden too), typed as the outputs.
+ResultRows evaluate_group_outputs(const BoundSelect& query, const GroupRows& groups,
+                                  const std::vector<Value>& parameters, StringHeap* strings);
+ResultRows evaluate_group_outputs(const BoundSelect& query, size_t groups, const GroupReader& read,
+                                  const std::vector<Value>& parameters, StringHeap* strings);
+
+// Empty rows with a column for each output of `query` (hidden ones too), of its type.
+ResultRows output_rows(const BoundSelect& query);
 
 // DISTINCT (when the query asks for it over aggregated outputs), ORDER BY, OFFSET, LIMIT,
 // then drops hidden outputs. `rows` hold every output.
-Result finish_result(const BoundSelect& query, std::vector<std::vector<Value>> rows,
+Result finish_result(const BoundSelect& query, ResultRows rows,
+                     const std::vector<Value>& parameters, std::shared_ptr<StringHeap> strings);
+Result finish_result(const BoundSelect& query, const std::vector<std::vector<Value>>& rows,
                      const std::vector<Value>& parameters, std::shared_ptr<StringHeap> strings);
 
 // OFFSET + LIMIT of the query with its parameters (SIZE_MAX without a LIMIT): how many

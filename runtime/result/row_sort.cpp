@@ -14,14 +14,13 @@ constexpr size_t kChunkRows = 1 << 16;  // below this, one thread sorts
 // sort of the numbers gives what a stable sort of the rows would.
 class RowOrder {
  public:
-  RowOrder(const BoundSelect& query, const std::vector<std::vector<Value>>& rows,
-           const StringHeap* strings)
+  RowOrder(const BoundSelect& query, const ResultRows& rows, const StringHeap* strings)
       : query_(query), rows_(rows), strings_(strings) {}
 
   bool operator()(size_t a, size_t b) const {
     for (const auto& key : query_.order_by) {
-      const Value& x = rows_[a][key.output];
-      const Value& y = rows_[b][key.output];
+      const Value x = rows_.cell(a, key.output);
+      const Value y = rows_.cell(b, key.output);
       if (x.null || y.null) {
         if (x.null && y.null) continue;
         return x.null ? key.nulls_first : !key.nulls_first;
@@ -34,7 +33,7 @@ class RowOrder {
 
  private:
   const BoundSelect& query_;
-  const std::vector<std::vector<Value>>& rows_;
+  const ResultRows& rows_;
   const StringHeap* strings_;
 };
 
@@ -62,20 +61,16 @@ std::vector<size_t> all_rows(size_t n, const RowOrder& less) {
 
 }  // namespace
 
-void sort_rows(const BoundSelect& query, std::vector<std::vector<Value>>& rows,
-               const StringHeap* strings, size_t needed) {
-  if (query.order_by.empty() || rows.empty()) return;
+std::optional<std::vector<size_t>> sorted_rows(const BoundSelect& query, const ResultRows& rows,
+                                               const StringHeap* strings, size_t needed) {
+  if (query.order_by.empty()) return std::nullopt;
+  if (rows.empty()) return std::vector<size_t>();
   const RowOrder less(query, rows, strings);
   // A top-k selection when the LIMIT keeps a small part of the rows.
-  const std::vector<size_t> order = needed < rows.size() / 8
-                                        ? first_in_order(rows.size(), needed, less)
-                                        : all_rows(rows.size(), less);
-  std::vector<std::vector<Value>> sorted;
-  sorted.reserve(std::min(needed, order.size()));
-  for (size_t i = 0; i < order.size() && sorted.size() < needed; ++i) {
-    sorted.push_back(std::move(rows[order[i]]));
-  }
-  rows.swap(sorted);
+  std::vector<size_t> order = needed < rows.size() / 8 ? first_in_order(rows.size(), needed, less)
+                                                       : all_rows(rows.size(), less);
+  if (order.size() > needed) order.resize(needed);
+  return order;
 }
 
 }  // namespace tally

@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "compiler/common/run_parallel.h"
 #include "compiler/common/string_heap.h"
 #include "compiler/ir/query.h"
+#include "runtime/result/result_rows.h"
 
 namespace tally {
 
@@ -38,9 +40,10 @@ std::vector<size_t> first_in_order(size_t n, size_t needed, const Less& less) {
   return candidates;
 }
 
-// Sorts `rows` (every output of the query, hidden ones too) by the query's ORDER BY, ties
-// in their current order, and keeps the first `needed` of them (all when needed is larger).
-void sort_rows(const BoundSelect& query, std::vector<std::vector<Value>>& rows,
-               const StringHeap* strings, size_t needed);
+// The rows of `rows` (every output of the query, hidden ones too) in the query's ORDER BY,
+// ties in their current order, the first `needed` of them (all when needed is larger);
+// nullopt without an ORDER BY.
+std::optional<std::vector<size_t>> sorted_rows(const BoundSelect& query, const ResultRows& rows,
+                                               const StringHeap* strings, size_t needed);
 
 }  // namespace tally

@@ -40,11 +40,7 @@ Result project(Result all, const std::vector<int>& picks) {
     projected.names.push_back(all.names[c]);
     projected.types.push_back(all.types[c]);
   }
-  projected.rows.reserve(all.rows.size());
-  for (auto& row : all.rows) {
-    std::vector<Value>& out = projected.rows.emplace_back();
-    for (int c : picks) out.push_back(row[c]);
-  }
+  projected.rows = all.rows.columns({picks.begin(), picks.end()});
   return projected;
 }
 

@@ -109,7 +109,7 @@ std::vector<std::vector<Value>> Database::run_sets_in_one_pass(
   on_gpu.device = DeviceChoice::Gpu;  // an Unsupported plan comes back here, not to the CPU
   StatementOutcome pass;
   run_engine(one_pass_grouping_query(query), input, parameters, strings, on_gpu, nullptr, pass);
-  const std::vector<SetGroups> groups = one_pass_set_groups(query, pass.result->rows);
+  const std::vector<SetGroups> groups = one_pass_set_groups(query, pass.result->rows.to_vectors());
   const std::vector<BoundSelect> sets = split_grouping_sets(query);
   std::vector<std::vector<Value>> rows;
   for (size_t s = 0; s < sets.size(); ++s) {
@@ -122,10 +122,10 @@ std::vector<std::vector<Value>> Database::run_sets_in_one_pass(
       StatementOutcome empty;
       run_engine(sets[s], make_empty_table(input->schema), parameters, strings, on_cpu, nullptr,
                  empty);
-      part = std::move(empty.result->rows);
+      part = empty.result->rows.to_vectors();
     } else {
       const GroupRows set_groups{groups[s].keys, groups[s].aggregates};
-      part = evaluate_group_outputs(sets[s], set_groups, parameters, strings.get());
+      part = evaluate_group_outputs(sets[s], set_groups, parameters, strings.get()).to_vectors();
     }
     for (auto& row : part) rows.push_back(std::move(row));
   }
@@ -148,7 +148,7 @@ std::vector<std::vector<Value>> Database::run_sets_one_by_one(
     StatementOutcome part;
     // Each set is its own query: no prepared plan cache, whose plans are for one query.
     run_engine(sets[s], input, parameters, strings, options, nullptr, part);
-    for (auto& row : part.result->rows) rows.push_back(std::move(row));
+    for (const auto row : part.result->rows) rows.push_back(row.values());
     if (device.find(part.result->device) == std::string::npos) {
       device += (device.empty() ? "" : " and ") + part.result->device;
     }

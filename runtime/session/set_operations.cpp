@@ -101,11 +101,12 @@ std::string row_key(const std::vector<Value>& row, const Result& out) {
 Result combine_results(const ast::SetOperation& operation, const Result& left,
                        const Result& right) {
   Result out = combined_shape(operation, left, right);
+  out.rows = ResultRows(out.types);
   std::vector<std::vector<Value>> lrows = converted_rows(left, out);
   std::vector<std::vector<Value>> rrows = converted_rows(right, out);
   if (operation.op == ast::SetOperator::Union && operation.all) {
-    out.rows = std::move(lrows);
-    for (auto& row : rrows) out.rows.push_back(std::move(row));
+    for (const auto& row : lrows) out.rows.push_back(row);
+    for (const auto& row : rrows) out.rows.push_back(row);
     return out;
   }
   if (operation.op == ast::SetOperator::Union) {

@@ -81,8 +81,11 @@ TEST_CASE("row sort: top-k and chunked merge sort equal one stable sort with tie
     for (size_t needed :
          {size_t{0}, size_t{1}, size_t{10}, size_t{1000}, size_t{100000}, SIZE_MAX}) {
       INFO(order << " needed " << needed);
-      auto got = rows;
-      sort_rows(query, got, nullptr, needed);
+      ResultRows all = output_rows(query);
+      for (const auto& row : rows) all.push_back(row);
+      const auto order = sorted_rows(query, all, nullptr, needed);
+      REQUIRE(order.has_value());
+      const auto got = all.gather(*order).to_vectors();
       const size_t keep = std::min(needed, want.size());
       expect_same_rows(got, {want.begin(), want.begin() + static_cast<ptrdiff_t>(keep)});
     }
@@ -107,8 +110,8 @@ TEST_CASE("group outputs: many groups evaluate in group order and raise the firs
     a[0] = finals[g];
   };
   auto strings = std::make_shared<StringHeap>();
-  const auto flat = evaluate_group_outputs(query, groups, read, {}, strings.get());
-  const auto rows = evaluate_group_outputs(query, nested, {}, strings.get());
+  const auto flat = evaluate_group_outputs(query, groups, read, {}, strings.get()).to_vectors();
+  const auto rows = evaluate_group_outputs(query, nested, {}, strings.get()).to_vectors();
   expect_same_rows(flat, rows);
   size_t expected = 0, previous = 0;
   for (size_t g = 0; g < groups; ++g) expected += (g * 7 % 1000) % 3 != 1;
