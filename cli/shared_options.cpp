@@ -75,6 +75,14 @@ void add_timing_option(CLI::App* cmd, OutputArgs& output) {
                 "Print parse/bind/execute times (and the GPU's split, a load's rate) on stderr");
 }
 
+void add_adaptive_compile_option(CLI::App* cmd, OutputArgs& output) {
+  output.adaptive_compile = true;
+  cmd->add_flag_callback(
+      "--no-adaptive-compile", [&output] { output.adaptive_compile = false; },
+      "Under --device auto, run a new statement over a small table on the GPU after its "
+      "kernels compile, not on the CPU engine while they compile (SET adaptive_compile)");
+}
+
 void add_param_option(CLI::App* cmd, std::vector<std::string>& params) {
   // One value per -p, so that a file name after it is not taken as a second value.
   cmd->add_option("-p,--param", params, "Value of a '?' parameter, in order (repeatable)")
@@ -124,6 +132,7 @@ ExecOptions exec_options_for(const OutputArgs& output) {
   options.batch_rows = output.batch_rows;
   options.devices = output.devices;
   options.coprocess = output.coprocess;
+  options.adaptive_compile = output.adaptive_compile;
   if (output.progress) options.load_progress = terminal_progress_line();
   return options;
 }

@@ -24,6 +24,9 @@ struct OutputArgs {
   uint64_t batch_rows = 0;          // --batch-rows: streamed batch size (0: chosen)
   std::string devices;              // --devices: all, or GPU ordinals 0,1
   bool coprocess = false;           // --coprocess: the CPU engine beside the streaming GPU
+  // SET adaptive_compile's starting value: on for tally run and shell (--no-adaptive-compile
+  // turns it off), off for the commands that compile ahead or run prepared statements.
+  bool adaptive_compile = false;
   std::string format = "table";
   bool timing = false;
   bool progress = true;       // --no-progress: no progress line for long loads on a terminal
@@ -35,6 +38,8 @@ struct OutputArgs {
 
 // --device, --device-memory-limit, --format, --timing, --no-progress.
 void add_output_options(CLI::App* cmd, OutputArgs& output);
+// Turns adaptive compilation on, and adds --no-adaptive-compile (tally run and shell).
+void add_adaptive_compile_option(CLI::App* cmd, OutputArgs& output);
 // --timing alone (tally compile and prepare, which print no rows).
 void add_timing_option(CLI::App* cmd, OutputArgs& output);
 // -p/--param VALUE, repeatable: the values of '?' parameters in order.

@@ -53,6 +53,34 @@ namespace {
 
 using KernelPtr = std::shared_ptr<const cuda::CompiledKernel>;
 
+// This process's compiled binaries, by arch and source text.
+struct MemoryCache {
+  std::mutex mutex;
+  std::map<std::string, KernelPtr> binaries;
+};
+
+MemoryCache& memory_cache() {
+  static MemoryCache cache;
+  return cache;
+}
+
+std::string memory_key(const std::string& source, const std::string& arch) {
+  return arch + "\n" + source;
+}
+
+KernelPtr in_memory(const std::string& key) {
+  MemoryCache& memory = memory_cache();
+  std::lock_guard lock(memory.mutex);
+  auto it = memory.binaries.find(key);
+  return it == memory.binaries.end() ? nullptr : it->second;
+}
+
+void keep_in_memory(const std::string& key, KernelPtr binary) {
+  MemoryCache& memory = memory_cache();
+  std::lock_guard lock(memory.mutex);
+  memory.binaries.emplace(key, std::move(binary));
+}
+
 // The disk cache's key, or nullopt when NVRTC cannot be loaded (compile_cuda then reports
 // that properly). The NVRTC version comes from the cache's stamp when this process has not
 // loaded NVRTC (runtime/compile/nvrtc_stamp.h).
@@ -73,9 +101,9 @@ std::optional<KernelCacheKey> disk_key(const std::string& source,
 
 // Disk cache, then NVRTC (storing what it compiles under the key of the NVRTC that ran).
 KernelPtr load_or_compile(const std::string& source, const cuda::CompileOptions& options,
-                          GpuCompilation& c) {
+                          const KernelCacheWarning& warn, GpuCompilation& c) {
   auto start = std::chrono::steady_clock::now();
-  KernelCache disk(KernelCacheConfig::from_environment());
+  KernelCache disk(KernelCacheConfig::from_environment(warn), warn);
   std::optional<KernelCacheKey> key =
       disk.enabled() ? disk_key(source, options, disk.config()) : std::nullopt;
   if (key) {
@@ -93,33 +121,51 @@ KernelPtr load_or_compile(const std::string& source, const cuda::CompileOptions&
   return binary;
 }
 
+bool on_disk(const std::string& source, const std::string& arch) {
+  const KernelCacheWarning quiet = [](const std::string&) {};
+  KernelCache disk(KernelCacheConfig::from_environment(quiet), quiet);
+  if (!disk.enabled()) return false;
+  cuda::CompileOptions options;
+  options.arch = arch;
+  std::optional<KernelCacheKey> key = disk_key(source, options, disk.config());
+  return key && disk.contains(*key);
+}
+
 }  // namespace
 
 GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,
                             const GpuPlan& plan, const std::string& arch) {
-  static std::mutex mutex;
-  static std::map<std::string, KernelPtr> memory;
   GpuCompilation c;
   c.plan = plan;
   auto start = std::chrono::steady_clock::now();
   c.program = generate_cuda(query, plan, stats);
   c.codegen_ms = ms_since(start);
-  std::string key = arch + "\n" + c.program.source;
-  {
-    std::lock_guard lock(mutex);
-    auto it = memory.find(key);
-    if (it != memory.end()) {
-      c.binary = it->second;
-      c.source = BinarySource::MemoryCache;
-      return c;
-    }
+  const std::string key = memory_key(c.program.source, arch);
+  if ((c.binary = in_memory(key))) {
+    c.source = BinarySource::MemoryCache;
+    return c;
   }
   cuda::CompileOptions options;
   options.arch = arch;
-  c.binary = load_or_compile(c.program.source, options, c);
-  std::lock_guard lock(mutex);
-  memory.emplace(key, c.binary);
+  c.binary = load_or_compile(c.program.source, options, warn_on_stderr, c);
+  keep_in_memory(key, c.binary);
   return c;
+}
+
+bool binary_cached(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
+                   const GpuProgram& program, const std::string& arch, const GpuPlanCache* plans) {
+  if (plans && plans->contains(plan_fingerprint(plan, stats, arch))) return true;
+  return in_memory(memory_key(program.source, arch)) || on_disk(program.source, arch);
+}
+
+void compile_into_caches(const std::string& source, const std::string& arch,
+                         const KernelCacheWarning& warn) {
+  const std::string key = memory_key(source, arch);
+  if (in_memory(key)) return;
+  cuda::CompileOptions options;
+  options.arch = arch;
+  GpuCompilation c;
+  keep_in_memory(key, load_or_compile(source, options, warn, c));
 }
 
 GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,

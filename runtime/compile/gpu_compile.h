@@ -9,6 +9,7 @@
 
 #include "compiler/codegen/gpu_program.h"
 #include "runtime/compile/gpu_plan_cache.h"
+#include "runtime/compile/kernel_cache.h"
 #include "runtime/compile/nvrtc.h"
 #include "runtime/storage/scan_stats.h"
 #include "runtime/storage/table.h"
@@ -59,5 +60,18 @@ GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnSt
 // null is the plain compile_plan. `query` must be the statement the cache belongs to.
 GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,
                             const GpuPlan& plan, const std::string& arch, GpuPlanCache* plans);
+
+// Whether a cache already holds the binary of `program` (generated from `plan` and `stats`)
+// for `arch`: the prepared statement's plan cache (`plans`, may be null), this process's
+// memory, or the disk cache, where an entry is looked for but not loaded. Never compiles.
+bool binary_cached(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
+                   const GpuProgram& program, const std::string& arch, const GpuPlanCache* plans);
+
+// Compiles `source` for `arch` into this process's memory and the disk cache, as compile_plan
+// would, unless memory holds it already: a compile ahead of the statement that needs it
+// (runtime/compile/background_compiler.h). Throws what compile_cuda throws; the disk cache's
+// problems go to `warn`.
+void compile_into_caches(const std::string& source, const std::string& arch,
+                         const KernelCacheWarning& warn);
 
 }  // namespace tally

@@ -45,6 +45,11 @@ std::shared_ptr<const CachedGpuProgram> GpuPlanCache::find(const std::string& fi
   return it->second;
 }
 
+bool GpuPlanCache::contains(const std::string& fingerprint) const {
+  std::lock_guard lock(mutex_);
+  return entries_.count(fingerprint) > 0;
+}
+
 std::shared_ptr<const CachedGpuProgram> GpuPlanCache::insert(
     const std::string& fingerprint, std::shared_ptr<const CachedGpuProgram> entry) {
   std::lock_guard lock(mutex_);

@@ -36,6 +36,8 @@ class GpuPlanCache {
   static constexpr size_t kMaxEntries = 16;
 
   std::shared_ptr<const CachedGpuProgram> find(const std::string& fingerprint) const;
+  // Whether an entry is held, without counting a hit or a miss (a look before deciding).
+  bool contains(const std::string& fingerprint) const;
   // Keeps `entry` unless another thread stored one first; returns the one kept.
   std::shared_ptr<const CachedGpuProgram> insert(const std::string& fingerprint,
                                                  std::shared_ptr<const CachedGpuProgram> entry);

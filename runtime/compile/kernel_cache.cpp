@@ -103,6 +103,11 @@ std::optional<cuda::CompiledKernel> KernelCache::load(const KernelCacheKey& key)
   return std::nullopt;
 }
 
+bool KernelCache::contains(const KernelCacheKey& key) const {
+  std::error_code ec;
+  return config_.enabled && fs::exists(path_of(key), ec);
+}
+
 void KernelCache::store(const KernelCacheKey& key, const cuda::CompiledKernel& kernel) {
   if (!config_.enabled) return;
   try {

@@ -49,6 +49,8 @@ class KernelCache {
 
   // The entry for `key`, marked as just used; empty when there is none or it was bad.
   std::optional<cuda::CompiledKernel> load(const KernelCacheKey& key);
+  // Whether an entry for `key` exists, without reading it (a bad one is found at load).
+  bool contains(const KernelCacheKey& key) const;
   // Stores `kernel` under `key`, then evicts the least recently used entries over the limit.
   void store(const KernelCacheKey& key, const cuda::CompiledKernel& kernel);
 

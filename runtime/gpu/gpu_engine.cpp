@@ -239,10 +239,9 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   const uint64_t uploaded_before = impl_->uploaded_bytes;
   auto plan_start = std::chrono::steady_clock::now();
   std::vector<ColumnStats> stats = scan_stats(query, table);
-  const GpuCompileOptions compile = compile_options(options, parameters, table);
-  GpuPlan plan = plan_for(query, stats, table.rows(), compile);
-  const bool on_host = place_on_host(*impl_, query, table, options.placement);
-  if (on_host) plan = with_streamed_scan(plan, false);
+  FirstPlan first = plan_first_attempt(query, table, stats, parameters, options);
+  GpuPlan plan = std::move(first.plan);
+  const bool on_host = first.on_host;
   report.plan_ms = ms_since(plan_start);
   // Rows of every output (hidden ones too) to ORDER BY, OFFSET and LIMIT as the CPU does.
   // `rows`: ResultRows from the groups' cells, or a projection's rows of Values.
@@ -265,7 +264,7 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   };
   for (int attempt = 1;; ++attempt) {
     stop_if_cancelled();
-    GpuCompilation c = compile_plan(query, stats, plan, compile.arch, options.plans);
+    GpuCompilation c = compile_plan(query, stats, plan, arch(), options.plans);
     stop_if_cancelled();
     report_compilation(report, c, attempt);
     if (plan.projection) {

@@ -116,6 +116,17 @@ class GpuEngine {
                         GpuRunReport* report = nullptr, const GpuPartRun* planned = nullptr);
   PartialGroups finish_part(GpuPartRun& run);
 
+  // The plan run() starts from for these inputs (its first attempt, before any rerun), and
+  // whether the columns stream from host memory: what adaptive compilation looks up in the
+  // kernel caches (runtime/session/adaptive_compile.h). Plans only: no compile, no upload.
+  struct FirstPlan {
+    GpuPlan plan;
+    bool on_host = false;
+  };
+  FirstPlan first_plan(const BoundSelect& query, const Table& table,
+                       const std::vector<ColumnStats>& stats, const std::vector<Value>& parameters,
+                       const GpuRunOptions& options);
+
   std::string device_name() const;
 
   // What stays on the device between queries: uploaded columns and loaded modules.
@@ -135,6 +146,10 @@ class GpuEngine {
  private:
   GpuCompileOptions compile_options(const GpuRunOptions& options,
                                     const std::vector<Value>& parameters, const Table& table) const;
+  // first_plan with the engine's mutex held and the query's memory limit set (run()).
+  FirstPlan plan_first_attempt(const BoundSelect& query, const Table& table,
+                               const std::vector<ColumnStats>& stats,
+                               const std::vector<Value>& parameters, const GpuRunOptions& options);
 
   std::unique_ptr<Impl> impl_;
 };

@@ -8,6 +8,7 @@
 #include "compiler/bind/binder.h"
 #include "compiler/common/suggest.h"
 #include "compiler/parse/parser.h"
+#include "runtime/compile/background_compiler.h"
 #include "runtime/cuda/device.h"
 #include "runtime/gpu/gpu_engine.h"
 #include "runtime/session/settings.h"
@@ -15,7 +16,9 @@
 
 namespace tally {
 
-Database::Database() : settings_(std::make_unique<SessionSettings>()) {}
+Database::Database()
+    : settings_(std::make_unique<SessionSettings>()),
+      compiler_(std::make_unique<BackgroundCompiler>()) {}
 Database::~Database() = default;
 
 std::shared_ptr<GpuEngine> Database::gpu() {
@@ -47,6 +50,8 @@ Database::GpuMemory Database::gpu_memory() {
   if (!gpu_) return {};
   return {gpu_->memory_held(), gpu_->memory_cached()};
 }
+
+void Database::wait_for_compiles() { compiler_->wait_idle(); }
 
 const TableSchema* Database::find_table(std::string_view name) const {
   std::lock_guard lock(mutex_);

@@ -21,11 +21,13 @@
 #include "runtime/cpu/cpu_options.h"
 #include "runtime/load/load_report.h"
 #include "runtime/result/result.h"
+#include "runtime/session/adaptive_compile.h"
 #include "runtime/session/prepared_select.h"
 #include "runtime/storage/table.h"
 
 namespace tally {
 
+class BackgroundCompiler;
 class GpuEngine;
 struct GpuRunOptions;
 class DatabaseStore;
@@ -63,6 +65,11 @@ struct ExecOptions {
   // Co-processing: the GPU streams the table from host memory while the CPU engine takes
   // chunks of the same rows from the other end of its queue (runtime/gpu/coprocess.h).
   bool coprocess = false;
+  // Adaptive compilation (runtime/session/adaptive_compile.h): under DeviceChoice::Auto, a
+  // statement over at most adaptive_compile_rows rows whose kernels no cache holds runs on the
+  // CPU engine while they compile in the background. Off here; tally run and shell turn it on.
+  bool adaptive_compile = false;
+  uint64_t adaptive_compile_rows = kAdaptiveCompileRows;
   // Where NULLs sort when ORDER BY does not say (DuckDB's setting names); the default is
   // PostgreSQL's: last for ASC, first for DESC.
   std::string default_null_order = "nulls_last_on_asc_first_on_desc";
@@ -156,6 +163,10 @@ class Database : public Catalog {
   };
   GpuMemory gpu_memory();
 
+  // Returns once the kernels that statements queued for a background compile (SET
+  // adaptive_compile) are compiled, or failed; the destructor waits for them too.
+  void wait_for_compiles();
+
  private:
   StatementOutcome execute_body(const ast::Statement& statement, const ExecOptions& options);
   ExecOptions with_settings(const ExecOptions& options) const;  // `options` after SET
@@ -213,6 +224,13 @@ class Database : public Catalog {
                                                       const std::shared_ptr<StringHeap>& strings,
                                                       const ExecOptions& options,
                                                       StatementOutcome& outcome);
+  // Adaptive compilation: true when the statement is to run on the CPU engine while its
+  // kernels compile in the background (queued here); outcome then says so, and
+  // outcome.result is left to the CPU engine (runtime/session/run_adaptive.cpp).
+  bool compiles_in_background(GpuEngine& engine, const BoundSelect& query, const Table& input,
+                              const std::vector<Value>& parameters,
+                              const GpuRunOptions& gpu_options, const ExecOptions& options,
+                              bool gpu_usable, StatementOutcome& outcome);
   StatementOutcome compile_select(const BoundSelect& query, const TablePtr& input,
                                   const ExecOptions& options, StatementOutcome outcome,
                                   GpuPlanCache* plans);
@@ -244,6 +262,8 @@ class Database : public Catalog {
   std::shared_ptr<DatabaseStore> store_;
   mutable std::mutex settings_mutex_;
   std::unique_ptr<SessionSettings> settings_;
+  // Last, so that it goes first: its thread finishes the queued compiles.
+  std::unique_ptr<BackgroundCompiler> compiler_;
 };
 
 }  // namespace tally

@@ -193,7 +193,11 @@ StatementOutcome Database::run_bound(const BoundSelect& bound, const ExecOptions
   if (query.grouping_sets.empty()) {
     run_engine(query, input, parameters, strings, options, plans, outcome);
   } else {
-    run_grouping_sets(query, input, parameters, strings, options, outcome);
+    // Its passes run one engine each, chosen once for the statement: none moves to the CPU
+    // engine for a compile, so its device is one.
+    ExecOptions sets = options;
+    sets.adaptive_compile = false;
+    run_grouping_sets(query, input, parameters, strings, sets, outcome);
   }
   outcome.timings.execute_ms = ms_since(start);
   outcome.tag = fmt::format("SELECT {}", outcome.result->rows.size());
@@ -205,9 +209,9 @@ void Database::run_engine(const BoundSelect& query, const TablePtr& input,
                           const std::shared_ptr<StringHeap>& strings, const ExecOptions& options,
                           GpuPlanCache* plans, StatementOutcome& outcome) {
   bool try_gpu = options.device == DeviceChoice::Gpu;
+  std::optional<std::string> why_not;
   if (options.device == DeviceChoice::Auto) {
-    std::optional<std::string> why_not =
-        input ? cuda::why_gpu_unusable() : std::string("a query without FROM");
+    why_not = input ? cuda::why_gpu_unusable() : std::string("a query without FROM");
     try_gpu = !why_not;
     if (why_not) outcome.notice = "ran on the CPU engine: " + *why_not;
   }
@@ -241,11 +245,15 @@ void Database::run_engine(const BoundSelect& query, const TablePtr& input,
         run_split(query, *input, parameters, strings, gpu_options, ordinals, options, outcome);
       } else {
         auto engine = ordinals.empty() ? gpu() : gpus(ordinals)[0];
-        GpuRunReport report;
-        outcome.result = engine->run(query, *input, parameters, strings, gpu_options, &report);
-        outcome.timings.gpu = gpu_timing(report);
-        if (options.explain) outcome.explain += report.plan;
-        if (options.emit_cuda) outcome.cuda = report.source;
+        // Else the CPU engine below runs it while its kernels compile.
+        if (!compiles_in_background(*engine, query, *input, parameters, gpu_options, options,
+                                    !why_not, outcome)) {
+          GpuRunReport report;
+          outcome.result = engine->run(query, *input, parameters, strings, gpu_options, &report);
+          outcome.timings.gpu = gpu_timing(report);
+          if (options.explain) outcome.explain += report.plan;
+          if (options.emit_cuda) outcome.cuda = report.source;
+        }
       }
     } catch (const Error& e) {
       // --device auto falls back only for what the GPU path does not do, and says so.

@@ -43,6 +43,10 @@ uint64_t whole_number(const std::string& value, uint64_t most, const char* what)
   return n;
 }
 
+std::string row_count(const std::string& value) {
+  return std::to_string(whole_number(value, uint64_t{1} << 40, "a whole number of rows"));
+}
+
 // "", "all", or GPU ordinals "0,1" (which GPUs exist is checked when a query runs).
 std::string device_list(const std::string& value) {
   std::string v = lower(value);
@@ -55,6 +59,14 @@ std::string device_list(const std::string& value) {
   }
   if (!digit_before) throw BadValue("all, or GPU ordinals such as 0,1");
   return v;
+}
+
+// "on" or "off", from those or the booleans' other spellings.
+std::string on_or_off(const std::string& value) {
+  const std::string b = lower(value);
+  if (b == "true" || b == "on" || b == "1") return "on";
+  if (b == "false" || b == "off" || b == "0") return "off";
+  throw BadValue("on or off");
 }
 
 const char* device_name(DeviceChoice d) {
@@ -75,19 +87,19 @@ struct Setting {
 
 const std::vector<Setting>& settings() {
   static const std::vector<Setting> table = {
-      {"batch_rows", "rows of a batch streamed from host memory to the GPU (0: chosen)",
-       [](const std::string& v) {
-         return std::to_string(whole_number(v, uint64_t{1} << 40, "a whole number of rows"));
-       },
+      {"adaptive_compile",
+       "under device auto, a new statement over a small table runs on the CPU engine while its "
+       "GPU kernels compile in the background: on or off",
+       on_or_off, [](ExecOptions& o, const std::string& v) { o.adaptive_compile = v == "on"; },
+       [](const ExecOptions& o) { return std::string(o.adaptive_compile ? "on" : "off"); }},
+      {"adaptive_compile_rows", "most rows of a table that adaptive_compile runs on the CPU engine",
+       row_count,
+       [](ExecOptions& o, const std::string& v) { o.adaptive_compile_rows = std::stoull(v); },
+       [](const ExecOptions& o) { return std::to_string(o.adaptive_compile_rows); }},
+      {"batch_rows", "rows of a batch streamed from host memory to the GPU (0: chosen)", row_count,
        [](ExecOptions& o, const std::string& v) { o.batch_rows = std::stoull(v); },
        [](const ExecOptions& o) { return std::to_string(o.batch_rows); }},
-      {"coprocess", "the CPU engine beside one streaming GPU: on or off",
-       [](const std::string& v) {
-         const std::string b = lower(v);
-         if (b == "true" || b == "on" || b == "1") return std::string("on");
-         if (b == "false" || b == "off" || b == "0") return std::string("off");
-         throw BadValue("on or off");
-       },
+      {"coprocess", "the CPU engine beside one streaming GPU: on or off", on_or_off,
        [](ExecOptions& o, const std::string& v) { o.coprocess = v == "on"; },
        [](const ExecOptions& o) { return std::string(o.coprocess ? "on" : "off"); }},
       {"cpu_path", "the CPU engine's path: auto, row or vector",

@@ -1,0 +1,28 @@
+// GpuEngine::first_plan: the plan a run starts from, shared by run() and by adaptive
+// compilation's look into the kernel caches, so that both find the same kernels.
+#include "runtime/gpu/gpu_engine.h"
+#include "runtime/gpu/placement.h"
+
+namespace tally {
+
+GpuEngine::FirstPlan GpuEngine::first_plan(const BoundSelect& query, const Table& table,
+                                           const std::vector<ColumnStats>& stats,
+                                           const std::vector<Value>& parameters,
+                                           const GpuRunOptions& options) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->pool.set_limit(options.device_memory_limit);  // as run() sets it: placement reads it
+  return plan_first_attempt(query, table, stats, parameters, options);
+}
+
+GpuEngine::FirstPlan GpuEngine::plan_first_attempt(const BoundSelect& query, const Table& table,
+                                                   const std::vector<ColumnStats>& stats,
+                                                   const std::vector<Value>& parameters,
+                                                   const GpuRunOptions& options) {
+  FirstPlan first;
+  first.plan = plan_for(query, stats, table.rows(), compile_options(options, parameters, table));
+  first.on_host = place_on_host(*impl_, query, table, options.placement);
+  if (first.on_host) first.plan = with_streamed_scan(first.plan, false);
+  return first;
+}
+
+}  // namespace tally
