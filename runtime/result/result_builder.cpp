@@ -51,7 +51,7 @@ ResultRows evaluate_groups(const BoundSelect& query, size_t groups, const GroupA
   };
   if (!query.having) {
     ResultRows rows = output_rows(query);
-    rows.resize(groups);
+    rows.allocate(groups);  // every cell is set below, by the task of its group
     run_parallel(tasks, [&](size_t t) {
       each_group(t, [&](size_t g, const EvalContext& ctx) {
         for (size_t c = 0; c < width; ++c) rows.set(g, c, evaluate(*query.outputs[c].expr, ctx));
@@ -67,8 +67,7 @@ ResultRows evaluate_groups(const BoundSelect& query, size_t groups, const GroupA
       parts[t].push_back(row.data(), width);
     });
   });
-  for (size_t t = 1; t < tasks; ++t) parts[0].append(parts[t]);
-  return std::move(parts[0]);
+  return ResultRows::concatenate(parts);
 }
 
 }  // namespace

@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "compiler/common/error.h"
+#include "compiler/common/run_parallel.h"
 
 namespace tally {
 
@@ -51,11 +53,30 @@ void ResultColumn::push_back(const Value& value) {
 
 void ResultColumn::resize(size_t rows) {
   if (wide_) {
+    cells_.resize(rows, 0);
+  } else {
+    words_.resize(rows, 0);
+  }
+  nulls_.resize(rows, 1);
+}
+
+void ResultColumn::allocate(size_t rows) {
+  if (wide_) {
     cells_.resize(rows);
   } else {
     words_.resize(rows);
   }
-  nulls_.resize(rows, 1);
+  nulls_.resize(rows);
+}
+
+void ResultColumn::copy_in(const ResultColumn& other, size_t at) {
+  const size_t n = other.size();
+  std::copy_n(other.nulls_.data(), n, nulls_.data() + at);
+  if (wide_) {
+    std::copy_n(other.cells_.data(), n, cells_.data() + at);
+  } else {
+    std::copy_n(other.words_.data(), n, words_.data() + at);
+  }
 }
 
 void ResultColumn::reserve(size_t rows) {
@@ -70,17 +91,18 @@ void ResultColumn::reserve(size_t rows) {
 ResultColumn ResultColumn::gather(const std::vector<size_t>& rows) const {
   ResultColumn out;
   out.wide_ = wide_;
-  out.nulls_.resize(rows.size());
-  if (wide_) out.cells_.resize(rows.size());
-  if (!wide_) out.words_.resize(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i) {
-    out.nulls_[i] = nulls_[rows[i]];
-    if (wide_) {
-      out.cells_[i] = cells_[rows[i]];
-    } else {
-      out.words_[i] = words_[rows[i]];
+  out.allocate(rows.size());
+  constexpr size_t kChunk = 1 << 16;  // rows a task copies
+  run_parallel((rows.size() + kChunk - 1) / kChunk, [&](size_t t) {
+    for (size_t i = t * kChunk; i < std::min(rows.size(), (t + 1) * kChunk); ++i) {
+      out.nulls_[i] = nulls_[rows[i]];
+      if (wide_) {
+        out.cells_[i] = cells_[rows[i]];
+      } else {
+        out.words_[i] = words_[rows[i]];
+      }
     }
-  }
+  });
   return out;
 }
 
@@ -135,6 +157,30 @@ void ResultRows::reserve(size_t rows) {
 void ResultRows::resize(size_t rows) {
   for (auto& column : columns_) column.resize(rows);
   rows_ = rows;
+}
+
+void ResultRows::allocate(size_t rows) {
+  for (auto& column : columns_) column.allocate(rows);
+  rows_ = rows;
+}
+
+ResultRows ResultRows::concatenate(const std::vector<ResultRows>& parts) {
+  if (parts.empty()) return ResultRows();
+  ResultRows out = parts[0].gather({});
+  std::vector<size_t> first(parts.size() + 1, 0);
+  for (size_t p = 0; p < parts.size(); ++p) {
+    if (parts[p].width() != out.width()) {
+      throw Error(ErrorKind::Internal, "result rows of different widths concatenated");
+    }
+    first[p + 1] = first[p] + parts[p].size();
+  }
+  out.allocate(first.back());
+  run_parallel(parts.size(), [&](size_t p) {
+    for (size_t c = 0; c < out.width(); ++c) {
+      out.columns_[c].copy_in(parts[p].columns_[c], first[p]);
+    }
+  });
+  return out;
 }
 
 void ResultRows::keep_columns(size_t count) {

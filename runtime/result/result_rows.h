@@ -7,12 +7,38 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "compiler/common/types.h"
 #include "compiler/common/value.h"
 
 namespace tally {
+
+// An allocator whose resize leaves new cells unwritten: a large result's cells are written
+// once, by the threads that compute them, so zeroing them first (on one thread) is waste.
+template <class T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <class U>
+  UninitializedAllocator(const UninitializedAllocator<U>&) {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+template <class T>
+using CellVector = std::vector<T, UninitializedAllocator<T>>;
 
 class ResultColumn {
  public:
@@ -28,16 +54,20 @@ class ResultColumn {
   void set(size_t row, const Value& value);
   void push_back(const Value& value);
   void resize(size_t rows);  // new cells are NULL
+  // Room for `rows` cells, unwritten: each must be set before it is read.
+  void allocate(size_t rows);
   void reserve(size_t rows);
   // The cells of `rows`, in that order.
   ResultColumn gather(const std::vector<size_t>& rows) const;
   void append(const ResultColumn& other);
+  // Copies `other`'s cells over this column's from row `at` on (allocated, same width).
+  void copy_in(const ResultColumn& other, size_t at);
 
  private:
   bool wide_ = true;
-  std::vector<int64_t> words_;  // narrow
-  std::vector<int128> cells_;   // wide
-  std::vector<uint8_t> nulls_;
+  CellVector<int64_t> words_;  // narrow
+  CellVector<int128> cells_;   // wide
+  CellVector<uint8_t> nulls_;
 };
 
 class ResultRows {
@@ -98,6 +128,8 @@ class ResultRows {
   void push_back(const Value* row, size_t count);
   void reserve(size_t rows);
   void resize(size_t rows);  // new rows are NULL
+  // `rows` rows whose cells are unwritten: each must be set before it is read.
+  void allocate(size_t rows);
   // Drops the columns from `count` on (hidden outputs).
   void keep_columns(size_t count);
   // Columns `columns`, in that order (a column may come twice).
@@ -107,6 +139,9 @@ class ResultRows {
   // Appends `other`'s rows; its columns are this one's.
   void append(const ResultRows& other);
   std::vector<std::vector<Value>> to_vectors() const;
+
+  // The rows of `parts` (same columns) in order, copied on all cores.
+  static ResultRows concatenate(const std::vector<ResultRows>& parts);
 
  private:
   std::vector<ResultColumn> columns_;

@@ -15,10 +15,24 @@ constexpr size_t kChunkRows = 1 << 16;  // below this, one thread sorts
 class RowOrder {
  public:
   RowOrder(const BoundSelect& query, const ResultRows& rows, const StringHeap* strings)
-      : query_(query), rows_(rows), strings_(strings) {}
+      : query_(query), rows_(rows), strings_(strings) {
+    for (const auto& key : query.order_by) {
+      const Type& type = query.outputs[key.output].expr->type;
+      const bool by_word = (type.is_integer() || type.is_datetime() || type.id == TypeId::Time ||
+                            type.id == TypeId::Boolean) &&
+                           !rows.column(key.output).wide();
+      by_word_.push_back(by_word);
+    }
+  }
 
   bool operator()(size_t a, size_t b) const {
-    for (const auto& key : query_.order_by) {
+    for (size_t k = 0; k < query_.order_by.size(); ++k) {
+      const SortKey& key = query_.order_by[k];
+      if (by_word_[k]) {
+        const int c = compare_words(rows_.column(key.output), a, b, key);
+        if (c == 0) continue;
+        return c < 0;
+      }
       const Value x = rows_.cell(a, key.output);
       const Value y = rows_.cell(b, key.output);
       if (x.null || y.null) {
@@ -32,9 +46,23 @@ class RowOrder {
   }
 
  private:
+  // Rows a and b of a column whose values order as their signed words (integers, dates,
+  // times, booleans): < 0 when a comes first under `key`.
+  static int compare_words(const ResultColumn& column, size_t a, size_t b, const SortKey& key) {
+    const bool x_null = column.is_null(a), y_null = column.is_null(b);
+    if (x_null || y_null) {
+      if (x_null && y_null) return 0;
+      return x_null == key.nulls_first ? -1 : 1;
+    }
+    const int64_t x = column.word(a), y = column.word(b);
+    if (x == y) return 0;
+    return (x < y) != key.descending ? -1 : 1;
+  }
+
   const BoundSelect& query_;
   const ResultRows& rows_;
   const StringHeap* strings_;
+  std::vector<bool> by_word_;  // per ORDER BY key: compared as words
 };
 
 size_t chunk_count(size_t n) { return std::max<size_t>(1, (n + kChunkRows - 1) / kChunkRows); }
