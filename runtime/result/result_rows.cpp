@@ -106,15 +106,6 @@ ResultColumn ResultColumn::gather(const std::vector<size_t>& rows) const {
   return out;
 }
 
-void ResultColumn::append(const ResultColumn& other) {
-  if (other.wide_ != wide_) {
-    throw Error(ErrorKind::Internal, "result columns of different widths appended");
-  }
-  cells_.insert(cells_.end(), other.cells_.begin(), other.cells_.end());
-  words_.insert(words_.end(), other.words_.begin(), other.words_.end());
-  nulls_.insert(nulls_.end(), other.nulls_.begin(), other.nulls_.end());
-}
-
 Value ResultRows::Row::at(size_t column) const {
   if (column >= size()) {
     throw std::out_of_range(fmt::format("result column {} of {}", column, size()));
@@ -200,19 +191,6 @@ ResultRows ResultRows::gather(const std::vector<size_t>& rows) const {
   for (const auto& column : columns_) out.columns_.push_back(column.gather(rows));
   out.rows_ = rows.size();
   return out;
-}
-
-void ResultRows::append(const ResultRows& other) {
-  if (other.rows_ == 0) return;
-  if (rows_ == 0 && columns_.empty()) {
-    *this = other;
-    return;
-  }
-  if (other.columns_.size() != columns_.size()) {
-    throw Error(ErrorKind::Internal, "result rows of different widths appended");
-  }
-  for (size_t c = 0; c < columns_.size(); ++c) columns_[c].append(other.columns_[c]);
-  rows_ += other.rows_;
 }
 
 std::vector<std::vector<Value>> ResultRows::to_vectors() const {

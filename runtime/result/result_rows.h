@@ -59,7 +59,6 @@ class ResultColumn {
   void reserve(size_t rows);
   // The cells of `rows`, in that order.
   ResultColumn gather(const std::vector<size_t>& rows) const;
-  void append(const ResultColumn& other);
   // Copies `other`'s cells over this column's from row `at` on (allocated, same width).
   void copy_in(const ResultColumn& other, size_t at);
 
@@ -136,8 +135,6 @@ class ResultRows {
   ResultRows columns(const std::vector<size_t>& columns) const;
   // The rows `rows`, in that order.
   ResultRows gather(const std::vector<size_t>& rows) const;
-  // Appends `other`'s rows; its columns are this one's.
-  void append(const ResultRows& other);
   std::vector<std::vector<Value>> to_vectors() const;
 
   // The rows of `parts` (same columns) in order, copied on all cores.

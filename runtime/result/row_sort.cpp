@@ -28,36 +28,23 @@ class RowOrder {
   bool operator()(size_t a, size_t b) const {
     for (size_t k = 0; k < query_.order_by.size(); ++k) {
       const SortKey& key = query_.order_by[k];
-      if (by_word_[k]) {
-        const int c = compare_words(rows_.column(key.output), a, b, key);
-        if (c == 0) continue;
-        return c < 0;
+      const ResultColumn& column = rows_.column(key.output);
+      const bool x_null = column.is_null(a), y_null = column.is_null(b);
+      if (x_null || y_null) {
+        if (x_null && y_null) continue;
+        return x_null ? key.nulls_first : !key.nulls_first;
       }
-      const Value x = rows_.cell(a, key.output);
-      const Value y = rows_.cell(b, key.output);
-      if (x.null || y.null) {
-        if (x.null && y.null) continue;
-        return x.null ? key.nulls_first : !key.nulls_first;
-      }
-      int c = compare_values(x, y, query_.outputs[key.output].expr->type, strings_);
+      const int c = by_word_[k] ? compare_words(column.word(a), column.word(b))
+                                : compare_values(column.get(a), column.get(b),
+                                                 query_.outputs[key.output].expr->type, strings_);
       if (c != 0) return key.descending ? c > 0 : c < 0;
     }
     return a < b;
   }
 
  private:
-  // Rows a and b of a column whose values order as their signed words (integers, dates,
-  // times, booleans): < 0 when a comes first under `key`.
-  static int compare_words(const ResultColumn& column, size_t a, size_t b, const SortKey& key) {
-    const bool x_null = column.is_null(a), y_null = column.is_null(b);
-    if (x_null || y_null) {
-      if (x_null && y_null) return 0;
-      return x_null == key.nulls_first ? -1 : 1;
-    }
-    const int64_t x = column.word(a), y = column.word(b);
-    if (x == y) return 0;
-    return (x < y) != key.descending ? -1 : 1;
-  }
+  // Values that order as their signed words (integers, dates, times, booleans).
+  static int compare_words(int64_t x, int64_t y) { return x < y ? -1 : (x > y ? 1 : 0); }
 
   const BoundSelect& query_;
   const ResultRows& rows_;

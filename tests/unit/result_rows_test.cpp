@@ -1,6 +1,6 @@
 // Result rows held a column at a time: every type's values come back as they went in
 // (8-byte cells for one-word types, 16 for DECIMAL/HUGEINT/INTERVAL), NULLs stay NULL, and
-// gathering, appending and picking columns keep each cell with its row.
+// gathering, concatenating and picking columns keep each cell with its row.
 #include "runtime/result/result_rows.h"
 
 #include <doctest/doctest.h>
@@ -58,7 +58,7 @@ TEST_CASE("result rows: each type's values and NULLs round-trip through their co
   CHECK(std::signbit(doubles[0][0].f));
 }
 
-TEST_CASE("result rows: gather and append and columns and resize keep cells with their rows") {
+TEST_CASE("result rows: gather and concatenate and columns and resize keep cells with their rows") {
   ResultRows rows({Type::bigint(), Type::decimal(38, 0)});
   for (int64_t i = 0; i < 10; ++i) {
     rows.push_back({Value::from_int(i), i % 3 == 0 ? Value() : Value::from_decimal(i * 1000)});
@@ -70,8 +70,7 @@ TEST_CASE("result rows: gather and append and columns and resize keep cells with
   CHECK(picked[2][1].d == 4000);
   CHECK(picked[3][0].i == 4);
 
-  ResultRows both = rows.gather({1, 2});
-  both.append(rows.gather({3}));
+  const ResultRows both = ResultRows::concatenate({rows.gather({1, 2}), rows.gather({3})});
   REQUIRE(both.size() == 3);
   CHECK(both[2][0].i == 3);
   CHECK(both[2][1].null);
