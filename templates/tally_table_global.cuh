@@ -13,10 +13,10 @@
 // Concurrency: a slot's key only ever changes from EMPTY to one key, and the states are
 // initialised before the Scan, so a thread that finds its key (by CAS or by a plain load)
 // merges into the states at once; a stale plain load can only show EMPTY, which the CAS
-// then corrects. Overflow: probing stops after `max_probes` slots (capacity = a whole
-// cycle); the thread then sets kStatusTableFull in *status and gives up, other threads
-// poll *status and stop early, and the host grows the table and reruns the query: a full
-// table costs a rerun, never a wrong answer.
+// then corrects. Overflow: probing stops after `max_probes` slots (global_probe_limit); the
+// thread then sets kStatusTableFull in *status and gives up, other threads poll *status and
+// stop early, and the host grows the table and reruns the query: a full table costs a rerun,
+// never a wrong answer.
 #pragma once
 
 #include "tally_hash.cuh"
@@ -40,6 +40,14 @@ TALLY_DEV u64 next_probe_slot(u64 slot, u64 capacity) {
 TALLY_DEV bool probing_abandoned(u64 probe, const u32* status) {
   constexpr u32 kPollInterval = 32;
   return (u32)probe % kPollInterval == kPollInterval - 1 && status_raised(status);
+}
+
+// Linear probing at the planned half load averages a few probes; a run of this many means
+// the table is nearly full: it is reported full then (and grown), rather than let the last
+// keys walk most of a table of millions of slots.
+constexpr u64 kMaxGlobalProbes = 4096;
+TALLY_DEV u64 global_probe_limit(u64 capacity) {
+  return capacity < kMaxGlobalProbes ? capacity : kMaxGlobalProbes;
 }
 
 struct GlobalTableRef {

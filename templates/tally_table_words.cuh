@@ -37,7 +37,9 @@ struct GlobalTableWordsRef {
   // The table over one allocation: the marks, then the words from the next 8-byte boundary.
   TALLY_DEV static GlobalTableWordsRef over(void* base, u64 capacity, u32* status) {
     const u64 mark_bytes = ((capacity + 1) * 4 + 7) / 8 * 8;
-    return {(u32*)base, (u64*)((u8*)base + mark_bytes), capacity, capacity, status, nullptr};
+    return {(u32*)base, (u64*)((u8*)base + mark_bytes),
+            capacity,   global_probe_limit(capacity),
+            status,     nullptr};
   }
 
   TALLY_DEV u64 home_slot(const u64 (&key)[W]) const {

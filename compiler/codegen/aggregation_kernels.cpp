@@ -148,9 +148,11 @@ class AggregationWriter {
           static_cast<int>(ctx_.plan.hash_key_words), arg_keys_, ctx_.plan.slots);
     } else if (ctx_.plan.strategy == GpuStrategy::Hash) {
       const bool wide = ctx_.plan.hash_keys != HashKeyLayout::Word64;
-      p += fmt::format("const {0} table = {{({1}*)args[{2}], {3}ull, {3}ull, status, nullptr}};\n",
-                       wide ? "GlobalTable128Ref" : "GlobalTableRef", wide ? "u128" : "u64",
-                       arg_keys_, ctx_.plan.slots);
+      p += fmt::format(
+          "const {0} table = {{({1}*)args[{2}], {3}ull, global_probe_limit({3}ull), status, "
+          "nullptr}};\n",
+          wide ? "GlobalTable128Ref" : "GlobalTableRef", wide ? "u128" : "u64", arg_keys_,
+          ctx_.plan.slots);
     }
     p += "(void)rows; (void)status; (void)out_count;\n";
     return p + ctx_.declarations;

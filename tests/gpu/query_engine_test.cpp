@@ -135,6 +135,27 @@ TEST_CASE("gpu queries: a hash table that starts too small grows and reruns to t
   compare(reference, grown, "grown table");
 }
 
+// A table of exactly as many slots as groups fills completely: the last keys would walk
+// most of it, so probing gives up after a bounded run and the table grows instead.
+TEST_CASE("gpu queries: a hash table sized to its exact group count grows at its probe limit") {
+  const std::string sql =
+      "SELECT l_orderkey * 8 + l_linenumber AS k, COUNT(*), SUM(l_quantity) FROM lineitem "
+      "GROUP BY 1";
+  Result cpu = run(sql, {}, DeviceChoice::Cpu);
+  REQUIRE(cpu.rows.size() > 40000);  // one group a row: well past the probe limit
+  auto statements = parse_script(sql);
+  BoundSelect query = bind_select(std::get<ast::SelectStmt>(statements[0].body), shared_db(), 0);
+  GpuEngine engine;
+  GpuRunOptions options;
+  options.strategy = GpuStrategy::Hash;
+  options.hash_capacity = cpu.rows.size();
+  GpuRunReport report;
+  Result gpu = engine.run(query, *shared_db().table("lineitem"), {}, std::make_shared<StringHeap>(),
+                          options, &report);
+  CHECK(report.attempts > 1);
+  compare(cpu, gpu, "a table as large as its groups");
+}
+
 // Zipf keys over a domain far larger than a block's cache: hot groups merge in the cache,
 // the rest (and every group once the cache is full) take the global atomics.
 TEST_CASE("gpu queries: skewed keys through the block cache of direct and hash tables") {
