@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <type_traits>
 #include <utility>
 
 #include "compiler/common/run_parallel.h"
@@ -11,42 +12,66 @@ namespace {
 
 uint64_t field_mask(uint32_t bits) { return bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 
-// One block: its 1024 fields are read in row order, then each lane's 32 fields are
-// packed into its stream through an accumulator, so every output word is written once
-// (no zeroing first, no read-modify-write of scattered words). BITS is a constant so that
-// the loops unroll into shifts the compiler knows.
+// Field i of a block: the block starts on a 64-bit word (1024 * BITS bits), so the field
+// sits at bit i * BITS of it (and may end in the next word).
+template <uint32_t BITS>
+uint64_t field_at(const uint64_t* words, uint64_t i) {
+  const uint64_t bit = i * BITS;
+  const unsigned shift = bit & 63;
+  uint64_t v = words[bit >> 6] >> shift;
+  if (shift + BITS > 64) v |= words[(bit >> 6) + 1] << ((64 - shift) & 63);
+  return v & field_mask(BITS);
+}
+
+// A block's fields in row order. `whole`: a full block whose every field may read the word
+// after its own, so the loop unrolls into constant shifts.
+template <uint32_t BITS, typename Field>
+void read_fields(const uint64_t* words, uint64_t count, bool whole, Field* fields) {
+  if (whole) {
+#pragma GCC unroll 64
+    for (uint64_t i = 0; i < kLaneBlockRows; ++i)
+      fields[i] = static_cast<Field>(field_at<BITS>(words, i));
+    return;
+  }
+  for (uint64_t i = 0; i < count; ++i) fields[i] = static_cast<Field>(field_at<BITS>(words, i));
+  std::fill(fields + count, fields + kLaneBlockRows, 0);
+}
+
+// Lane `lane`'s 32 fields packed into its stream through an accumulator, so every output
+// word is written once (no zeroing first, no read-modify-write of scattered words). Up to
+// 32 bits a field, 31 pending bits plus a field fit 64 bits; wider ones take 128.
+template <uint32_t BITS, typename Field>
+void pack_lane(const Field* fields, uint32_t lane, uint32_t* stream) {
+  using Pending = std::conditional_t<(BITS <= 32), uint64_t, unsigned __int128>;
+  Pending pending = 0;
+  uint32_t pending_bits = 0;
+#pragma GCC unroll 32
+  for (uint32_t j = 0; j < 32; ++j) {
+    pending |= static_cast<Pending>(fields[j * 32 + lane]) << pending_bits;
+    pending_bits += BITS;
+    while (pending_bits >= 32) {
+      *stream = static_cast<uint32_t>(pending);
+      stream += 32;
+      pending >>= 32;
+      pending_bits -= 32;
+    }
+  }
+}
+
+// One block: its 1024 fields are read in row order, then each lane's 32 fields are packed
+// into its stream. BITS is a constant so that the loops unroll into shifts the compiler knows.
 template <uint32_t BITS>
 void transpose_block(std::span<const uint64_t> packed, uint64_t rows, uint64_t block,
                      uint32_t* out) {
-  uint64_t fields[kLaneBlockRows];
+  using Field = std::conditional_t<(BITS <= 32), uint32_t, uint64_t>;
+  Field fields[kLaneBlockRows];
   const uint64_t first = block * kLaneBlockRows;
   const uint64_t count = std::min<uint64_t>(kLaneBlockRows, rows - first);
-  const uint64_t mask = field_mask(BITS);
-  uint64_t bit = first * BITS;
-  for (uint64_t i = 0; i < count; ++i, bit += BITS) {
-    const uint64_t word = bit >> 6;
-    const unsigned shift = bit & 63;
-    uint64_t v = packed[word] >> shift;
-    if (shift + BITS > 64) v |= packed[word + 1] << (64 - shift);
-    fields[i] = v & mask;
-  }
-  std::fill(fields + count, fields + kLaneBlockRows, 0);
-  for (uint32_t lane = 0; lane < 32; ++lane) {
-    unsigned __int128 pending = 0;  // up to 31 + 64 bits
-    uint32_t pending_bits = 0;
-    uint32_t* stream = out + lane;
-#pragma GCC unroll 32
-    for (uint32_t j = 0; j < 32; ++j) {
-      pending |= static_cast<unsigned __int128>(fields[j * 32 + lane]) << pending_bits;
-      pending_bits += BITS;
-      while (pending_bits >= 32) {
-        *stream = static_cast<uint32_t>(pending);
-        stream += 32;
-        pending >>= 32;
-        pending_bits -= 32;
-      }
-    }
-  }
+  const uint64_t first_word = first * BITS / 64;
+  // Whole: every field's word and the one after it lie inside `packed`.
+  const bool whole = count == kLaneBlockRows && first_word + 16 * BITS < packed.size();
+  read_fields<BITS>(packed.data() + first_word, count, whole, fields);
+  for (uint32_t lane = 0; lane < 32; ++lane) pack_lane<BITS>(fields, lane, out + lane);
 }
 
 using TransposeBlock = void (*)(std::span<const uint64_t>, uint64_t, uint64_t, uint32_t*);
@@ -99,7 +124,7 @@ uint64_t lane_transposed_field(std::span<const uint32_t> words, uint64_t row, ui
   const unsigned shift = bit & 31;
   auto word = [&](uint64_t i) -> uint64_t { return i < words.size() ? words[i] : 0; };
   uint64_t v = (word(at) | word(at + 32) << 32) >> shift;
-  if (shift + bits > 64) v |= word(at + 64) << (64 - shift);
+  if (shift + bits > 64) v |= word(at + 64) << ((64 - shift) & 63);
   return v & field_mask(bits);
 }
 
