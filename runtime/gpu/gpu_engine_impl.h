@@ -63,6 +63,7 @@ struct GpuEngine::Impl {
 
   explicit Impl(int ordinal) : device(cuda::Device::supported(ordinal)) {
     pool.set_reclaimer([this] { return evict_column(); });
+    staging.prepare(device);
   }
 
   // Starts a query under a device memory limit (0: none): columns of tables that were dropped

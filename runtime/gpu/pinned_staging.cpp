@@ -19,7 +19,8 @@ uint64_t packed_unit_bytes(const Column& column) {
 
 }  // namespace
 
-PinnedStaging::PinnedStaging(uint64_t slot_bytes) : slot_bytes_(slot_bytes) {}
+PinnedStaging::PinnedStaging(uint64_t slot_bytes)
+    : slot_bytes_(slot_bytes), lanes_(worker_threads()) {}
 
 PinnedStaging::~PinnedStaging() = default;
 
@@ -28,12 +29,24 @@ uint64_t PinnedStaging::data_bytes(const Column& column) {
   return lane_transposed_word_count(column.size(), static_cast<uint32_t>(column.bits())) * 4;
 }
 
-void PinnedStaging::make_lanes() {
-  if (!lanes_.empty()) return;
-  lanes_.resize(worker_threads());
-  for (Lane& lane : lanes_) {
-    for (auto& buffer : lane.buffers) buffer = cuda::PinnedBuffer(slot_bytes_, "copy staging");
-  }
+PinnedStaging::Lane::Lane(uint64_t slot_bytes)
+    : buffers{cuda::PinnedBuffer(slot_bytes, "copy staging"),
+              cuda::PinnedBuffer(slot_bytes, "copy staging")} {}
+
+void PinnedStaging::prepare(const cuda::Device& device) {
+  prepared_ = std::async(std::launch::async, [this, &device] {
+    device.make_current();
+    for (size_t w = 0; w < lanes_.size(); ++w) lane(w);
+  });
+}
+
+void PinnedStaging::wait_prepared() {
+  if (prepared_.valid()) prepared_.get();
+}
+
+PinnedStaging::Lane& PinnedStaging::lane(size_t w) {
+  if (!lanes_[w]) lanes_[w] = std::make_unique<Lane>(slot_bytes_);
+  return *lanes_[w];
 }
 
 void PinnedStaging::download(const cuda::Device& device, const cuda::DeviceBuffer& from, void* to,
@@ -42,12 +55,12 @@ void PinnedStaging::download(const cuda::Device& device, const cuda::DeviceBuffe
     from.download(to, bytes);
     return;
   }
-  make_lanes();
+  wait_prepared();
   const uint64_t chunks = (bytes + slot_bytes_ - 1) / slot_bytes_;
   const uint64_t workers = std::min<uint64_t>(lanes_.size(), chunks);
   run_parallel(workers, [&](size_t w) {
     device.make_current();  // the driver's current context is per thread
-    Lane& lane = lanes_[w];
+    Lane& lane = this->lane(w);
     for (uint64_t c = w; c < chunks; c += workers) {
       const uint64_t offset = c * slot_bytes_;
       const uint64_t size = std::min(bytes - offset, slot_bytes_);
@@ -60,7 +73,7 @@ void PinnedStaging::download(const cuda::Device& device, const cuda::DeviceBuffe
 
 void PinnedStaging::upload(const cuda::Device& device, const Column& column,
                            cuda::DeviceBuffer& out, cuda::DeviceBuffer& validity) {
-  make_lanes();
+  wait_prepared();
   if (column.encoding() == Encoding::Plain) {
     const std::span<const uint8_t> bytes = column.plain_bytes();
     stage(device, out, bytes.size(), kPlainUnitBytes,
@@ -101,7 +114,7 @@ void PinnedStaging::stage(const cuda::Device& device, cuda::DeviceBuffer& out, u
   const uint64_t workers = std::min<uint64_t>(lanes_.size(), chunks);
   run_parallel(workers, [&](size_t w) {
     device.make_current();  // the driver's current context is per thread
-    Lane& lane = lanes_[w];
+    Lane& lane = this->lane(w);
     int buffer = 0;
     for (uint64_t c = w; c < chunks; c += workers, buffer ^= 1) {
       const uint64_t first = c * chunk_units;
