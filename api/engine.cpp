@@ -5,7 +5,6 @@
 #include <variant>
 
 #include "api/engine_impl.h"
-#include "compiler/parse/parser.h"
 
 namespace tally {
 
@@ -59,7 +58,8 @@ const EngineOptions& Engine::options() const { return impl_->options; }
 void Engine::cancel() { ++impl_->cancels; }
 
 ResultSet Engine::execute(std::string_view sql) {
-  std::vector<ast::Statement> statements = parse_script(sql);
+  std::shared_ptr<const std::vector<ast::Statement>> parsed = impl_->database.parse(sql);
+  const std::vector<ast::Statement>& statements = *parsed;
   ExecOptions exec = impl_->exec_options();
   StatementOutcome last;
   auto run_all = [&] {

@@ -7,7 +7,6 @@
 
 #include "compiler/bind/binder.h"
 #include "compiler/common/suggest.h"
-#include "compiler/parse/parser.h"
 #include "runtime/compile/background_compiler.h"
 #include "runtime/cuda/device.h"
 #include "runtime/gpu/gpu_engine.h"
@@ -130,7 +129,7 @@ StatementOutcome Database::execute_body(const ast::Statement& statement,
       [&](const auto& body) -> StatementOutcome {
         using T = std::decay_t<decltype(body)>;
         if constexpr (std::is_same_v<T, ast::SelectStmt>) {
-          return run_select(body, statement.parameter_count, options);
+          return run_select(body, statement.parameter_count, options, statement.text);
         } else if constexpr (std::is_same_v<T, ast::CreateTableStmt>) {
           return changing_table(body.name, [&] { return run_create(body, options); });
         } else if constexpr (std::is_same_v<T, ast::DropTableStmt>) {
@@ -157,7 +156,8 @@ StatementOutcome Database::execute_body(const ast::Statement& statement,
 void Database::execute_script(std::string_view sql, const ExecOptions& options,
                               const std::function<void(const StatementOutcome&)>& on_outcome) {
   auto start = std::chrono::steady_clock::now();
-  std::vector<ast::Statement> statements = parse_script(sql);
+  std::shared_ptr<const ParsedScript> parsed = parse(sql);
+  const ParsedScript& statements = *parsed;
   double parse_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   for (const auto& statement : statements) {

@@ -23,6 +23,7 @@
 #include "runtime/result/result.h"
 #include "runtime/session/adaptive_compile.h"
 #include "runtime/session/prepared_select.h"
+#include "runtime/session/statement_cache.h"
 #include "runtime/storage/table.h"
 
 namespace tally {
@@ -142,6 +143,9 @@ class Database : public Catalog {
   // The database on disk, or "" when the tables live in memory only.
   std::string store_path() const;
 
+  // The statements of `sql`, parsed once for every call with the same text.
+  std::shared_ptr<const ParsedScript> parse(std::string_view sql) { return scripts_.parse(sql); }
+
   // Parses the whole script first (a syntax error runs nothing), then runs the statements
   // in order, calling `on_outcome` after each; the first failing statement throws.
   void execute_script(std::string_view sql, const ExecOptions& options,
@@ -174,8 +178,10 @@ class Database : public Catalog {
   // any), putting the table back as it was when saving fails.
   StatementOutcome changing_table(const std::string& name,
                                   const std::function<StatementOutcome()>& run);
+  // `text`: the statement's text, whose GPU plans a plain SELECT keeps (AdHocPlans); "" for
+  // a SELECT inside another statement.
   StatementOutcome run_select(const ast::SelectStmt& stmt, int parameter_count,
-                              const ExecOptions& options);
+                              const ExecOptions& options, const std::string& text = "");
   // WITH, derived tables, VALUES, range(), set operations and subqueries
   // (runtime/session/run_query_forms.cpp).
   StatementOutcome run_query_forms(const ast::SelectStmt& stmt, int parameter_count,
@@ -260,6 +266,8 @@ class Database : public Catalog {
   mutable std::mutex mutex_;
   std::map<std::string, TablePtr, std::less<>> tables_;
   std::shared_ptr<DatabaseStore> store_;
+  ScriptCache scripts_;
+  AdHocPlans adhoc_plans_;
   mutable std::mutex settings_mutex_;
   std::unique_ptr<SessionSettings> settings_;
   // Last, so that it goes first: its thread finishes the queued compiles.

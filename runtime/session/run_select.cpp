@@ -91,7 +91,7 @@ void Database::run_split(const BoundSelect& query, const Table& table,
 }
 
 StatementOutcome Database::run_select(const ast::SelectStmt& stmt, int parameter_count,
-                                      const ExecOptions& options) {
+                                      const ExecOptions& options, const std::string& text) {
   if (ast::uses_query_forms(stmt)) return run_query_forms(stmt, parameter_count, options);
   StatementOutcome outcome;
   auto start = std::chrono::steady_clock::now();
@@ -103,7 +103,11 @@ StatementOutcome Database::run_select(const ast::SelectStmt& stmt, int parameter
   }
   BoundSelect query = bind_select(stmt, *this, parameter_count);
   outcome.timings.bind_ms = ms_since(start);
-  return run_bound(query, options, std::move(outcome));
+  std::shared_ptr<GpuPlanCache> plans;
+  if (!text.empty() && options.device != DeviceChoice::Cpu) {
+    plans = adhoc_plans_.plans_for(text, find_table(query.table), options.default_null_order);
+  }
+  return run_bound(query, options, std::move(outcome), plans.get());
 }
 
 namespace {

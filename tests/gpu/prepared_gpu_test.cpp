@@ -93,5 +93,41 @@ TEST_CASE("gpu prepared: threads executing one statement at once get the CPU's r
   CHECK(statement->plans->size() == 1);
 }
 
+// A plain statement's text run again: its plans are the session's (runtime/session/
+// statement_cache.h), so the second run skips codegen; a table of another shape under the
+// same name starts them over, and every run equals the CPU.
+TEST_CASE("gpu ad hoc plans: a SELECT run again hits the plan cache until its table changes") {
+  Database db;
+  db.put_table(generate_orders_table(20000, 500, 14));
+  const std::string sql =
+      "SELECT zip, COUNT(*), MAX(chargedamount), MIN(tax) FROM orders GROUP BY zip ORDER BY zip";
+  auto run = [&](DeviceChoice device) {
+    ExecOptions options;
+    options.device = device;
+    StatementOutcome outcome;
+    db.execute_script(sql + ";" + sql, options, [&](const StatementOutcome& o) { outcome = o; });
+    REQUIRE(outcome.result.has_value());
+    return outcome;
+  };
+  StatementOutcome twice = run(DeviceChoice::Gpu);  // the script's second statement
+  CHECK(twice.timings.gpu.find("(plan cache)") != std::string::npos);
+  CHECK(cells(*twice.result) == cells(*run(DeviceChoice::Cpu).result));
+
+  db.put_table(generate_orders_table(30000, 5000, 15));
+  ExecOptions cpu;
+  cpu.device = DeviceChoice::Cpu;
+  db.execute_script(
+      "CREATE TABLE swapped AS SELECT tax, ordertotal, chargedamount, zip FROM orders;"
+      "DROP TABLE orders; CREATE TABLE orders AS SELECT * FROM swapped",
+      cpu, [](const StatementOutcome&) {});
+  ExecOptions gpu;
+  gpu.device = DeviceChoice::Gpu;
+  StatementOutcome other;
+  db.execute_script(sql, gpu, [&](const StatementOutcome& o) { other = o; });
+  REQUIRE(other.result.has_value());
+  CHECK(other.timings.gpu.find("(plan cache)") == std::string::npos);
+  CHECK(cells(*other.result) == cells(*run(DeviceChoice::Cpu).result));
+}
+
 }  // namespace
 }  // namespace tally
