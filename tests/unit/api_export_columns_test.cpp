@@ -190,6 +190,23 @@ TEST_CASE("api export: a result without rows exports empty buffers - a string co
 
 const char* const kWords[] = {"", "ab", "cde"};
 
+TEST_CASE("api export: an INTERVAL past 2^63 nanoseconds is refused by name - not wrapped") {
+  Engine engine(EngineOptions{Device::Cpu});
+  // 3,000,000 hours are 1.08e19 ns; 2^63 is 9.22e18. A NULL row beside it exports fine.
+  ResultSet r = engine.execute(
+      "SELECT CASE WHEN range = 70000 THEN INTERVAL '3000000 hours' WHEN range % 2 = 0 THEN "
+      "NULL ELSE INTERVAL '1 hour' END AS iv FROM range(70001)");
+  ArrowSchema schema;
+  ArrowArray array;
+  CHECK_THROWS_WITH_AS(r.export_arrow(&schema, &array),
+                       doctest::Contains("INTERVAL whose time part passes 2^63"), Error);
+  ResultSet fits = engine.execute("SELECT INTERVAL '2000000 hours' AS iv");
+  Exported exported(fits);
+  int64_t nanos = 0;  // after the month and day int32s
+  std::memcpy(&nanos, static_cast<const uint8_t*>(exported.array.children[0]->buffers[1]) + 8, 8);
+  CHECK(nanos == int64_t{2000000} * 3600 * 1000000000);
+}
+
 // Rows by hand, past the export's 65,536-row chunks: columns built without types (wide
 // cells), a BIGINT and a VARCHAR with NULLs every 7th row.
 ResultSet many_rows(size_t rows) {
