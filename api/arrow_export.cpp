@@ -3,11 +3,10 @@
 // says), so the export outlives the ResultSet.
 #include <fmt/format.h>
 
-#include <cstring>
 #include <memory>
 
+#include "api/arrow_column_buffers.h"
 #include "api/engine_impl.h"
-#include "compiler/common/interval_value.h"
 
 namespace tally {
 
@@ -82,7 +81,7 @@ std::string format_of(const Type& type) {
 // ---- arrays ----
 
 struct ArrayData {
-  std::vector<std::vector<uint8_t>> buffers;
+  std::vector<ArrowBuffer> buffers;
   std::vector<const void*> pointers;
   std::vector<ArrowArray*> children;
 };
@@ -112,101 +111,12 @@ void fill_array(ArrowArray* out, int64_t length, int64_t null_count, ArrayData* 
   out->private_data = data;
 }
 
-template <typename T>
-void append_value(std::vector<uint8_t>& buffer, T value) {
-  size_t at = buffer.size();
-  buffer.resize(at + sizeof(T));
-  std::memcpy(buffer.data() + at, &value, sizeof(T));
-}
-
-void set_bit(std::vector<uint8_t>& bits, size_t index) {
-  bits[index >> 3] = static_cast<uint8_t>(bits[index >> 3] | (1u << (index & 7)));
-}
-
-// Arrow's month_day_nano cell; micros past 2^63 nanoseconds (292 years) have none.
-void append_interval(std::vector<uint8_t>& buffer, const Value& v) {
-  const Interval iv = v.null ? Interval{} : as_interval(v);
-  int64_t nanos = 0;
-  if (__builtin_mul_overflow(iv.micros, int64_t{1000}, &nanos)) {
-    throw Error(ErrorKind::Unsupported,
-                "export_arrow: an INTERVAL whose time part passes 2^63 nanoseconds");
-  }
-  append_value<int32_t>(buffer, iv.months);
-  append_value<int32_t>(buffer, iv.days);
-  append_value<int64_t>(buffer, nanos);
-}
-
-// One result column as an Arrow array. NULL slots hold zeros (and empty strings).
-ArrowArray* export_column(const Result& result, size_t column) {
-  const Type& type = result.types[column];
-  size_t rows = result.rows.size();
+// One result column's buffers as an Arrow array.
+ArrowArray* column_array(size_t rows, ArrowColumnBuffers column) {
   auto data = std::make_unique<ArrayData>();
+  data->buffers = std::move(column.buffers);
   auto array = std::make_unique<ArrowArray>();
-  if (type.id == TypeId::Null) {  // the null layout has no buffers
-    fill_array(array.get(), static_cast<int64_t>(rows), static_cast<int64_t>(rows), data.release());
-    return array.release();
-  }
-  std::vector<uint8_t> validity((rows + 7) / 8, 0), values, characters;
-  if (type.id == TypeId::Boolean) values.assign((rows + 7) / 8, 0);
-  if (type.is_string()) append_value<int32_t>(values, 0);
-  int64_t nulls = 0;
-  for (size_t row = 0; row < rows; ++row) {
-    const Value& v = result.rows[row][column];
-    if (v.null) {
-      ++nulls;
-    } else {
-      set_bit(validity, row);
-    }
-    switch (type.id) {
-      case TypeId::Boolean:
-        if (!v.null && v.i) set_bit(values, row);
-        break;
-      case TypeId::SmallInt:
-        append_value<int16_t>(values, v.null ? 0 : static_cast<int16_t>(v.i));
-        break;
-      case TypeId::Integer:
-      case TypeId::Date:
-        append_value<int32_t>(values, v.null ? 0 : static_cast<int32_t>(v.i));
-        break;
-      case TypeId::BigInt:
-      case TypeId::Timestamp:
-      case TypeId::TimestampTz:
-      case TypeId::Time:
-        append_value<int64_t>(values, v.null ? 0 : v.i);
-        break;
-      case TypeId::Real:
-        append_value<float>(values, v.null ? 0.0f : static_cast<float>(v.f));
-        break;
-      case TypeId::Double:
-        append_value<double>(values, v.null ? 0.0 : v.f);
-        break;
-      case TypeId::Decimal:
-      case TypeId::HugeInt:
-        append_value<int128>(values, v.null ? 0 : v.d);
-        break;
-      case TypeId::Interval:
-        append_interval(values, v);
-        break;
-      case TypeId::Varchar: {
-        if (!v.null) {
-          const std::string& s = result.strings->get(v.i);
-          characters.insert(characters.end(), s.begin(), s.end());
-        }
-        if (characters.size() > static_cast<size_t>(INT32_MAX)) {
-          throw Error(ErrorKind::Unsupported, "export_arrow: over 2 GiB of strings in a column");
-        }
-        append_value<int32_t>(values, static_cast<int32_t>(characters.size()));
-        break;
-      }
-      case TypeId::Null:
-        break;
-    }
-  }
-  if (nulls == 0) validity.clear();  // no bitmap: every value is valid
-  data->buffers.push_back(std::move(validity));
-  data->buffers.push_back(std::move(values));
-  if (type.is_string()) data->buffers.push_back(std::move(characters));
-  fill_array(array.get(), static_cast<int64_t>(rows), nulls, data.release());
+  fill_array(array.get(), static_cast<int64_t>(rows), column.null_count, data.release());
   return array.release();
 }
 
@@ -217,9 +127,10 @@ void ResultSet::export_arrow(ArrowSchema* schema, ArrowArray* array) const {
   const Result& result = impl_->result;
   std::vector<ArrowSchema*> child_schemas;
   std::vector<ArrowArray*> child_arrays;
+  std::vector<ArrowColumnBuffers> columns = arrow_column_buffers(result);
   try {
     for (size_t c = 0; c < result.names.size(); ++c) {
-      child_arrays.push_back(export_column(result, c));
+      child_arrays.push_back(column_array(result.rows.size(), std::move(columns[c])));
       auto* child = new ArrowSchema();
       fill_schema(child, format_of(result.types[c]), result.names[c], ARROW_FLAG_NULLABLE, {});
       child_schemas.push_back(child);

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "api/engine_impl.h"
+#include "runtime/result/column_cells.h"
 
 namespace tally {
 
@@ -133,6 +135,10 @@ constexpr Kinds kNumbers = {TypeKind::Real,    TypeKind::Double,   TypeKind::Dec
                             TypeKind::HugeInt, TypeKind::SmallInt, TypeKind::Integer,
                             TypeKind::BigInt};
 constexpr Kinds kStrings = {TypeKind::Varchar};
+constexpr Kinds kFixedWidth = {TypeKind::Boolean, TypeKind::SmallInt,  TypeKind::Integer,
+                               TypeKind::BigInt,  TypeKind::Real,      TypeKind::Double,
+                               TypeKind::Date,    TypeKind::Timestamp, TypeKind::TimestampTz,
+                               TypeKind::Time};
 
 }  // namespace
 
@@ -191,41 +197,118 @@ std::string ResultSet::get_text(size_t row, size_t column) const {
 
 namespace {
 
-// One column through a getter, NULLs as empty optionals.
-template <typename T, typename Get>
-std::vector<std::optional<T>> column_of(const ResultSet::Impl& impl, const ResultSet& r,
-                                        size_t column, Kinds kinds, const char* getter, Get get) {
-  checked_column(impl, column, kinds, getter);  // also for a result without rows
-  std::vector<std::optional<T>> out(r.row_count());
+// One column, NULLs as empty optionals, the others value_of(row) (no Value a cell).
+template <typename T, typename ValueOf>
+std::vector<std::optional<T>> optionals(const ResultColumn& column, ValueOf value_of) {
+  const uint8_t* nulls = column.nulls().data();
+  std::vector<std::optional<T>> out(column.size());
   for (size_t row = 0; row < out.size(); ++row) {
-    if (!r.is_null(row, column)) out[row] = get(row);
+    if (!nulls[row]) out[row] = value_of(row);
   }
   return out;
 }
 
+// A column's fixed-width values into `values` (T{} under NULLs), convert(word) each.
+template <typename T, typename Convert = std::identity>
+void copy_words(const ResultColumn& column, void* values, Convert convert = {}) {
+  T* out = static_cast<T*>(values);
+  const uint8_t* nulls = column.nulls().data();
+  read_words(column, [&](auto word_of) {
+    for (size_t row = 0; row < column.size(); ++row) {
+      out[row] = nulls[row] ? T{} : static_cast<T>(convert(word_of(row)));
+    }
+  });
+}
+
 }  // namespace
 
+// The getters below read the cells of a column whole. A result without rows may have no
+// cells to read (rows built without types make their columns with the first row).
+
 std::vector<std::optional<int64_t>> ResultSet::int64_column(size_t column) const {
-  return column_of<int64_t>(*impl_, *this, column, kIntegers, "int64_column",
-                            [&](size_t row) { return get_int64(row, column); });
+  checked_column(*impl_, column, kIntegers, "int64_column");
+  if (row_count() == 0) return {};
+  std::vector<std::optional<int64_t>> out;
+  const ResultColumn& cells = impl_->result.rows.column(column);
+  read_words(cells, [&](auto word_of) { out = optionals<int64_t>(cells, word_of); });
+  return out;
 }
 
 std::vector<std::optional<double>> ResultSet::double_column(size_t column) const {
-  return column_of<double>(*impl_, *this, column, kNumbers, "double_column",
-                           [&](size_t row) { return get_double(row, column); });
+  const ColumnInfo& info = checked_column(*impl_, column, kNumbers, "double_column");
+  if (row_count() == 0) return {};
+  std::vector<std::optional<double>> out;
+  const ResultColumn& cells = impl_->result.rows.column(column);
+  if (info.kind == TypeKind::Decimal || info.kind == TypeKind::HugeInt) {
+    // As get_double: a DECIMAL's unscaled value over 10^scale (a HUGEINT's scale is 0).
+    const double scale = info.kind == TypeKind::Decimal ? std::pow(10.0, info.scale) : 1.0;
+    read_wide(cells, [&](auto cell_of) {
+      out = optionals<double>(cells, [&](size_t row) {
+        const auto value = static_cast<double>(cell_of(row));
+        return info.kind == TypeKind::Decimal ? value / scale : value;
+      });
+    });
+  } else if (info.kind == TypeKind::Real || info.kind == TypeKind::Double) {
+    read_words(cells, [&](auto word_of) {
+      out = optionals<double>(cells, [&](size_t row) { return word_double(word_of(row)); });
+    });
+  } else {
+    read_words(cells, [&](auto word_of) {
+      out = optionals<double>(cells, [&](size_t row) { return static_cast<double>(word_of(row)); });
+    });
+  }
+  return out;
 }
 
 std::vector<std::optional<std::string>> ResultSet::string_column(size_t column) const {
-  return column_of<std::string>(*impl_, *this, column, kStrings, "string_column",
-                                [&](size_t row) { return std::string(get_string(row, column)); });
+  checked_column(*impl_, column, kStrings, "string_column");
+  if (row_count() == 0) return {};
+  std::vector<std::optional<std::string>> out;
+  const ResultColumn& cells = impl_->result.rows.column(column);
+  impl_->result.strings->read_many([&](auto string_of) {
+    read_words(cells, [&](auto word_of) {
+      out = optionals<std::string>(cells, [&](size_t row) { return string_of(word_of(row)); });
+    });
+  });
+  return out;
 }
 
 std::vector<std::string> ResultSet::text_column(size_t column) const {
   this->column(column);
-  std::vector<std::string> out;
-  out.reserve(row_count());
-  for (size_t row = 0; row < row_count(); ++row) out.push_back(get_text(row, column));
+  std::vector<std::string> out(row_count());
+  for (size_t row = 0; row < out.size(); ++row) out[row] = impl_->result.cell_text(row, column);
   return out;
+}
+
+size_t ResultSet::copy_column(size_t column, void* values, uint8_t* nulls) const {
+  const ColumnInfo& info =
+      values ? checked_column(*impl_, column, kFixedWidth, "copy_column") : this->column(column);
+  if (row_count() == 0) return 0;
+  const ResultColumn& cells = impl_->result.rows.column(column);
+  if (values) {
+    switch (info.kind) {
+      case TypeKind::Boolean:
+        copy_words<bool>(cells, values);
+        break;
+      case TypeKind::SmallInt:
+        copy_words<int16_t>(cells, values);
+        break;
+      case TypeKind::Integer:
+      case TypeKind::Date:
+        copy_words<int32_t>(cells, values);
+        break;
+      case TypeKind::Real:
+        copy_words<float>(cells, values, word_double);
+        break;
+      case TypeKind::Double:
+        copy_words<double>(cells, values, word_double);
+        break;
+      default:  // BIGINT and the times
+        copy_words<int64_t>(cells, values);
+    }
+  }
+  if (nulls) std::copy(cells.nulls().begin(), cells.nulls().end(), nulls);
+  return static_cast<size_t>(std::count(cells.nulls().begin(), cells.nulls().end(), 1));
 }
 
 }  // namespace tally

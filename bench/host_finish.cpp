@@ -1,7 +1,8 @@
 // What a large GPU result costs on the host once its cells are downloaded (issue 16):
 // the outputs of each group (evaluate_group_outputs, reading the raw cells as the GPU
-// engine does), finish_result (HAVING, ORDER BY, LIMIT, hidden outputs), and the CSV the
-// command writes, for `--groups` groups (15 M: TPC-H SF 10's l_orderkey). Beside them,
+// engine does), finish_result (HAVING, ORDER BY, LIMIT, hidden outputs), the CSV the
+// command writes and the library's ResultSet::export_arrow of the same result, for
+// `--groups` groups (15 M: TPC-H SF 10's l_orderkey). Beside them,
 // the floor peer: the same integers spelled into CSV straight from the cell arrays by a
 // hand loop on all cores. No GPU needed.
 //   host_finish [--groups N] [--reps 3]
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "api/engine_impl.h"
 #include "bench/bench_util.h"
 #include "cli/result_format.h"
 #include "compiler/bind/binder.h"
@@ -74,9 +76,24 @@ double ms_between(std::chrono::steady_clock::time_point a,
 }
 
 struct Phases {
-  double outputs = 0, finish = 0, csv = 0;
+  double outputs = 0, finish = 0, csv = 0, arrow = 0;
   size_t rows = 0, bytes = 0;
 };
+
+// ResultSet::export_arrow of `result`, released again (the release is not timed).
+double arrow_export_ms(Result result) {
+  auto impl = std::make_shared<ResultSet::Impl>();
+  impl->result = std::move(result);
+  const ResultSet results(std::move(impl));
+  ArrowSchema schema;
+  ArrowArray array;
+  auto t0 = std::chrono::steady_clock::now();
+  results.export_arrow(&schema, &array);
+  const double ms = ms_between(t0, std::chrono::steady_clock::now());
+  array.release(&array);
+  schema.release(&schema);
+  return ms;
+}
 
 Phases run_once(const BoundSelect& query, const Cells& cells) {
   Phases p;
@@ -100,6 +117,7 @@ Phases run_once(const BoundSelect& query, const Cells& cells) {
   p.csv = ms_between(t2, t3);
   p.rows = result.rows.size();
   p.bytes = sink.bytes;
+  p.arrow = arrow_export_ms(std::move(result));
   return p;
 }
 
@@ -150,30 +168,33 @@ int main(int argc, char** argv) {
   };
   fmt::print("host finish of {} groups, {} threads, median of {} (ms)\n", groups, worker_threads(),
              reps);
-  fmt::print("| shape | outputs | finish_result | CSV | total | rows | CSV MB | / hand CSV |\n");
-  fmt::print("|---|---|---|---|---|---|---|---|\n");
+  fmt::print(
+      "| shape | outputs | finish_result | CSV | total | rows | CSV MB | / hand CSV | Arrow "
+      "export |\n");
+  fmt::print("|---|---|---|---|---|---|---|---|---|\n");
   std::vector<double> hand;
   size_t hand_bytes = 0;
   for (int r = 0; r < reps; ++r) hand.push_back(hand_csv_ms(cells, &hand_bytes));
   const double hand_ms = bench::median(hand);
   for (const auto& [name, sql] : shapes) {
     const BoundSelect query = bind(db, sql);
-    std::vector<double> o, f, c, t;
+    std::vector<double> o, f, c, t, a;
     Phases last;
     for (int r = 0; r < reps; ++r) {
       last = run_once(query, cells);
       o.push_back(last.outputs);
       f.push_back(last.finish);
       c.push_back(last.csv);
+      a.push_back(last.arrow);
       t.push_back(last.outputs + last.finish + last.csv);
     }
     const double total = bench::median(t);
-    fmt::print("| {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {} | {:.1f} | {:.2f}x |\n", name,
-               bench::median(o), bench::median(f), bench::median(c), total, last.rows,
-               last.bytes / 1e6, total / hand_ms);
+    fmt::print("| {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {} | {:.1f} | {:.2f}x | {:.1f} |\n",
+               name, bench::median(o), bench::median(f), bench::median(c), total, last.rows,
+               last.bytes / 1e6, total / hand_ms, bench::median(a));
   }
   fmt::print(
-      "| hand CSV from the cells (floor peer) | | | {:.1f} | {:.1f} | {} | {:.1f} | 1.00x |\n",
+      "| hand CSV from the cells (floor peer) | | | {:.1f} | {:.1f} | {} | {:.1f} | 1.00x | |\n",
       hand_ms, hand_ms, groups, hand_bytes / 1e6);
   return 0;
 }

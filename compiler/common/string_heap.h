@@ -20,6 +20,13 @@ class StringHeap {
     std::shared_lock lock(mutex_);
     return strings_[static_cast<size_t>(id)];
   }
+  // Calls read(get), get(id) giving the string, under one lock: for loops over many ids
+  // (a result's export), which would otherwise take the lock a string.
+  template <typename Read>
+  void read_many(Read read) const {
+    std::shared_lock lock(mutex_);
+    read([this](int64_t id) -> const std::string& { return strings_[static_cast<size_t>(id)]; });
+  }
   size_t size() const {
     std::shared_lock lock(mutex_);
     return strings_.size();

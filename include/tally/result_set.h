@@ -79,6 +79,12 @@ class ResultSet {
   std::vector<std::optional<double>> double_column(size_t column) const;
   std::vector<std::optional<std::string>> string_column(size_t column) const;
   std::vector<std::string> text_column(size_t column) const;
+  // A column whole into caller memory, for bulk readers (numpy): `nulls` gets row_count()
+  // bytes, 1 where NULL; `values` row_count() values of the column's own width, 0 under
+  // NULLs: bool (BOOLEAN), int16_t (SMALLINT), int32_t (INTEGER; DATE days), int64_t
+  // (BIGINT; TIMESTAMP[TZ] and TIME micros), float (REAL), double (DOUBLE). Either may be
+  // nullptr; values of another type throw Error(Type). Returns the number of NULLs.
+  size_t copy_column(size_t column, void* values, uint8_t* nulls) const;
 
   // Exports the result as an Arrow struct array (format "+s", one child per column) into
   // caller-provided structs, which the caller releases. Types: BOOLEAN "b", SMALLINT "s",

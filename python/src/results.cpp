@@ -7,6 +7,7 @@
 #include <tally/result_set.h>
 
 #include <string>
+#include <vector>
 
 #include "python/src/bindings.h"
 
@@ -14,30 +15,40 @@ namespace tally_python {
 
 namespace {
 
-template <typename T, typename Get>
-py::array numeric(const tally::ResultSet& r, size_t column, Get get) {
-  size_t rows = r.row_count();
-  py::array_t<T> values(static_cast<py::ssize_t>(rows));
-  T* out = values.mutable_data();
-  for (size_t row = 0; row < rows; ++row) {
-    out[row] = r.is_null(row, column) ? T{} : static_cast<T>(get(row));
-  }
+// A fixed-width column as a numpy array of T, copied whole (0 under NULLs).
+template <typename T>
+py::array numeric(const tally::ResultSet& r, size_t column) {
+  py::array_t<T> values(static_cast<py::ssize_t>(r.row_count()));
+  r.copy_column(column, values.mutable_data(), nullptr);
   return values;
 }
 
-// A list (python/tally/result.py makes it an object array).
-py::list objects(const tally::ResultSet& r, size_t column, bool decimal) {
+// A list (python/tally/result.py makes it an object array): VARCHAR as str, or each
+// cell's text (DECIMAL, HUGEINT, INTERVAL); None for NULL.
+py::list objects(const tally::ResultSet& r, size_t column, bool text) {
   size_t rows = r.row_count();
+  std::vector<uint8_t> nulls(rows);
+  r.copy_column(column, nullptr, nulls.data());
   py::list values(rows);
-  for (size_t row = 0; row < rows; ++row) {
-    if (r.is_null(row, column)) {
-      values[row] = py::none();
-    } else if (decimal) {
-      values[row] = py::str(r.get_text(row, column));
-    } else {
-      std::string_view text = r.get_string(row, column);
-      values[row] = py::str(text.data(), text.size());
+  // text_of(row): the text of a row that is not NULL.
+  auto fill = [&](auto text_of) {
+    for (size_t row = 0; row < rows; ++row) {
+      if (nulls[row]) {
+        values[row] = py::none();
+      } else {
+        const std::string& cell = text_of(row);
+        values[row] = py::str(cell.data(), cell.size());
+      }
     }
+  };
+  if (text) {
+    const std::vector<std::string> texts = r.text_column(column);
+    fill([&](size_t row) -> const std::string& { return texts[row]; });
+  } else if (r.column(column).kind == tally::TypeKind::Varchar) {
+    const std::vector<std::optional<std::string>> strings = r.string_column(column);
+    fill([&](size_t row) -> const std::string& { return *strings[row]; });
+  } else {  // the NULL type: every cell is NULL
+    for (size_t row = 0; row < rows; ++row) values[row] = py::none();
   }
   return values;
 }
@@ -45,47 +56,38 @@ py::list objects(const tally::ResultSet& r, size_t column, bool decimal) {
 py::object column_values(const tally::ResultSet& r, size_t c) {
   switch (r.column(c).kind) {
     case tally::TypeKind::Boolean:
-      return numeric<bool>(r, c, [&](size_t row) { return r.get_bool(row, c); });
+      return numeric<bool>(r, c);
     case tally::TypeKind::SmallInt:
-      return numeric<int16_t>(r, c, [&](size_t row) { return r.get_int64(row, c); });
+      return numeric<int16_t>(r, c);
     case tally::TypeKind::Integer:
-      return numeric<int32_t>(r, c, [&](size_t row) { return r.get_int64(row, c); });
+    case tally::TypeKind::Date:  // days
+      return numeric<int32_t>(r, c);
     case tally::TypeKind::BigInt:
-      return numeric<int64_t>(r, c, [&](size_t row) { return r.get_int64(row, c); });
-    case tally::TypeKind::Real:
-      return numeric<float>(r, c, [&](size_t row) { return r.get_double(row, c); });
-    case tally::TypeKind::Double:
-      return numeric<double>(r, c, [&](size_t row) { return r.get_double(row, c); });
-    case tally::TypeKind::Date:
-      return numeric<int32_t>(r, c, [&](size_t row) { return r.get_date(row, c); });
     case tally::TypeKind::Timestamp:
     case tally::TypeKind::TimestampTz:
     case tally::TypeKind::Time:
-      return numeric<int64_t>(r, c, [&](size_t row) { return r.get_timestamp(row, c); });
+      return numeric<int64_t>(r, c);
+    case tally::TypeKind::Real:
+      return numeric<float>(r, c);
+    case tally::TypeKind::Double:
+      return numeric<double>(r, c);
     case tally::TypeKind::Decimal:
-    case tally::TypeKind::HugeInt:  // beyond int64: Python numbers from the text
+    case tally::TypeKind::HugeInt:   // beyond int64: Python numbers from the text
+    case tally::TypeKind::Interval:  // PostgreSQL's text, '1 day 02:00:00'
       return objects(r, c, true);
-    case tally::TypeKind::Interval:
-      return objects(r, c, true);  // PostgreSQL's text, '1 day 02:00:00'
     case tally::TypeKind::Varchar:
-      return objects(r, c, false);
     case tally::TypeKind::Null:
       break;
   }
-  return objects(r, c, false);  // every cell NULL
+  return objects(r, c, false);
 }
 
 // True where the cell is NULL, or None when no cell is.
 py::object null_mask(const tally::ResultSet& r, size_t column) {
-  size_t rows = r.row_count();
-  py::array_t<bool> mask(static_cast<py::ssize_t>(rows));
-  bool* out = mask.mutable_data();
-  bool any = false;
-  for (size_t row = 0; row < rows; ++row) {
-    out[row] = r.is_null(row, column);
-    any = any || out[row];
-  }
-  return any ? py::object(mask) : py::none();
+  py::array_t<bool> mask(static_cast<py::ssize_t>(r.row_count()));
+  const size_t nulls =
+      r.copy_column(column, nullptr, reinterpret_cast<uint8_t*>(mask.mutable_data()));
+  return nulls > 0 ? py::object(mask) : py::none();
 }
 
 const char* kind_name(tally::TypeKind kind) {

@@ -78,6 +78,26 @@ def test_fetchnumpy_masks_nulls(con):
     assert arrays["x"].dtype == np.float64 and arrays["b"].dtype == np.bool_
 
 
+def test_fetchnumpy_of_every_fixed_width_kind_and_text_columns(con):
+    con.sql("CREATE TABLE w (s SMALLINT, r REAL, ts TIMESTAMP, tm TIME, h HUGEINT, i INTERVAL);"
+            "INSERT INTO w VALUES (-3, 0.25, TIMESTAMP '1970-01-02 00:00:00', TIME '00:00:01', 5,"
+            " INTERVAL '1 day 02:00:00'), (NULL, NULL, NULL, NULL, NULL, NULL), (7, -1.5,"
+            " TIMESTAMP '1969-12-31 23:59:59', TIME '23:59:59',"
+            " CAST('-170141183460469231731687303715884105728' AS HUGEINT), INTERVAL '-1 mons')")
+    arrays = con.sql("SELECT s, r, ts, tm, h, i, NULL AS nothing FROM w").fetchnumpy()
+    assert arrays["s"].dtype == np.int16 and arrays["r"].dtype == np.float32
+    assert arrays["s"].mask.tolist() == [False, True, False]
+    assert arrays["s"].data.tolist() == [-3, 0, 7]  # 0 under the NULL
+    assert arrays["r"].compressed().tolist() == [0.25, -1.5]
+    # TIMESTAMP: microseconds since 1970; TIME: since midnight.
+    assert arrays["ts"].dtype == np.int64
+    assert arrays["ts"].compressed().tolist() == [86400000000, -1000000]
+    assert arrays["tm"].compressed().tolist() == [1000000, 86399000000]
+    assert arrays["h"].tolist() == ["5", None, "-170141183460469231731687303715884105728"]
+    assert arrays["i"].tolist() == ["1 day 02:00:00", None, "-1 mons"]
+    assert arrays["nothing"].tolist() == [None, None, None]
+
+
 def test_fetchnumpy_without_nulls_is_plain(con):
     arrays = con.sql("SELECT 1 AS one, 2.5 AS two").fetchnumpy()
     assert type(arrays["one"]) is np.ndarray

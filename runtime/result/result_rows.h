@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <iterator>
 #include <memory>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -51,6 +52,13 @@ class ResultColumn {
   // The value's 64-bit word (integers, strings' ids, a double's bits): narrow columns only.
   int64_t word(size_t row) const { return words_[row]; }
   Value get(size_t row) const;
+  // The cells whole, for readers of a column at a time (runtime/result/column_cells.h):
+  // a narrow column's words or a wide one's 128-bit cells (the other span is empty), and a
+  // byte a row, 1 where NULL (the cell under a NULL is 0).
+  std::span<const int64_t> words() const { return {words_.data(), wide_ ? 0 : size()}; }
+  std::span<const int128> cells() const { return {cells_.data(), wide_ ? size() : 0}; }
+  std::span<const uint8_t> nulls() const { return {nulls_.data(), nulls_.size()}; }
+  size_t cell_bytes() const { return wide_ ? sizeof(int128) : sizeof(int64_t); }
   void set(size_t row, const Value& value);
   void push_back(const Value& value);
   void resize(size_t rows);  // new cells are NULL
