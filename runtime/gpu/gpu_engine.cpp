@@ -242,6 +242,7 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   FirstPlan first = plan_first_attempt(query, table, stats, parameters, options);
   GpuPlan plan = std::move(first.plan);
   const bool on_host = first.on_host;
+  if (!on_host) impl_->prepare_staging(query, table);
   report.plan_ms = ms_since(plan_start);
   // Rows of every output (hidden ones too) to ORDER BY, OFFSET and LIMIT as the CPU does.
   // `rows`: ResultRows from the groups' cells, or a projection's rows of Values.

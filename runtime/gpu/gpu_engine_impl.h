@@ -63,7 +63,6 @@ struct GpuEngine::Impl {
 
   explicit Impl(int ordinal) : device(cuda::Device::supported(ordinal)) {
     pool.set_reclaimer([this] { return evict_column(); });
-    staging.prepare(device);
   }
 
   // Starts a query under a device memory limit (0: none): columns of tables that were dropped
@@ -79,6 +78,18 @@ struct GpuEngine::Impl {
     std::erase_if(columns, [](const auto& entry) { return entry.second.column.use_count() == 1; });
     std::erase_if(host_columns,
                   [](const auto& entry) { return entry.second.column.use_count() == 1; });
+  }
+
+  // Pins every worker's staging on a thread of its own when this query uploads enough
+  // column bytes to keep all workers copying: its NVRTC compile then hides the pinning.
+  void prepare_staging(const BoundSelect& query, const Table& table) {
+    constexpr uint64_t kPrepareBytes = uint64_t{256} << 20;
+    uint64_t bytes = 0;
+    for (const auto& scanned : query.scan) {
+      const ColumnPtr& column = table.columns[scanned.table_column];
+      if (!columns.contains(column.get())) bytes += PinnedStaging::data_bytes(*column);
+    }
+    if (bytes >= kPrepareBytes) staging.prepare(device);
   }
 
   // The column's device layout in pinned host memory, written once.

@@ -34,6 +34,8 @@ PinnedStaging::Lane::Lane(uint64_t slot_bytes)
               cuda::PinnedBuffer(slot_bytes, "copy staging")} {}
 
 void PinnedStaging::prepare(const cuda::Device& device) {
+  if (prepare_started_) return;
+  prepare_started_ = true;
   prepared_ = std::async(std::launch::async, [this, &device] {
     device.make_current();
     for (size_t w = 0; w < lanes_.size(); ++w) lane(w);

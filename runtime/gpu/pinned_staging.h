@@ -26,9 +26,9 @@ class PinnedStaging {
   explicit PinnedStaging(uint64_t slot_bytes = uint64_t{2} << 20);
   ~PinnedStaging();
 
-  // Starts making every worker's staging on a thread of its own, so that pinning the
-  // buffers overlaps what comes before the first copy (planning, NVRTC); the first copy
-  // waits for it.
+  // Starts making every worker's staging on a thread of its own (once), so that pinning
+  // the buffers overlaps what comes before the first copy (NVRTC); the first copy waits
+  // for it. Without it, each worker makes its own at its first copy.
   void prepare(const cuda::Device& device);
 
   // The device layout's byte count of a column's data (without the zero tail).
@@ -64,6 +64,7 @@ class PinnedStaging {
 
   uint64_t slot_bytes_;
   std::vector<std::unique_ptr<Lane>> lanes_;
+  bool prepare_started_ = false;
   std::future<void> prepared_;  // declared last: destroyed (waited for) before the lanes
 };
 
