@@ -16,41 +16,49 @@ constexpr size_t kChunkRows = 1 << 16;  // below this, one thread sorts
 class RowOrder {
  public:
   RowOrder(const BoundSelect& query, const ResultRows& rows, const StringHeap* strings)
-      : query_(query), rows_(rows), strings_(strings) {
+      : strings_(strings) {
     for (const auto& key : query.order_by) {
       const Type& type = query.outputs[key.output].expr->type;
+      const ResultColumn& column = rows.column(key.output);
       const bool by_word = (type.is_integer() || type.is_datetime() || type.id == TypeId::Time ||
                             type.id == TypeId::Boolean) &&
-                           !rows.column(key.output).wide();
-      by_word_.push_back(by_word);
+                           !column.wide();
+      keys_.push_back({&column, by_word ? column.words().data() : nullptr, column.nulls().data(),
+                       &type, key.descending, key.nulls_first});
     }
   }
 
   bool operator()(size_t a, size_t b) const {
-    for (size_t k = 0; k < query_.order_by.size(); ++k) {
-      const SortKey& key = query_.order_by[k];
-      const ResultColumn& column = rows_.column(key.output);
-      const bool x_null = column.is_null(a), y_null = column.is_null(b);
+    for (const Key& key : keys_) {
+      const bool x_null = key.nulls[a] != 0, y_null = key.nulls[b] != 0;
       if (x_null || y_null) {
         if (x_null && y_null) continue;
         return x_null ? key.nulls_first : !key.nulls_first;
       }
-      const int c = by_word_[k] ? compare_words(column.word(a), column.word(b))
-                                : compare_values(column.get(a), column.get(b),
-                                                 query_.outputs[key.output].expr->type, strings_);
+      const int c =
+          key.words ? compare_words(key.words[a], key.words[b])
+                    : compare_values(key.column->get(a), key.column->get(b), *key.type, strings_);
       if (c != 0) return key.descending ? c > 0 : c < 0;
     }
     return a < b;
   }
 
  private:
+  // One ORDER BY key with what its comparisons read resolved once: the sort compares
+  // tens of millions of times.
+  struct Key {
+    const ResultColumn* column;
+    const int64_t* words;  // set where the values order as their signed words
+    const uint8_t* nulls;
+    const Type* type;
+    bool descending, nulls_first;
+  };
+
   // Values that order as their signed words (integers, dates, times, booleans).
   static int compare_words(int64_t x, int64_t y) { return x < y ? -1 : (x > y ? 1 : 0); }
 
-  const BoundSelect& query_;
-  const ResultRows& rows_;
   const StringHeap* strings_;
-  std::vector<bool> by_word_;  // per ORDER BY key: compared as words
+  std::vector<Key> keys_;
 };
 
 size_t chunk_count(size_t n) { return std::max<size_t>(1, (n + kChunkRows - 1) / kChunkRows); }
