@@ -34,13 +34,16 @@ std::vector<std::vector<Value>> tied_rows(size_t n) {
   return rows;
 }
 
-// The reference: one std::stable_sort with the ORDER BY of `query`.
+// The reference: one std::stable_sort with the ORDER BY of `query` (of row numbers, so
+// that the sort moves no rows).
 std::vector<std::vector<Value>> stable_sorted(const BoundSelect& query,
-                                              std::vector<std::vector<Value>> rows) {
-  std::stable_sort(rows.begin(), rows.end(), [&](const auto& x, const auto& y) {
+                                              const std::vector<std::vector<Value>>& rows) {
+  std::vector<size_t> order(rows.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
     for (const auto& key : query.order_by) {
-      const Value& u = x[key.output];
-      const Value& v = y[key.output];
+      const Value& u = rows[x][key.output];
+      const Value& v = rows[y][key.output];
       if (u.null || v.null) {
         if (u.null && v.null) continue;
         return u.null ? key.nulls_first : !key.nulls_first;
@@ -50,7 +53,10 @@ std::vector<std::vector<Value>> stable_sorted(const BoundSelect& query,
     }
     return false;
   });
-  return rows;
+  std::vector<std::vector<Value>> sorted;
+  sorted.reserve(rows.size());
+  for (size_t i : order) sorted.push_back(rows[i]);
+  return sorted;
 }
 
 bool same_cell(const Value& x, const Value& y) {
@@ -88,6 +94,29 @@ TEST_CASE("row sort: top-k and chunked merge sort equal one stable sort with tie
       const auto got = all.gather(*order).to_vectors();
       const size_t keep = std::min(needed, want.size());
       expect_same_rows(got, {want.begin(), want.begin() + static_cast<ptrdiff_t>(keep)});
+    }
+  }
+}
+
+TEST_CASE("row sort: edge sizes with LIMIT and OFFSET equal one stable sort") {
+  // 65,536 is one chunk (no merge round), 65,537 two (one round: the chunks are sorted in
+  // the scratch buffer) and 131,073 three (two rounds); a round merges its pairs in pieces.
+  const char* limits[] = {"", " LIMIT 1000 OFFSET 20", " LIMIT 60000 OFFSET 10"};
+  for (size_t n : {size_t{0}, size_t{1}, size_t{65536}, size_t{65537}, size_t{131073}}) {
+    const auto rows = tied_rows(n);
+    const auto want = stable_sorted(
+        test::bind_first(finish_db(), "SELECT a, b, c FROM t ORDER BY b DESC, c"), rows);
+    for (const char* limit : limits) {
+      const std::string sql = std::string("SELECT a, b, c FROM t ORDER BY b DESC, c") + limit;
+      INFO(sql << " over " << n << " rows");
+      BoundSelect query = test::bind_first(finish_db(), sql);
+      const size_t begin = std::min(static_cast<size_t>(query.offset), want.size());
+      const size_t end = query.limit
+                             ? std::min(want.size(), begin + static_cast<size_t>(*query.limit))
+                             : want.size();
+      const Result got = finish_result(query, rows, {}, std::make_shared<StringHeap>());
+      expect_same_rows(got.rows.to_vectors(), {want.begin() + static_cast<ptrdiff_t>(begin),
+                                               want.begin() + static_cast<ptrdiff_t>(end)});
     }
   }
 }
