@@ -38,20 +38,9 @@ int64_t fill_validity(const uint8_t* nulls, Chunk rows, uint8_t* bits) {
   return count;
 }
 
-// Stores convert(cell_of(row)) as a T at out[row] (T{} under a NULL).
-template <typename T, typename CellOf, typename Convert>
-void store_cells(const uint8_t* nulls, CellOf cell_of, Convert convert, Chunk rows, uint8_t* out) {
-  for (size_t row = rows.begin; row < rows.end; ++row) {
-    const T value = nulls[row] ? T{} : static_cast<T>(convert(cell_of(row)));
-    std::memcpy(out + row * sizeof(T), &value, sizeof(T));
-  }
-}
-
 template <typename T, typename Convert = std::identity>
 void store_words(const ResultColumn& column, Chunk rows, uint8_t* out, Convert convert = {}) {
-  read_words(column, [&](auto word_of) {
-    store_cells<T>(column.nulls().data(), word_of, convert, rows, out);
-  });
+  tally::store_words<T>(column, rows.begin, rows.end, out, convert);
 }
 
 // BOOLEAN's values are bits too: set where the row is valid and true.
@@ -187,7 +176,7 @@ void store_values(const Type& type, const ResultColumn& column, Chunk rows, uint
     case TypeId::Decimal:
     case TypeId::HugeInt:
       return read_wide(column, [&](auto cell_of) {
-        store_cells<int128>(column.nulls().data(), cell_of, std::identity{}, rows, out);
+        store_cells<int128>(column, cell_of, rows.begin, rows.end, out);
       });
     case TypeId::Interval:
       return store_intervals(column, rows, out);

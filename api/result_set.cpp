@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 #include "api/engine_impl.h"
 #include "runtime/result/column_cells.h"
@@ -208,18 +207,6 @@ std::vector<std::optional<T>> optionals(const ResultColumn& column, ValueOf valu
   return out;
 }
 
-// A column's fixed-width values into `values` (T{} under NULLs), convert(word) each.
-template <typename T, typename Convert = std::identity>
-void copy_words(const ResultColumn& column, void* values, Convert convert = {}) {
-  T* out = static_cast<T*>(values);
-  const uint8_t* nulls = column.nulls().data();
-  read_words(column, [&](auto word_of) {
-    for (size_t row = 0; row < column.size(); ++row) {
-      out[row] = nulls[row] ? T{} : static_cast<T>(convert(word_of(row)));
-    }
-  });
-}
-
 }  // namespace
 
 // The getters below read the cells of a column whole. A result without rows may have no
@@ -243,10 +230,8 @@ std::vector<std::optional<double>> ResultSet::double_column(size_t column) const
     // As get_double: a DECIMAL's unscaled value over 10^scale (a HUGEINT's scale is 0).
     const double scale = info.kind == TypeKind::Decimal ? std::pow(10.0, info.scale) : 1.0;
     read_wide(cells, [&](auto cell_of) {
-      out = optionals<double>(cells, [&](size_t row) {
-        const auto value = static_cast<double>(cell_of(row));
-        return info.kind == TypeKind::Decimal ? value / scale : value;
-      });
+      out = optionals<double>(
+          cells, [&](size_t row) { return static_cast<double>(cell_of(row)) / scale; });
     });
   } else if (info.kind == TypeKind::Real || info.kind == TypeKind::Double) {
     read_words(cells, [&](auto word_of) {
@@ -288,23 +273,23 @@ size_t ResultSet::copy_column(size_t column, void* values, uint8_t* nulls) const
   if (values) {
     switch (info.kind) {
       case TypeKind::Boolean:
-        copy_words<bool>(cells, values);
+        store_words<bool>(cells, 0, cells.size(), values);
         break;
       case TypeKind::SmallInt:
-        copy_words<int16_t>(cells, values);
+        store_words<int16_t>(cells, 0, cells.size(), values);
         break;
       case TypeKind::Integer:
       case TypeKind::Date:
-        copy_words<int32_t>(cells, values);
+        store_words<int32_t>(cells, 0, cells.size(), values);
         break;
       case TypeKind::Real:
-        copy_words<float>(cells, values, word_double);
+        store_words<float>(cells, 0, cells.size(), values, word_double);
         break;
       case TypeKind::Double:
-        copy_words<double>(cells, values, word_double);
+        store_words<double>(cells, 0, cells.size(), values, word_double);
         break;
       default:  // BIGINT and the times
-        copy_words<int64_t>(cells, values);
+        store_words<int64_t>(cells, 0, cells.size(), values);
     }
   }
   if (nulls) std::copy(cells.nulls().begin(), cells.nulls().end(), nulls);

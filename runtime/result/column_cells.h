@@ -7,6 +7,8 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <functional>
 
 #include "runtime/result/result_rows.h"
 
@@ -40,5 +42,26 @@ void read_wide(const ResultColumn& column, Read read) {
 
 // Value::f of a word (REAL and DOUBLE keep a double's bits).
 inline double word_double(int64_t word) { return std::bit_cast<double>(word); }
+
+// Rows [first, end) as T, convert(cell_of(row)) each, at byte row * sizeof(T) of `out` (T{}
+// under a NULL): the fixed-width exports' loop (Arrow buffers, ResultSet::copy_column).
+template <typename T, typename CellOf, typename Convert = std::identity>
+void store_cells(const ResultColumn& column, CellOf cell_of, size_t first, size_t end, void* out,
+                 Convert convert = {}) {
+  auto* bytes = static_cast<uint8_t*>(out);
+  const uint8_t* nulls = column.nulls().data();
+  for (size_t row = first; row < end; ++row) {
+    const T value = nulls[row] ? T{} : static_cast<T>(convert(cell_of(row)));
+    std::memcpy(bytes + row * sizeof(T), &value, sizeof(T));
+  }
+}
+
+// store_cells over the column's words.
+template <typename T, typename Convert = std::identity>
+void store_words(const ResultColumn& column, size_t first, size_t end, void* out,
+                 Convert convert = {}) {
+  read_words(column,
+             [&](auto word_of) { store_cells<T>(column, word_of, first, end, out, convert); });
+}
 
 }  // namespace tally

@@ -47,10 +47,13 @@ uint64_t ScriptCache::hits() const {
 std::shared_ptr<GpuPlanCache> AdHocPlans::plans_for(const std::string& text,
                                                     const TableSchema* schema,
                                                     const std::string& null_order) {
+  auto fresh = [&] {
+    return Entry{schema ? *schema : TableSchema{}, null_order, std::make_shared<GpuPlanCache>()};
+  };
   std::lock_guard lock(mutex_);
   auto it = entries_.find(text);
   if (it == entries_.end()) {
-    Entry entry{schema ? *schema : TableSchema{}, null_order, std::make_shared<GpuPlanCache>()};
+    Entry entry = fresh();
     auto plans = entry.plans;
     insert_bounded(entries_, order_, kMaxStatements, text, std::move(entry));
     return plans;
@@ -59,9 +62,7 @@ std::shared_ptr<GpuPlanCache> AdHocPlans::plans_for(const std::string& text,
   const bool same_schema =
       schema ? entry.schema.name == schema->name && entry.schema.columns == schema->columns
              : entry.schema.name.empty();
-  if (!same_schema || entry.null_order != null_order) {
-    entry = Entry{schema ? *schema : TableSchema{}, null_order, std::make_shared<GpuPlanCache>()};
-  }
+  if (!same_schema || entry.null_order != null_order) entry = fresh();
   return entry.plans;
 }
 
