@@ -36,19 +36,25 @@ PinnedStaging::Lane::Lane(uint64_t slot_bytes)
 void PinnedStaging::prepare(const cuda::Device& device) {
   if (prepare_started_) return;
   prepare_started_ = true;
+  // From the last lane down: a small first copy uses only the first workers, which then make
+  // their own lanes while this thread pins the others.
   prepared_ = std::async(std::launch::async, [this, &device] {
     device.make_current();
-    for (size_t w = 0; w < lanes_.size(); ++w) lane(w);
+    for (size_t w = lanes_.size(); w-- > 0;) {
+      try {
+        lane(w);
+      } catch (...) {
+        return;  // the worker that needs the lane raises the same error itself
+      }
+    }
   });
 }
 
-void PinnedStaging::wait_prepared() {
-  if (prepared_.valid()) prepared_.get();
-}
-
 PinnedStaging::Lane& PinnedStaging::lane(size_t w) {
-  if (!lanes_[w]) lanes_[w] = std::make_unique<Lane>(slot_bytes_);
-  return *lanes_[w];
+  LaneSlot& slot = lanes_[w];
+  std::lock_guard<std::mutex> lock(slot.mutex);
+  if (!slot.lane) slot.lane = std::make_unique<Lane>(slot_bytes_);
+  return *slot.lane;
 }
 
 void PinnedStaging::download(const cuda::Device& device, const cuda::DeviceBuffer& from, void* to,
@@ -57,7 +63,6 @@ void PinnedStaging::download(const cuda::Device& device, const cuda::DeviceBuffe
     from.download(to, bytes);
     return;
   }
-  wait_prepared();
   const uint64_t chunks = (bytes + slot_bytes_ - 1) / slot_bytes_;
   const uint64_t workers = std::min<uint64_t>(lanes_.size(), chunks);
   run_parallel(workers, [&](size_t w) {
@@ -75,7 +80,6 @@ void PinnedStaging::download(const cuda::Device& device, const cuda::DeviceBuffe
 
 void PinnedStaging::upload(const cuda::Device& device, const Column& column,
                            cuda::DeviceBuffer& out, cuda::DeviceBuffer& validity) {
-  wait_prepared();
   if (column.encoding() == Encoding::Plain) {
     const std::span<const uint8_t> bytes = column.plain_bytes();
     stage(device, out, bytes.size(), kPlainUnitBytes,

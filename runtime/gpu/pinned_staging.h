@@ -11,6 +11,7 @@
 #include <functional>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "runtime/cuda/device.h"
@@ -27,8 +28,8 @@ class PinnedStaging {
   ~PinnedStaging();
 
   // Starts making every worker's staging on a thread of its own (once), so that pinning
-  // the buffers overlaps what comes before the first copy (NVRTC); the first copy waits
-  // for it. Without it, each worker makes its own at its first copy.
+  // the buffers overlaps what comes before the first copy (NVRTC). A worker whose lane that
+  // thread has not reached makes its own: a first copy never waits for all of them.
   void prepare(const cuda::Device& device);
 
   // The device layout's byte count of a column's data (without the zero tail).
@@ -57,13 +58,17 @@ class PinnedStaging {
     cuda::PinnedBuffer buffers[2];
     cuda::Stream stream;
   };
-  // Worker `w`'s lane, made by that worker at its first copy: the workers pin their buffers
-  // at once (made on one thread, 32 buffers took 30 ms of a first upload on an H100 host).
+  // Worker `w`'s lane, made by whichever comes first: prepare's thread or that worker at its
+  // first copy (made on one thread, 32 buffers took 30 ms of a first upload on an H100 host).
+  // A lane that failed to pin stays unmade, so its worker's own try raises the error.
   Lane& lane(size_t w);
-  void wait_prepared();  // rethrows what prepare's thread failed with
+  struct LaneSlot {
+    std::mutex mutex;
+    std::unique_ptr<Lane> lane;
+  };
 
   uint64_t slot_bytes_;
-  std::vector<std::unique_ptr<Lane>> lanes_;
+  std::vector<LaneSlot> lanes_;
   bool prepare_started_ = false;
   std::future<void> prepared_;  // declared last: destroyed (waited for) before the lanes
 };
