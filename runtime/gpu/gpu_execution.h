@@ -130,7 +130,7 @@ class GpuExecution {
       const bool last_of_timer = i + 1 == kernels.size() || !c_.plan.launches[i + 1].dependent;
       if (last_of_timer) launches_.back().timer.stop();
     }
-    if (c_.plan.emit_states) queue_readback();
+    queue_readback(c_.plan.emit_states ? kMaxReadbackBytes : kSmallReadbackBytes);
   }
 
   uint32_t wait_kernels() {
@@ -214,26 +214,30 @@ class GpuExecution {
 
   // Where each result sits in the engine's pinned readback buffer (byte offsets).
   struct Readback {
-    size_t count = 0, status = 8, keys = 16, key_nulls = 0, values = 0;
+    size_t count = 0, status = 8, keys = 16, key_nulls = 0, values = 0, value_nulls = 0;
   };
   std::optional<Readback> readback_;
+  // A part's states (emit_states) up to 4 MiB; a final result up to 64 KiB, which one copy
+  // moves in about a microsecond even when the groups are fewer than the slots.
   static constexpr size_t kMaxReadbackBytes = size_t{4} << 20;
+  static constexpr size_t kSmallReadbackBytes = size_t{64} << 10;
 
   const uint8_t* readback_at(size_t offset) const {
     return static_cast<const uint8_t*>(engine_.readback.data()) + offset;
   }
 
-  // Under emit_states, with few groups: the status word, the group count and every cell the
-  // Finalizer may write, copied behind the kernels into pinned memory, so that the part's
-  // results come back in one wait instead of a round trip each.
-  void queue_readback() {
+  // With few groups: the status word, the group count and every cell the Finalizer may
+  // write, copied behind the kernels into pinned memory, so that the results come back in
+  // one wait instead of a round trip each (a small Q1's six round trips took 0.08 ms).
+  void queue_readback(size_t max_bytes) {
     const size_t nk = query_.group_keys.size();
-    const uint64_t cells = state_cell_count(c_.plan);
+    const uint64_t cells = output_value_cells(c_.plan, query_.aggregates.size());
     Readback r;
     r.values = r.keys + max_groups_ * nk * 16;
     r.key_nulls = r.values + max_groups_ * cells * 16;
-    const size_t bytes = r.key_nulls + max_groups_ * nk;
-    if (bytes > kMaxReadbackBytes) return;  // many groups: downloaded once their count is known
+    r.value_nulls = r.key_nulls + max_groups_ * nk;
+    const size_t bytes = r.value_nulls + (c_.plan.emit_states ? 0 : max_groups_ * cells);
+    if (bytes > max_bytes) return;  // many groups: downloaded once their count is known
     if (engine_.readback.size() < bytes) {
       engine_.readback = cuda::PinnedBuffer(kMaxReadbackBytes, "a part's results");
     }
@@ -244,6 +248,9 @@ class GpuExecution {
     out_keys_.download(host + r.keys, max_groups_ * nk * 16, 0, &behind_kernels);
     out_values_.download(host + r.values, max_groups_ * cells * 16, 0, &behind_kernels);
     out_key_nulls_.download(host + r.key_nulls, max_groups_ * nk, 0, &behind_kernels);
+    if (!c_.plan.emit_states) {
+      out_value_nulls_.download(host + r.value_nulls, max_groups_ * cells, 0, &behind_kernels);
+    }
     readback_ = r;
   }
 
@@ -379,12 +386,19 @@ class GpuExecution {
     d.values.reset(new int128[groups * na]);
     d.key_nulls.reset(new uint8_t[groups * nk]);
     d.value_nulls.reset(new uint8_t[groups * na]);
-    PinnedStaging& staging = engine_.staging;
-    const cuda::Device& device = engine_.device;
-    staging.download(device, out_keys_, d.keys.get(), groups * nk * 16);
-    staging.download(device, out_key_nulls_, d.key_nulls.get(), groups * nk);
-    staging.download(device, out_values_, d.values.get(), groups * na * 16);
-    staging.download(device, out_value_nulls_, d.value_nulls.get(), groups * na);
+    if (readback_) {
+      std::memcpy(d.keys.get(), readback_at(readback_->keys), groups * nk * 16);
+      std::memcpy(d.key_nulls.get(), readback_at(readback_->key_nulls), groups * nk);
+      std::memcpy(d.values.get(), readback_at(readback_->values), groups * na * 16);
+      std::memcpy(d.value_nulls.get(), readback_at(readback_->value_nulls), groups * na);
+    } else {
+      PinnedStaging& staging = engine_.staging;
+      const cuda::Device& device = engine_.device;
+      staging.download(device, out_keys_, d.keys.get(), groups * nk * 16);
+      staging.download(device, out_key_nulls_, d.key_nulls.get(), groups * nk);
+      staging.download(device, out_values_, d.values.get(), groups * na * 16);
+      staging.download(device, out_value_nulls_, d.value_nulls.get(), groups * na);
+    }
     const ResultCells raw{
         groups, nk, na, d.keys.get(), d.key_nulls.get(), d.values.get(), d.value_nulls.get()};
     // ORDER BY ... LIMIT: only the groups the LIMIT keeps are read.
