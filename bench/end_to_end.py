@@ -9,7 +9,9 @@ if its text is new to the session, and finds its GPU plan's kernels in memory), 
 in a fresh `tally run` process that finds them in the disk kernel cache (DIR, emptied
 first). Results go to /dev/null as CSV, so output time is
 the spelling and writing of every row. Per run it prints every phase --timing reports:
-parse, bind, plan, codegen, NVRTC, upload, the kernels, download, host finish, output;
+parse, bind, plan, codegen, NVRTC, upload (columns a statement has to copy cross the bus
+while its kernels compile: "upload after compile" is the part it waited for), the kernels,
+download, host finish, output;
 end to end (parse + bind + execute + output) and its ratio to the kernels' time, and
 "after scan" (download + host finish + output), the time a large result costs once the
 kernels are done. Needs only the Python standard library.
@@ -36,8 +38,8 @@ STATEMENTS = [
      "ORDER BY 2 DESC LIMIT 10"),
 ]
 
-PHASES = ["parse", "bind", "plan", "codegen", "NVRTC", "upload", "kernels", "download",
-          "host finish", "output"]
+PHASES = ["parse", "bind", "plan", "codegen", "NVRTC", "upload", "upload after compile", "kernels",
+          "download", "host finish", "output"]
 
 
 def parse_timing(stderr):

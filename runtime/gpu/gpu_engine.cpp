@@ -5,6 +5,7 @@
 #include <bit>
 #include <chrono>
 #include <cstring>
+#include <future>
 #include <map>
 #include <memory>
 #include <optional>
@@ -242,8 +243,9 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   FirstPlan first = plan_first_attempt(query, table, stats, parameters, options);
   GpuPlan plan = std::move(first.plan);
   const bool on_host = first.on_host;
-  if (!on_host) impl_->prepare_staging(query, table);
   report.plan_ms = ms_since(plan_start);
+  std::future<double> columns_ahead;  // waited for before the first use of the engine
+  if (!on_host) columns_ahead = impl_->upload_ahead(query, table);
   // Rows of every output (hidden ones too) to ORDER BY, OFFSET and LIMIT as the CPU does.
   // `rows`: ResultRows from the groups' cells, or a projection's rows of Values.
   auto finish = [&](auto rows, const GpuCompilation& c) {
@@ -266,6 +268,12 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   for (int attempt = 1;; ++attempt) {
     stop_if_cancelled();
     GpuCompilation c = compile_plan(query, stats, plan, arch(), options.plans);
+    if (columns_ahead.valid()) {
+      auto wait_start = std::chrono::steady_clock::now();
+      report.upload_ms += columns_ahead.get();
+      report.upload_wait_ms = ms_since(wait_start);
+      report.upload_ahead = true;
+    }
     stop_if_cancelled();
     report_compilation(report, c, attempt);
     if (plan.projection) {

@@ -54,6 +54,10 @@ struct GpuRunReport {
          finalize_ms = 0, download_ms = 0;
   double finish_ms = 0;       // on the host: HAVING, outputs, DISTINCT, ORDER BY, LIMIT
   uint64_t column_bytes = 0;  // column bytes this run copied to the device (0: all resident)
+  // The columns were copied while the kernels compiled (upload_ms counts that copy);
+  // upload_wait_ms is how long the run waited for it after the compile.
+  bool upload_ahead = false;
+  double upload_wait_ms = 0;
   bool init_in_scan = false;  // the scan kernel set the states itself (init_ms stays 0)
   // The Finalizer ran as the Scan's dependent launch: scan_ms covers both kernels and
   // finalize_ms stays 0.

@@ -33,28 +33,13 @@ PinnedStaging::Lane::Lane(uint64_t slot_bytes)
     : buffers{cuda::PinnedBuffer(slot_bytes, "copy staging"),
               cuda::PinnedBuffer(slot_bytes, "copy staging")} {}
 
-void PinnedStaging::prepare(const cuda::Device& device) {
-  if (prepare_started_) return;
-  prepare_started_ = true;
-  // From the last lane down: a small first copy uses only the first workers, which then make
-  // their own lanes while this thread pins the others.
-  prepared_ = std::async(std::launch::async, [this, &device] {
-    device.make_current();
-    for (size_t w = lanes_.size(); w-- > 0;) {
-      try {
-        lane(w);
-      } catch (...) {
-        return;  // the worker that needs the lane raises the same error itself
-      }
-    }
-  });
+void PinnedStaging::pin_lanes() {
+  for (size_t w = 0; w < lanes_.size(); ++w) lane(w);
 }
 
 PinnedStaging::Lane& PinnedStaging::lane(size_t w) {
-  LaneSlot& slot = lanes_[w];
-  std::lock_guard<std::mutex> lock(slot.mutex);
-  if (!slot.lane) slot.lane = std::make_unique<Lane>(slot_bytes_);
-  return *slot.lane;
+  if (!lanes_[w]) lanes_[w] = std::make_unique<Lane>(slot_bytes_);
+  return *lanes_[w];
 }
 
 void PinnedStaging::download(const cuda::Device& device, const cuda::DeviceBuffer& from, void* to,

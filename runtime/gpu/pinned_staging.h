@@ -9,9 +9,7 @@
 
 #include <cstdint>
 #include <functional>
-#include <future>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "runtime/cuda/device.h"
@@ -23,14 +21,14 @@ namespace tally {
 
 class PinnedStaging {
  public:
-  // Two staging buffers of `slot_bytes` a worker thread, made by prepare() or at first use.
+  // Two staging buffers of `slot_bytes` a worker thread, made by pin_lanes() or at first use.
   explicit PinnedStaging(uint64_t slot_bytes = uint64_t{2} << 20);
   ~PinnedStaging();
 
-  // Starts making every worker's staging on a thread of its own (once), so that pinning
-  // the buffers overlaps what comes before the first copy (NVRTC). A worker whose lane that
-  // thread has not reached makes its own: a first copy never waits for all of them.
-  void prepare(const cuda::Device& device);
+  // Pins every worker's buffers now, on the calling thread (`device` current). For a large
+  // upload: workers pinning their own at once were slower (an H200 host's first 1.6 GB
+  // upload: 92-95 ms with the buffers pinned ahead on one thread, 99-119 ms without).
+  void pin_lanes();
 
   // The device layout's byte count of a column's data (without the zero tail).
   static uint64_t data_bytes(const Column& column);
@@ -58,19 +56,11 @@ class PinnedStaging {
     cuda::PinnedBuffer buffers[2];
     cuda::Stream stream;
   };
-  // Worker `w`'s lane, made by whichever comes first: prepare's thread or that worker at its
-  // first copy (made on one thread, 32 buffers took 30 ms of a first upload on an H100 host).
-  // A lane that failed to pin stays unmade, so its worker's own try raises the error.
+  // Worker `w`'s lane, made by pin_lanes() or by that worker at its first copy.
   Lane& lane(size_t w);
-  struct LaneSlot {
-    std::mutex mutex;
-    std::unique_ptr<Lane> lane;
-  };
 
   uint64_t slot_bytes_;
-  std::vector<LaneSlot> lanes_;
-  bool prepare_started_ = false;
-  std::future<void> prepared_;  // declared last: destroyed (waited for) before the lanes
+  std::vector<std::unique_ptr<Lane>> lanes_;
 };
 
 }  // namespace tally

@@ -63,6 +63,9 @@ std::string gpu_timing(const GpuRunReport& r) {
     columns = fmt::format(" ({:.1f} MB of columns, {:.1f} GB/s)", r.column_bytes / 1e6,
                           r.column_bytes / 1e6 / std::max(r.upload_ms, 1e-3));
   }
+  if (r.upload_ahead) {
+    columns += fmt::format(" beside the compile, upload after compile {:.2f} ms", r.upload_wait_ms);
+  }
   return fmt::format(
       "plan {:.2f} ms, codegen {:.2f} ms, NVRTC {:.1f} ms{}, upload {:.2f} ms{}, {}, download "
       "{:.2f} ms, host finish {:.2f} ms, attempts {}; columns from {}",

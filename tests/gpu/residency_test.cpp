@@ -1,6 +1,7 @@
-// What the GPU engine keeps on the device between queries: columns of dropped or replaced
-// tables leave at the next query, loaded modules are capped, and an allocation that finds
-// the device full releases what the pool's owner can rebuild before it gives up.
+// What the GPU engine keeps on the device between queries: a statement's missing columns are
+// copied while its kernels compile, columns of dropped or replaced tables leave at the next
+// query, loaded modules are capped, and an allocation that finds the device full releases
+// what the pool's owner can rebuild before it gives up.
 #include <doctest/doctest.h>
 
 #include <memory>
@@ -14,6 +15,7 @@
 #include "runtime/gpu/gpu_engine.h"
 #include "runtime/session/database.h"
 #include "tests/gpu/gpu_support.h"
+#include "tests/gpu/strategy_compare.h"
 #include "tools/data/paper_tables.h"
 
 namespace tally {
@@ -42,6 +44,39 @@ TEST_CASE("gpu residency: columns of a replaced table leave the device at the ne
     // zip and tax of the current table only: the replaced tables' columns were swept.
     CHECK(engine.residency().columns == 2);
   }
+}
+
+TEST_CASE("gpu residency: a statement copies its missing columns while its kernels compile") {
+  GpuEngine engine;
+  Database db;
+  db.put_table(generate_orders_table(300000, 50, 11));
+  const std::string sql =
+      "SELECT zip, COUNT(*), SUM(tax), MAX(chargedamount) FROM orders WHERE tax > 1 GROUP BY zip";
+  const BoundSelect q = tally::bind(db, sql);
+  const Table& table = *db.table(q.table);
+  auto run = [&](GpuRunReport& report, uint64_t memory_limit) {
+    GpuRunOptions options;
+    options.device_memory_limit = memory_limit;
+    return engine.run(q, table, {}, std::make_shared<StringHeap>(), options, &report);
+  };
+  // The copy fails beside the compile: the statement raises its error, the engine goes on.
+  GpuRunReport failed;
+  try {
+    run(failed, 4096);
+    FAIL("a 4 KiB device memory limit held 300,000 rows");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::Device);
+  }
+  GpuRunReport first, second;
+  Result gpu = run(first, 0);
+  CHECK(first.upload_ahead);
+  CHECK(first.column_bytes > 0);
+  Result again = run(second, 0);  // resident now: nothing to copy ahead
+  CHECK_FALSE(second.upload_ahead);
+  CHECK(second.column_bytes == 0);
+  Result cpu = test::run_on_device(db, sql, DeviceChoice::Cpu, "auto");
+  CHECK(test::result_difference(cpu, gpu, test::gpu_tolerances(cpu)) == "");
+  CHECK(test::result_difference(cpu, again, test::gpu_tolerances(cpu)) == "");
 }
 
 TEST_CASE("gpu residency: loaded modules stay below the cap however many queries run") {
