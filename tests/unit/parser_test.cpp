@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/unit/support/parser_fixture.h"
@@ -31,6 +32,16 @@ TEST_CASE("parser: the last semicolon is optional") {
   CHECK(parse_script("SELECT 1").size() == 1);
   CHECK(parse_script("SELECT 1;").size() == 1);
   CHECK(parse_script("SELECT 1; SELECT 2").size() == 2);
+}
+
+TEST_CASE("parser: the warm-up statements parse - from two threads at once too") {
+  // The CLI warms ANTLR's caches on a thread while it loads data; the user's statement may
+  // be parsed beside it.
+  size_t beside = 0;
+  std::thread other([&] { beside = tally::warm_up_parser(); });
+  CHECK(tally::warm_up_parser() == 3);
+  other.join();
+  CHECK(beside == 3);
 }
 
 TEST_CASE("parser: statement text and location") {
