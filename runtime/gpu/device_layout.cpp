@@ -13,9 +13,10 @@ namespace {
 uint64_t field_mask(uint32_t bits) { return bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 
 // Field i of a block: the block starts on a 64-bit word (1024 * BITS bits), so the field
-// sits at bit i * BITS of it (and may end in the next word).
+// sits at bit i * BITS of it (and may end in the next word). Inlined by force: at -O2 GCC
+// called it for every field of the unrolled loops (62% of a transposition's time).
 template <uint32_t BITS>
-uint64_t field_at(const uint64_t* words, uint64_t i) {
+[[gnu::always_inline]] inline uint64_t field_at(const uint64_t* words, uint64_t i) {
   const uint64_t bit = i * BITS;
   const unsigned shift = bit & 63;
   uint64_t v = words[bit >> 6] >> shift;
