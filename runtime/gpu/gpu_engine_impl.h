@@ -87,12 +87,15 @@ struct GpuEngine::Impl {
   // so that they cross the bus while the kernels compile (NVRTC: 0.1-2 s); the returned
   // future gives the copy's milliseconds, and must be waited for before anything else
   // touches this engine. Nothing to wait for when every column is resident.
-  std::future<double> upload_ahead(const BoundSelect& query, const Table& table) {
+  std::future<double> upload_ahead(const BoundSelect& select, const Table& table) {
     std::vector<ColumnPtr> missing;
     uint64_t bytes = 0;
-    for (const auto& scanned : query.scan) {
+    for (const auto& scanned : select.scan) {
       const ColumnPtr& column = table.columns[scanned.table_column];
-      if (columns.contains(column.get())) continue;
+      if (auto it = columns.find(column.get()); it != columns.end()) {
+        it->second.last_query = query;  // the copies ahead must not evict it
+        continue;
+      }
       missing.push_back(column);
       bytes += PinnedStaging::data_bytes(*column);
     }
