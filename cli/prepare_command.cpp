@@ -5,17 +5,16 @@
 
 #include <chrono>
 #include <filesystem>
-#include <future>
 #include <iostream>
 #include <sstream>
 
 #include "cli/commands.h"
 #include "cli/interrupts.h"
+#include "cli/parser_warm_up.h"
 #include "cli/shared_options.h"
 #include "cli/statement_store.h"
 #include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
-#include "compiler/parse/parser.h"
 #include "runtime/compile/kernel_cache.h"
 #include "runtime/cuda/device.h"
 
@@ -101,8 +100,7 @@ int prepare(const PrepareArgs& args) {
   std::string sql = args.sql.empty() ? read_sql_file(args.file) : args.sql;
   try {
     Database db;
-    // ANTLR's caches fill while the data is made (a fresh process's first parse: 3-6 ms).
-    std::future<size_t> parser_warm = std::async(std::launch::async, warm_up_parser);
+    auto parser_warm = warm_parser_while_loading();
     generate_tables(args.data, db, args.output.timing);
     auto start = std::chrono::steady_clock::now();
     auto statement = db.prepare(sql);
@@ -201,7 +199,7 @@ int exec(const ExecArgs& args) {
     }
     Database db;
     handle_interrupts(InterruptMode::Quit);
-    std::future<size_t> parser_warm = std::async(std::launch::async, warm_up_parser);
+    auto parser_warm = warm_parser_while_loading();
     generate_tables(stored.data, db, args.output.timing);
     auto start = std::chrono::steady_clock::now();
     auto statement = db.prepare(stored.sql);

@@ -2,15 +2,14 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <future>
 #include <iostream>
 
 #include "cli/commands.h"
 #include "cli/interrupts.h"
+#include "cli/parser_warm_up.h"
 #include "cli/shared_options.h"
 #include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
-#include "compiler/parse/parser.h"
 #include "runtime/cuda/device.h"
 #include "runtime/session/database.h"
 
@@ -56,8 +55,7 @@ int run(const RunArgs& args) {
     }
     Database db;
     handle_interrupts(InterruptMode::Quit);
-    // ANTLR's caches fill while the data is made (a fresh process's first parse: 3-6 ms).
-    std::future<size_t> parser_warm = std::async(std::launch::async, warm_up_parser);
+    auto parser_warm = warm_parser_while_loading();
     generate_tables(args.data, db, args.output.timing);
     ExecOptions options = exec_options_for(args.output);
     options.cancelled = cancel_flag();

@@ -12,11 +12,11 @@
 #include "cli/commands.h"
 #include "cli/interrupts.h"
 #include "cli/line_editor.h"
+#include "cli/parser_warm_up.h"
 #include "cli/result_format.h"
 #include "cli/shared_options.h"
 #include "cli/statement_end.h"
 #include "compiler/common/error.h"
-#include "compiler/parse/parser.h"
 #include "runtime/session/database.h"
 
 namespace tally::cli {
@@ -196,8 +196,7 @@ class Shell {
     if (!found && !only.empty()) std::cerr << fmt::format("error: no table {}\n", only);
   }
 
-  // ANTLR's caches fill while the data is made (a fresh process's first parse: 3-6 ms).
-  std::future<size_t> parser_warm_ = std::async(std::launch::async, warm_up_parser);
+  std::future<size_t> parser_warm_ = warm_parser_while_loading();  // before the data loads
   std::unique_ptr<Database> db_ = std::make_unique<Database>();
   ExecOptions options_;
   OutputArgs output_;
