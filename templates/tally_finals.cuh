@@ -82,7 +82,7 @@ TALLY_HD double i256_to_double(I256 a) {
 // unscaled at `scale` decimal digits): (n*sumsq - sum^2) / (n*(n-1)) / 10^(2*scale).
 // The numerator is computed exactly in 256 bits, so there is no cancellation; the one
 // rounding is its conversion to double. Requires n >= 2.
-TALLY_HD double variance_exact(long long n, i128 sum, i128 sumsq, int scale) {
+TALLY_HD_OUTLINED double variance_exact(long long n, i128 sum, i128 sumsq, int scale) {
   I256 num = i256_sub(i256_mul(static_cast<i128>(n), sumsq), i256_mul(sum, sum));
   double v = i256_to_double(num) / (static_cast<double>(n) * static_cast<double>(n - 1));
   for (int i = 0; i < 2 * scale; ++i) v /= 10.0;
@@ -99,7 +99,7 @@ TALLY_HD double variance_from_m2(long long n, double m2) {
 
 // AVG of integers/DECIMAL: sum (unscaled at in_scale) / n at out_scale digits, rounded
 // half away from zero. Returns false when the scaled sum overflows 128 bits.
-TALLY_HD bool average_exact(i128 sum, long long n, int in_scale, int out_scale, i128* out) {
+TALLY_HD_OUTLINED bool average_exact(i128 sum, long long n, int in_scale, int out_scale, i128* out) {
   const i128 limit = static_cast<i128>((~static_cast<u128>(0)) >> 1) / 10;
   i128 num = sum;
   for (int i = in_scale; i < out_scale; ++i) {
@@ -119,7 +119,7 @@ TALLY_HD bool average_exact(i128 sum, long long n, int in_scale, int out_scale, 
     return true;
   }
   i128 q = num / n;
-  i128 r = num % n;
+  const i128 r = num - q * n;  // num % n without a second 128-bit division
   i128 ar = r < 0 ? -r : r;
   if (2 * ar >= static_cast<i128>(n)) q += num < 0 ? -1 : 1;
   *out = q;
@@ -128,9 +128,9 @@ TALLY_HD bool average_exact(i128 sum, long long n, int in_scale, int out_scale, 
 
 // AVG of HUGEINTs as a DOUBLE (DuckDB's type): the whole quotient and the remainder's
 // fraction, both exact before their one rounding each, so host and device agree bit for bit.
-TALLY_HD double average_double(i128 sum, long long n) {
+TALLY_HD_OUTLINED double average_double(i128 sum, long long n) {
   const i128 q = sum / n;
-  const i128 r = sum % n;
+  const i128 r = sum - q * n;
   return static_cast<double>(q) + static_cast<double>(static_cast<long long>(r)) / n;
 }
 
