@@ -2,6 +2,8 @@
 // launch, in three states of the caches.
 //   cold:  statistics, plan, code generation and NVRTC (no cache at all); with a GPU, also
 //          cuModuleLoadData of the binary.
+//   quick: the same for the quick kernels a new statement runs first under SET quick_kernels
+//          (runtime/compile/kernel_tiers.h): the cold time where the Scan has one tier.
 //   warm:  a second execution of the prepared statement in the same process (the plan
 //          cache hit: statistics, plan, fingerprint, lookup).
 //   disk:  a fresh process (this binary re-run with --child-disk) that prepares the
@@ -197,7 +199,7 @@ int run_child(const Args& args) {
 // ---- the parent ----
 
 struct Samples {
-  std::vector<double> cold, codegen, nvrtc, module, warm, disk, disk_load;
+  std::vector<double> cold, quick, codegen, nvrtc, module, warm, disk, disk_load;
   std::string disk_misses;
 };
 
@@ -206,6 +208,21 @@ double percentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
   size_t index = static_cast<size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
   return v[std::min(index, v.size() - 1)];
+}
+
+// A new statement's wait under quick kernels: statistics and plan (`plan_ms`), then the
+// quick Scan's code generation, NVRTC and load; `cold_ms` where the Scan has one tier.
+double quick_ms(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                const GpuPlan& plan, const GpuProgram& unrolled,
+                const cuda::CompileOptions& options, const Target& target, double plan_ms,
+                double cold_ms) {
+  GpuPlan quick = plan;
+  quick.quick_scan = true;
+  auto start = std::chrono::steady_clock::now();
+  GpuProgram program = generate_cuda(query, quick, stats);
+  if (program.source == unrolled.source) return cold_ms;
+  cuda::CompiledKernel binary = cuda::compile_cuda(program.source, "tally_query.cu", options);
+  return plan_ms + ms_since(start) + module_load_ms(target, binary);
 }
 
 void measure_cold(const Prepared& p, const Target& target, const Args& args, Samples& s) {
@@ -218,6 +235,7 @@ void measure_cold(const Prepared& p, const Target& target, const Args& args, Sam
     auto stats = scan_stats(query, *p.table);
     GpuPlan plan = plan_for(query, stats, p.table->rows(), target.options);
     auto codegen_start = std::chrono::steady_clock::now();
+    const double plan_ms = ms_since(start);
     GpuProgram program = generate_cuda(query, plan, stats);
     s.codegen.push_back(ms_since(codegen_start));
     cuda::CompiledKernel binary = cuda::compile_cuda(program.source, "tally_query.cu", options);
@@ -225,6 +243,8 @@ void measure_cold(const Prepared& p, const Target& target, const Args& args, Sam
     double load = module_load_ms(target, binary);
     s.module.push_back(load);
     s.cold.push_back(ms_since(start));
+    s.quick.push_back(
+        quick_ms(query, stats, plan, program, options, target, plan_ms, s.cold.back()));
   }
 }
 
@@ -288,9 +308,9 @@ void print_table(const std::vector<Prepared>& prepared, std::map<std::string, Sa
              args.nvrtc_options.empty() ? "" : ", extra NVRTC options:");
   for (const auto& o : args.nvrtc_options) fmt::print(" {}", o);
   if (!args.nvrtc_options.empty()) fmt::print("\n");
-  fmt::print("{:<20} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>9}\n", "query",
-             "cold p50", "cold p95", "codegen", "NVRTC", "module", "warm p50", "warm p95",
-             "disk p50", "disk p95", "disk load");
+  fmt::print("{:<20} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>9}\n",
+             "query", "cold p50", "cold p95", "quick p50", "quick p95", "codegen", "NVRTC",
+             "module", "warm p50", "warm p95", "disk p50", "disk p95", "disk load");
   Samples all;
   auto append = [](std::vector<double>& to, const std::vector<double>& from) {
     to.insert(to.end(), from.begin(), from.end());
@@ -302,13 +322,15 @@ void print_table(const std::vector<Prepared>& prepared, std::map<std::string, Sa
     }
     Samples& s = samples[p.query.name];
     fmt::print(
-        "{:<20} {:>9.1f} {:>9.1f} {:>9.2f} {:>9.1f} {:>9.2f} {:>8.3f} {:>8.3f} {:>8.2f} {:>8.2f} "
-        "{:>9.3f}{}\n",
-        p.query.name, percentile(s.cold, 0.5), percentile(s.cold, 0.95), percentile(s.codegen, 0.5),
-        percentile(s.nvrtc, 0.5), percentile(s.module, 0.5), percentile(s.warm, 0.5),
-        percentile(s.warm, 0.95), percentile(s.disk, 0.5), percentile(s.disk, 0.95),
-        percentile(s.disk_load, 0.5), s.disk_misses);
+        "{:<20} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.2f} {:>9.1f} {:>9.2f} {:>8.3f} {:>8.3f} "
+        "{:>8.2f} {:>8.2f} {:>9.3f}{}\n",
+        p.query.name, percentile(s.cold, 0.5), percentile(s.cold, 0.95), percentile(s.quick, 0.5),
+        percentile(s.quick, 0.95), percentile(s.codegen, 0.5), percentile(s.nvrtc, 0.5),
+        percentile(s.module, 0.5), percentile(s.warm, 0.5), percentile(s.warm, 0.95),
+        percentile(s.disk, 0.5), percentile(s.disk, 0.95), percentile(s.disk_load, 0.5),
+        s.disk_misses);
     append(all.cold, s.cold);
+    append(all.quick, s.quick);
     append(all.codegen, s.codegen);
     append(all.nvrtc, s.nvrtc);
     append(all.module, s.module);
@@ -317,12 +339,13 @@ void print_table(const std::vector<Prepared>& prepared, std::map<std::string, Sa
     append(all.disk_load, s.disk_load);
   }
   fmt::print(
-      "{:<20} {:>9.1f} {:>9.1f} {:>9.2f} {:>9.1f} {:>9.2f} {:>8.3f} {:>8.3f} {:>8.2f} {:>8.2f} "
-      "{:>9.3f}\n",
+      "{:<20} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.2f} {:>9.1f} {:>9.2f} {:>8.3f} {:>8.3f} "
+      "{:>8.2f} {:>8.2f} {:>9.3f}\n",
       "all queries", percentile(all.cold, 0.5), percentile(all.cold, 0.95),
-      percentile(all.codegen, 0.5), percentile(all.nvrtc, 0.5), percentile(all.module, 0.5),
-      percentile(all.warm, 0.5), percentile(all.warm, 0.95), percentile(all.disk, 0.5),
-      percentile(all.disk, 0.95), percentile(all.disk_load, 0.5));
+      percentile(all.quick, 0.5), percentile(all.quick, 0.95), percentile(all.codegen, 0.5),
+      percentile(all.nvrtc, 0.5), percentile(all.module, 0.5), percentile(all.warm, 0.5),
+      percentile(all.warm, 0.95), percentile(all.disk, 0.5), percentile(all.disk, 0.95),
+      percentile(all.disk_load, 0.5));
   fmt::print(
       "(ms; codegen, NVRTC, module and disk load are p50s of parts of the column before; "
       "libnvrtc was loaded by {:.0f} of {} fresh processes)\n",

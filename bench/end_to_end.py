@@ -7,7 +7,10 @@ Runs each statement twice in one `tally shell --timing` process, fed on standard
 an application or a person would (the first compiles; the second is parsed once more only
 if its text is new to the session, and finds its GPU plan's kernels in memory), then once
 in a fresh `tally run` process that finds them in the disk kernel cache (DIR, emptied
-first). Results go to /dev/null as CSV, so output time is
+first). These runs compile the unrolled kernels before they run (--no-quick-kernels); a
+third process per statement runs it once with quick kernels ("first, quick kernels": the
+quick Scan compiled, the unrolled one left to the background; runtime/compile/kernel_tiers.h),
+with a kernel cache of its own. Results go to /dev/null as CSV, so output time is
 the spelling and writing of every row. Per run it prints every phase --timing reports:
 parse, bind, plan, codegen, NVRTC, upload (columns a statement has to copy cross the bus
 while its kernels compile: "upload after compile" is the part it waited for), the kernels,
@@ -64,14 +67,20 @@ def parse_timing(stderr):
                 current["columns"] = f"{rate.group(1)} MB at {rate.group(2)} GB/s"
             current["source"] = "disk" if "disk cache" in line else (
                 "plan" if "plan cache" in line else "memory" if "cache" in line else "NVRTC")
+            if "(quick kernels)" in line:
+                current["source"] += ", quick"
     return runs
 
 
-def run_tally(tally, sql, args, cache, shell=False):
-    """`tally run -e sql`, or `tally shell` reading sql on standard input."""
-    env = dict(os.environ, TALLY_CACHE_DIR=cache)
+def run_tally(tally, sql, args, cache, shell=False, quick=False):
+    """`tally run -e sql`, or `tally shell` reading sql on standard input; `quick`: with
+    quick kernels."""
+    # The driver's compute cache would serve NVRTC a program compiled by an earlier run.
+    env = dict(os.environ, TALLY_CACHE_DIR=cache, CUDA_CACHE_DISABLE="1")
     command = [tally, "shell" if shell else "run", "--tpch", str(args.sf), "--device",
                args.device, "--timing", "--format", "csv", "--no-progress"]
+    if not quick:
+        command.append("--no-quick-kernels")
     command += ["--history", ""] if shell else ["-e", sql]
     with open(os.devnull, "w") as null:
         done = subprocess.run(command, input=sql if shell else None, stdout=null,
@@ -105,10 +114,14 @@ def main():
     print("| statement | run | " + " | ".join(PHASES) +
           " | end to end | / kernels | after scan | columns uploaded |")
     print("|---" * (len(PHASES) + 6) + "|")
+    quick_cache = tempfile.mkdtemp(prefix="tally-e2e-quick-")
     for label, sql in STATEMENTS:
         first, repeat = run_tally(args.tally, f"{sql};\n{sql};\n", args, cache, shell=True)
         row(label, "first", first)
         row(label, "repeat", repeat)
+        quick = run_tally(args.tally, f"{sql};\n", args, quick_cache, shell=True, quick=True)[0]
+        row(label, "first, quick kernels", quick)
+    shutil.rmtree(quick_cache, ignore_errors=True)
     for label, sql in STATEMENTS:
         fresh = run_tally(args.tally, sql + ";", args, cache)[0]
         row(label, "fresh process", fresh)

@@ -116,6 +116,7 @@ Runner add_run_command(CLI::App& app) {
   add_common_options(cmd, *args);
   add_output_options(cmd, args->output);
   add_adaptive_compile_option(cmd, args->output);
+  add_quick_kernels_option(cmd, args->output);
   return [args] { return run(*args); };
 }
 

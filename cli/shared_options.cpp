@@ -75,12 +75,28 @@ void add_timing_option(CLI::App* cmd, OutputArgs& output) {
                 "Print parse/bind/execute times (and the GPU's split, a load's rate) on stderr");
 }
 
-void add_adaptive_compile_option(CLI::App* cmd, OutputArgs& output) {
-  output.adaptive_compile = true;
+namespace {
+
+// Sets `flag` on and adds `--no-...` (`name`) to set it off.
+void add_off_switch(CLI::App* cmd, bool& flag, const std::string& name, const std::string& help) {
+  flag = true;
   cmd->add_flag_callback(
-      "--no-adaptive-compile", [&output] { output.adaptive_compile = false; },
-      "Under --device auto, run a new statement over a small table on the GPU after its "
-      "kernels compile, not on the CPU engine while they compile (SET adaptive_compile)");
+      name, [&flag] { flag = false; }, help);
+}
+
+}  // namespace
+
+void add_adaptive_compile_option(CLI::App* cmd, OutputArgs& output) {
+  add_off_switch(cmd, output.adaptive_compile, "--no-adaptive-compile",
+                 "Under --device auto, run a new statement over a small table on the GPU after "
+                 "its kernels compile, not on the CPU engine while they compile (SET "
+                 "adaptive_compile)");
+}
+
+void add_quick_kernels_option(CLI::App* cmd, OutputArgs& output) {
+  add_off_switch(cmd, output.quick_kernels, "--no-quick-kernels",
+                 "Compile a new statement's unrolled GPU kernels before it runs, not quick ones "
+                 "first with the unrolled ones in the background (SET quick_kernels)");
 }
 
 void add_param_option(CLI::App* cmd, std::vector<std::string>& params) {
@@ -133,6 +149,7 @@ ExecOptions exec_options_for(const OutputArgs& output) {
   options.devices = output.devices;
   options.coprocess = output.coprocess;
   options.adaptive_compile = output.adaptive_compile;
+  options.kernel_tiers = output.quick_kernels ? KernelTiers::QuickFirst : KernelTiers::Unrolled;
   if (output.progress) options.load_progress = terminal_progress_line();
   return options;
 }

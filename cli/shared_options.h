@@ -27,6 +27,7 @@ struct OutputArgs {
   // SET adaptive_compile's starting value: on for tally run and shell (--no-adaptive-compile
   // turns it off), off for the commands that compile ahead or run prepared statements.
   bool adaptive_compile = false;
+  bool quick_kernels = false;  // SET quick_kernels's starting value, as adaptive_compile's
   std::string format = "table";
   bool timing = false;
   bool progress = true;       // --no-progress: no progress line for long loads on a terminal
@@ -40,6 +41,8 @@ struct OutputArgs {
 void add_output_options(CLI::App* cmd, OutputArgs& output);
 // Turns adaptive compilation on, and adds --no-adaptive-compile (tally run and shell).
 void add_adaptive_compile_option(CLI::App* cmd, OutputArgs& output);
+// Turns quick kernels on, and adds --no-quick-kernels (tally run and shell).
+void add_quick_kernels_option(CLI::App* cmd, OutputArgs& output);
 // --timing alone (tally compile and prepare, which print no rows).
 void add_timing_option(CLI::App* cmd, OutputArgs& output);
 // -p/--param VALUE, repeatable: the values of '?' parameters in order.

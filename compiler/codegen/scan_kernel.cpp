@@ -53,10 +53,10 @@ class ScanWriter {
     std::string b = merges_.declarations() + grouping_set_declarations(ctx_);
     // Scans whose per-thread tables live in shared memory (small bodies, bound by decode and
     // load latency) unroll a block's rows in chunks of kChunkRows through two LaneChunk
-    // buffers; the others loop over the block's rows, reading fields row by row, so that
-    // NVRTC does not compile their bodies 32 times. Below 2^31 rows the walk is 32-bit:
-    // 64-bit loop arithmetic costs twice the instructions.
-    const bool chunked = merges_.in_shared() || merges_.block_table();
+    // buffers; the others, and quick scans, loop over the block's rows, reading fields row by
+    // row, so that NVRTC does not compile their bodies 32 times. Below 2^31 rows the walk is
+    // 32-bit: 64-bit loop arithmetic costs twice the instructions.
+    const bool chunked = !ctx_.plan.quick_scan && (merges_.in_shared() || merges_.block_table());
     b += column_reads(chunked);
     b += fmt::format(
         "const {0} walk_rows = ({0})rows;\n"

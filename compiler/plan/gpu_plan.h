@@ -103,6 +103,10 @@ struct GpuPlan {
   // than the finals, so that parts run apart combine exactly on the host
   // (runtime/cpu/partial_groups.h).
   bool emit_states = false;
+  // The Scan reads its rows one at a time even where it would unroll them in chunks
+  // (compiler/codegen/scan_kernel.cpp): NVRTC compiles it up to 8x faster and it runs up to 3x
+  // slower. A new statement's first kernels (runtime/compile/kernel_tiers.h).
+  bool quick_scan = false;
   std::string reason;      // why this strategy, for --explain
   std::string considered;  // for --explain: the group bound and every strategy's fit
 

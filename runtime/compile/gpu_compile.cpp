@@ -99,26 +99,39 @@ std::optional<KernelCacheKey> disk_key(const std::string& source,
   }
 }
 
-// Disk cache, then NVRTC (storing what it compiles under the key of the NVRTC that ran).
-KernelPtr load_or_compile(const std::string& source, const cuda::CompileOptions& options,
-                          const KernelCacheWarning& warn, GpuCompilation& c) {
+// The disk cache's entry for `source`, or null (a miss, or no disk cache); c.disk_load_ms
+// says how long the look took.
+KernelPtr from_disk(const std::string& source, const cuda::CompileOptions& options,
+                    const KernelCacheWarning& warn, GpuCompilation& c) {
   auto start = std::chrono::steady_clock::now();
   KernelCache disk(KernelCacheConfig::from_environment(warn), warn);
-  std::optional<KernelCacheKey> key =
-      disk.enabled() ? disk_key(source, options, disk.config()) : std::nullopt;
-  if (key) {
-    std::optional<cuda::CompiledKernel> hit = disk.load(*key);
-    c.disk_load_ms = ms_since(start);
-    if (hit) {
-      c.source = BinarySource::DiskCache;
-      return std::make_shared<const cuda::CompiledKernel>(std::move(*hit));
-    }
-  }
+  if (!disk.enabled()) return nullptr;
+  std::optional<KernelCacheKey> key = disk_key(source, options, disk.config());
+  if (!key) return nullptr;
+  std::optional<cuda::CompiledKernel> hit = disk.load(*key);
+  c.disk_load_ms = ms_since(start);
+  if (!hit) return nullptr;
+  c.source = BinarySource::DiskCache;
+  return std::make_shared<const cuda::CompiledKernel>(std::move(*hit));
+}
+
+// NVRTC, storing what it compiles in the disk cache under the key of the NVRTC that ran.
+KernelPtr compile_to_disk(const std::string& source, const cuda::CompileOptions& options,
+                          const KernelCacheWarning& warn) {
   auto binary = std::make_shared<const cuda::CompiledKernel>(
       cuda::compile_cuda(source, "tally_query.cu", options));
-  if (key) key = disk_key(source, options, disk.config());  // NVRTC is loaded now
-  if (key) disk.store(*key, *binary);
+  KernelCache disk(KernelCacheConfig::from_environment(warn), warn);
+  if (!disk.enabled()) return binary;
+  if (std::optional<KernelCacheKey> key = disk_key(source, options, disk.config())) {
+    disk.store(*key, *binary);
+  }
   return binary;
+}
+
+KernelPtr load_or_compile(const std::string& source, const cuda::CompileOptions& options,
+                          const KernelCacheWarning& warn, GpuCompilation& c) {
+  if (KernelPtr hit = from_disk(source, options, warn, c)) return hit;
+  return compile_to_disk(source, options, warn);
 }
 
 bool on_disk(const std::string& source, const std::string& arch) {
@@ -133,8 +146,8 @@ bool on_disk(const std::string& source, const std::string& arch) {
 
 }  // namespace
 
-GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,
-                            const GpuPlan& plan, const std::string& arch) {
+GpuCompilation find_compiled(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                             const GpuPlan& plan, const std::string& arch) {
   GpuCompilation c;
   c.plan = plan;
   auto start = std::chrono::steady_clock::now();
@@ -147,9 +160,31 @@ GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnSt
   }
   cuda::CompileOptions options;
   options.arch = arch;
-  c.binary = load_or_compile(c.program.source, options, warn_on_stderr, c);
-  keep_in_memory(key, c.binary);
+  if ((c.binary = from_disk(c.program.source, options, warn_on_stderr, c))) {
+    keep_in_memory(key, c.binary);
+  }
   return c;
+}
+
+void compile_missing(GpuCompilation& c, const std::string& arch) {
+  if (c.binary) return;
+  cuda::CompileOptions options;
+  options.arch = arch;
+  c.binary = compile_to_disk(c.program.source, options, warn_on_stderr);
+  c.source = BinarySource::Nvrtc;
+  keep_in_memory(memory_key(c.program.source, arch), c.binary);
+}
+
+GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                            const GpuPlan& plan, const std::string& arch) {
+  GpuCompilation c = find_compiled(query, stats, plan, arch);
+  compile_missing(c, arch);
+  return c;
+}
+
+std::shared_ptr<const cuda::CompiledKernel> binary_in_memory(const std::string& source,
+                                                             const std::string& arch) {
+  return in_memory(memory_key(source, arch));
 }
 
 bool binary_cached(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
@@ -181,8 +216,8 @@ GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnSt
     return c;
   }
   GpuCompilation c = compile_plan(query, stats, plan, arch);
-  plans->insert(fingerprint,
-                std::make_shared<const CachedGpuProgram>(CachedGpuProgram{c.program, c.binary}));
+  plans->insert(fingerprint, std::make_shared<const CachedGpuProgram>(
+                                 CachedGpuProgram{c.program, c.binary, nullptr}));
   return c;
 }
 

@@ -45,6 +45,8 @@ struct GpuCompilation {
   std::shared_ptr<const cuda::CompiledKernel> binary;  // compile_ms: of its NVRTC compile
   BinarySource source = BinarySource::Nvrtc;
   double disk_load_ms = 0;  // looking in the disk cache, hit or miss
+  // The binary is the quick Scan's (GpuPlan::quick_scan; runtime/compile/kernel_tiers.h).
+  bool quick = false;
 };
 
 GpuPlan plan_for(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows,
@@ -55,6 +57,17 @@ GpuPlan plan_for(const BoundSelect& query, const std::vector<ColumnStats>& stats
 // (configured by the environment, see KernelCacheConfig) lets a new process skip it too.
 GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,
                             const GpuPlan& plan, const std::string& arch);
+
+// compile_plan in two steps: generates `plan`'s program and looks for its binary in this
+// process's memory and the disk cache, leaving `binary` null on a miss; then compiles a
+// missing binary with NVRTC into both caches.
+GpuCompilation find_compiled(const BoundSelect& query, const std::vector<ColumnStats>& stats,
+                             const GpuPlan& plan, const std::string& arch);
+void compile_missing(GpuCompilation& c, const std::string& arch);
+
+// This process's binary of `source` for `arch`, or null; never looks on disk or compiles.
+std::shared_ptr<const cuda::CompiledKernel> binary_in_memory(const std::string& source,
+                                                             const std::string& arch);
 
 // The same, first looking in a prepared statement's plan cache (and filling it); `plans`
 // null is the plain compile_plan. `query` must be the statement the cache belongs to.

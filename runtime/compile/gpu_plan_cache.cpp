@@ -17,11 +17,11 @@ static_assert(sizeof(KeyEncoding) == 32, "KeyEncoding changed: update plan_finge
 std::string plan_fingerprint(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
                              const std::string& arch) {
   std::string f = fmt::format(
-      "{}|{}|{}|{}|{}|{}|{}.{}|{}|{}|{}|{}|{}|{}|{}x{}|{}{}", arch, static_cast<int>(plan.strategy),
-      plan.slots, plan.state_slots, plan.shared_thread_tables, plan.projection,
-      static_cast<int>(plan.hash_keys), plan.hash_key_words, plan.block, plan.grid,
+      "{}|{}|{}|{}|{}|{}|{}.{}|{}|{}|{}|{}|{}|{}|{}x{}|{}{}{}", arch,
+      static_cast<int>(plan.strategy), plan.slots, plan.state_slots, plan.shared_thread_tables,
+      plan.projection, static_cast<int>(plan.hash_keys), plan.hash_key_words, plan.block, plan.grid,
       plan.blocks_per_sm, plan.rows, plan.distinct_capacity, plan.block_cache_slots,
-      plan.block_slices, plan.block_slice_slots, plan.streamed, plan.emit_states);
+      plan.block_slices, plan.block_slice_slots, plan.streamed, plan.emit_states, plan.quick_scan);
   for (const KeyEncoding& k : plan.keys) {
     f += fmt::format("|k{},{},{},{},{},{}", k.bounded, k.min, k.values, k.nullable,
                      k.dictionary_column, k.exact);
@@ -62,6 +62,13 @@ std::shared_ptr<const CachedGpuProgram> GpuPlanCache::insert(
     }
   }
   return it->second;
+}
+
+void GpuPlanCache::upgrade(const std::string& fingerprint,
+                           std::shared_ptr<const CachedGpuProgram> entry) {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(fingerprint);
+  if (it != entries_.end() && it->second->unrolled) it->second = std::move(entry);
 }
 
 size_t GpuPlanCache::size() const {

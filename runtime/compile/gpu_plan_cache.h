@@ -22,6 +22,9 @@ namespace tally {
 struct CachedGpuProgram {
   GpuProgram program;
   std::shared_ptr<const cuda::CompiledKernel> binary;
+  // Set while `program` is the quick Scan's (runtime/compile/kernel_tiers.h): the unrolled
+  // program that replaces it once its binary has compiled.
+  std::shared_ptr<const GpuProgram> unrolled;
 };
 
 // Everything generate_cuda reads of `plan` and `stats` (the plan's `reason` and `considered`
@@ -41,6 +44,10 @@ class GpuPlanCache {
   // Keeps `entry` unless another thread stored one first; returns the one kept.
   std::shared_ptr<const CachedGpuProgram> insert(const std::string& fingerprint,
                                                  std::shared_ptr<const CachedGpuProgram> entry);
+
+  // Replaces the quick entry under `fingerprint` with `entry` (CachedGpuProgram::unrolled);
+  // an entry that is not quick, or none, stays as it is.
+  void upgrade(const std::string& fingerprint, std::shared_ptr<const CachedGpuProgram> entry);
 
   size_t size() const;
   uint64_t hits() const { return hits_; }

@@ -267,7 +267,8 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   };
   for (int attempt = 1;; ++attempt) {
     stop_if_cancelled();
-    GpuCompilation c = compile_plan(query, stats, plan, arch(), options.plans);
+    GpuCompilation c =
+        compile_in_tiers(query, stats, plan, arch(), options.plans, options.kernel_tiers);
     if (columns_ahead.valid()) {
       auto wait_start = std::chrono::steady_clock::now();
       report.upload_ms += columns_ahead.get();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "runtime/compile/gpu_compile.h"
+#include "runtime/compile/kernel_tiers.h"
 #include "runtime/cpu/partial_groups.h"
 #include "runtime/cuda/device.h"
 #include "runtime/result/result.h"
@@ -44,6 +45,8 @@ struct GpuRunOptions {
   // Asked before each compile and each launch of kernels (grow-and-rerun included): a
   // kernel in flight runs to its end, the next one is not started.
   std::function<bool()> cancelled = {};
+  // Quick kernels first, the unrolled ones in the background (runtime/compile/kernel_tiers.h).
+  KernelTierChoice kernel_tiers = {};
 };
 
 struct GpuRunReport {
@@ -66,6 +69,7 @@ struct GpuRunReport {
   std::string placement = "device";
   BinarySource binary_source = BinarySource::Nvrtc;  // of the final attempt
   double disk_load_ms = 0;
+  bool quick_kernels = false;  // the final attempt ran the quick Scan (GpuCompilation::quick)
 };
 
 // What the planner needs to know of a device, from its profile (GpuEngine::limits).

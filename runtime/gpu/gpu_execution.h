@@ -468,6 +468,7 @@ inline void report_compilation(GpuRunReport& report, const GpuCompilation& c, in
   report.codegen_ms += c.codegen_ms;
   report.nvrtc_ms += c.source == BinarySource::Nvrtc ? c.binary->compile_ms : 0;
   report.binary_source = c.source;
+  report.quick_kernels = c.quick;
   report.disk_load_ms += c.disk_load_ms;
   report.attempts = attempt;
 }

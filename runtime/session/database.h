@@ -18,6 +18,7 @@
 #include "compiler/parse/ast.h"
 #include "compiler/plan/gpu_target.h"
 #include "compiler/plan/grouping_sets_choice.h"
+#include "runtime/compile/kernel_tiers.h"
 #include "runtime/cpu/cpu_options.h"
 #include "runtime/load/load_report.h"
 #include "runtime/result/result.h"
@@ -71,6 +72,10 @@ struct ExecOptions {
   // CPU engine while they compile in the background. Off here; tally run and shell turn it on.
   bool adaptive_compile = false;
   uint64_t adaptive_compile_rows = kAdaptiveCompileRows;
+  // SET quick_kernels (runtime/compile/kernel_tiers.h): on (QuickFirst), a statement whose
+  // kernels no cache holds runs on quick kernels while its unrolled ones compile in the
+  // background; only (QuickOnly), always the quick ones. Off here; tally run and shell turn it on.
+  KernelTiers kernel_tiers = KernelTiers::Unrolled;
   // Where NULLs sort when ORDER BY does not say (DuckDB's setting names); the default is
   // PostgreSQL's: last for ASC, first for DESC.
   std::string default_null_order = "nulls_last_on_asc_first_on_desc";

@@ -67,10 +67,11 @@ std::string gpu_timing(const GpuRunReport& r) {
     columns += fmt::format(" beside the compile, upload after compile {:.2f} ms", r.upload_wait_ms);
   }
   return fmt::format(
-      "plan {:.2f} ms, codegen {:.2f} ms, NVRTC {:.1f} ms{}, upload {:.2f} ms{}, {}, download "
+      "plan {:.2f} ms, codegen {:.2f} ms, NVRTC {:.1f} ms{}{}, upload {:.2f} ms{}, {}, download "
       "{:.2f} ms, host finish {:.2f} ms, attempts {}; columns from {}",
       r.plan_ms, r.codegen_ms, r.nvrtc_ms, binary_source_note(r.binary_source, r.disk_load_ms),
-      r.upload_ms, columns, kernels, r.download_ms, r.finish_ms, r.attempts, r.placement);
+      r.quick_kernels ? " (quick kernels)" : "", r.upload_ms, columns, kernels, r.download_ms,
+      r.finish_ms, r.attempts, r.placement);
 }
 
 }  // namespace
@@ -234,6 +235,7 @@ void Database::run_engine(const BoundSelect& query, const TablePtr& input,
       gpu_options.placement = placement_from_name(options.placement);
       gpu_options.batch_rows = options.batch_rows;
       gpu_options.cancelled = options.cancelled;
+      gpu_options.kernel_tiers = {options.kernel_tiers, compiler_.get()};
       const std::vector<int> ordinals = device_ordinals(options.devices);
       if (options.coprocess) {
         if (ordinals.size() > 1) {

@@ -69,6 +69,16 @@ std::string on_or_off(const std::string& value) {
   throw BadValue("on or off");
 }
 
+// quick_kernels: on or off as a boolean, or "only".
+std::string on_off_or_only(const std::string& value) {
+  if (lower(value) == "only") return "only";
+  try {
+    return on_or_off(value);
+  } catch (const BadValue&) {
+    throw BadValue("on, off or only");
+  }
+}
+
 const char* device_name(DeviceChoice d) {
   return d == DeviceChoice::Cpu ? "cpu" : d == DeviceChoice::Gpu ? "gpu" : "auto";
 }
@@ -157,6 +167,21 @@ const std::vector<Setting>& settings() {
        },
        [](ExecOptions& o, const std::string& v) { o.placement = v; },
        [](const ExecOptions& o) { return o.placement; }},
+      {"quick_kernels",
+       "a statement whose GPU kernels no cache holds runs on quick ones (a Scan that reads its "
+       "rows one at a time: up to 8x faster to compile) while its unrolled ones compile in the "
+       "background for its later runs: on, off, or only (always the quick ones)",
+       on_off_or_only,
+       [](ExecOptions& o, const std::string& v) {
+         o.kernel_tiers = v == "on"     ? KernelTiers::QuickFirst
+                          : v == "only" ? KernelTiers::QuickOnly
+                                        : KernelTiers::Unrolled;
+       },
+       [](const ExecOptions& o) {
+         return std::string(o.kernel_tiers == KernelTiers::QuickFirst  ? "on"
+                            : o.kernel_tiers == KernelTiers::QuickOnly ? "only"
+                                                                       : "off");
+       }},
       {"strategy", "GPU grouping strategy: auto, thread, block, direct or hash",
        [](const std::string& v) {
          return one_of(v, {"auto", "thread", "block", "direct", "hash"});
