@@ -33,9 +33,14 @@ std::string KernelCacheKeyInputs::device_library() {
   return all;
 }
 
+const std::string& KernelCacheKeyInputs::device_library_digest() {
+  static const std::string digest = to_hex(sha256(device_library()));
+  return digest;
+}
+
 KernelCacheKey kernel_cache_key(const KernelCacheKeyInputs& inputs) {
   Sha256 hash;
-  add_field(hash, "tally kernel cache key v2");
+  add_field(hash, "tally kernel cache key v3");
   add_field(hash, inputs.tally_version);
   add_field(hash, std::to_string(inputs.nvrtc_version));
   add_field(hash, inputs.arch);

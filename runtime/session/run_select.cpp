@@ -296,7 +296,11 @@ StatementOutcome Database::compile_select(const BoundSelect& query, const TableP
     compile.parameters = &parameters;
   }
   GpuPlan plan = plan_for(query, stats, input->rows(), compile);
-  GpuCompilation c = compile_plan(query, stats, plan, options.arch, plans);
+  // Compiling ahead fills the caches with the kernels later runs take: the unrolled ones,
+  // unless the session keeps to the quick ones.
+  const KernelTiers tiers = options.kernel_tiers == KernelTiers::QuickOnly ? KernelTiers::QuickOnly
+                                                                           : KernelTiers::Unrolled;
+  GpuCompilation c = compile_in_tiers(query, stats, plan, options.arch, plans, {tiers, nullptr});
   if (options.explain) outcome.explain += describe_plan(plan);
   if (options.emit_cuda) outcome.cuda = c.program.source;
   outcome.tag = fmt::format("COMPILE {} ({} bytes of {})", options.arch, c.binary->image.size(),

@@ -98,8 +98,9 @@ TEST_CASE("kernel cache key changes with every input that changes the binary") {
   CHECK(differs([](auto& i) { i.tally_version = "9.9.9"; }));
   // A template edited under an unchanged generated source is a new binary.
   CHECK(differs([](auto& i) { i.headers += " "; }));
-  CHECK(base.headers.find("tally_decode.cuh") != std::string::npos);
-  CHECK(base.headers.find("struct LaneChunk") != std::string::npos);
+  CHECK(KernelCacheKeyInputs::device_library().find("tally_decode.cuh") != std::string::npos);
+  CHECK(KernelCacheKeyInputs::device_library().find("struct LaneChunk") != std::string::npos);
+  CHECK(base.headers == to_hex(sha256(KernelCacheKeyInputs::device_library())));
   CHECK(differs([](auto& i) {
     cuda::CompileOptions fmad;
     fmad.fmad = true;
@@ -124,11 +125,17 @@ TEST_CASE("kernel cache entry format: header fields and round trip") {
   std::string bytes = encode_kernel_entry(key, fake_kernel("PTX TEXT", true));
   REQUIRE(bytes.size() == kKernelCacheHeaderBytes + 8);
   CHECK(bytes.substr(0, 8) == "TALLYKC1");
-  CHECK(bytes[8] == 1);   // format version, little-endian
+  CHECK(bytes[8] == 2);   // format version, little-endian
   CHECK(bytes[12] == 1);  // the PTX flag
   CHECK(bytes[48] == 8);  // payload length
-  Sha256Digest checksum = sha256("PTX TEXT");
-  CHECK(bytes.substr(56, 32) == std::string(checksum.begin(), checksum.end()));
+  const uint64_t checksum = kernel_payload_checksum("PTX TEXT");
+  for (int i = 0; i < 8; ++i)
+    CHECK(static_cast<uint8_t>(bytes[56 + i]) == ((checksum >> (8 * i)) & 0xff));
+  CHECK(bytes.substr(64, 24) == std::string(24, '\0'));
+  // Any one bit of the payload, its length, or a word moved changes the checksum.
+  CHECK(kernel_payload_checksum("PTX TEXU") != checksum);
+  CHECK(kernel_payload_checksum("PTX TEXT ") != checksum);
+  CHECK(kernel_payload_checksum("12345678abcdefgh") != kernel_payload_checksum("abcdefgh12345678"));
   DecodedKernelEntry back = decode_kernel_entry(bytes, key);
   REQUIRE(back.kernel);
   CHECK(image_text(*back.kernel) == "PTX TEXT");
