@@ -5,6 +5,8 @@
 #include <bit>
 #include <cstring>
 
+#include "compiler/common/hash_bytes.h"
+
 namespace tally {
 
 namespace {
@@ -36,30 +38,7 @@ Sha256Digest get_digest(std::string_view in, size_t offset) {
 
 DecodedKernelEntry invalid(std::string problem) { return {std::nullopt, std::move(problem)}; }
 
-// One word into the running checksum: a multiply and an xor-shift (murmur's finalizer steps).
-uint64_t mix(uint64_t h, uint64_t word) {
-  h = (h ^ word) * 0xff51afd7ed558ccdull;
-  return h ^ (h >> 32);
-}
-
 }  // namespace
-
-uint64_t kernel_payload_checksum(std::string_view payload) {
-  uint64_t h = 0x9e3779b97f4a7c15ull ^ payload.size();
-  size_t i = 0;
-  for (; i + 8 <= payload.size(); i += 8) {
-    uint64_t word;
-    std::memcpy(&word, payload.data() + i, 8);
-    h = mix(h, word);
-  }
-  uint64_t tail = 0;
-  for (size_t k = 0; i + k < payload.size(); ++k) {
-    tail |= uint64_t{static_cast<uint8_t>(payload[i + k])} << (8 * k);
-  }
-  h = mix(h, tail);
-  h = (h ^ (h >> 33)) * 0xc4ceb9fe1a85ec53ull;
-  return h ^ (h >> 33);
-}
 
 std::string encode_kernel_entry(const KernelCacheKey& key, const cuda::CompiledKernel& kernel) {
   std::string_view payload(kernel.image.data(), kernel.image.size());
@@ -68,7 +47,7 @@ std::string encode_kernel_entry(const KernelCacheKey& key, const cuda::CompiledK
   put_le(out, kernel.is_ptx ? kFlagPtx : 0, 4);
   put_digest(out, key.digest);
   put_le(out, payload.size(), 8);
-  put_le(out, kernel_payload_checksum(payload), 8);
+  put_le(out, hash_bytes(payload), 8);
   out.append(24, '\0');
   put_le(out, std::bit_cast<uint64_t>(kernel.compile_ms), 8);
   out += payload;
@@ -91,7 +70,7 @@ DecodedKernelEntry decode_kernel_entry(std::string_view bytes, const KernelCache
   if (payload.size() != length) {
     return invalid(fmt::format("payload is {} bytes, header says {}", payload.size(), length));
   }
-  if (kernel_payload_checksum(payload) != get_le(bytes, 56, 8)) {
+  if (hash_bytes(payload) != get_le(bytes, 56, 8)) {
     return invalid("payload checksum mismatch");
   }
   cuda::CompiledKernel kernel;

@@ -3,33 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
+#include "compiler/common/hash_bytes.h"
+
 namespace tally {
-
-namespace {
-
-uint64_t mix(uint64_t x) {
-  x ^= x >> 32;
-  x *= 0xd6e8feb86659fd93ULL;
-  x ^= x >> 32;
-  x *= 0xd6e8feb86659fd93ULL;
-  return x ^ (x >> 32);
-}
-
-// Eight bytes at a time; the tail is read as a short little-endian word.
-uint64_t hash_bytes(std::string_view s) {
-  uint64_t h = 0x9e3779b97f4a7c15ULL ^ s.size();
-  size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t word;
-    std::memcpy(&word, s.data() + i, 8);
-    h = mix(h ^ word) + 0x632be59bd9b4e019ULL;
-  }
-  uint64_t tail = 0;
-  std::memcpy(&tail, s.data() + i, s.size() - i);
-  return mix(h ^ tail);
-}
-
-}  // namespace
 
 uint32_t StringInterner::intern(std::string_view s) {
   if ((size() + 1) * 2 > slots_.size()) grow();

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/common/hash_bytes.h"
 #include "runtime/compile/kernel_cache_entry.h"
 #include "runtime/compile/sha256.h"
 #include "tests/unit/support/shell.h"
@@ -128,14 +129,14 @@ TEST_CASE("kernel cache entry format: header fields and round trip") {
   CHECK(bytes[8] == 2);   // format version, little-endian
   CHECK(bytes[12] == 1);  // the PTX flag
   CHECK(bytes[48] == 8);  // payload length
-  const uint64_t checksum = kernel_payload_checksum("PTX TEXT");
+  const uint64_t checksum = hash_bytes("PTX TEXT");
   for (int i = 0; i < 8; ++i)
     CHECK(static_cast<uint8_t>(bytes[56 + i]) == ((checksum >> (8 * i)) & 0xff));
   CHECK(bytes.substr(64, 24) == std::string(24, '\0'));
   // Any one bit of the payload, its length, or a word moved changes the checksum.
-  CHECK(kernel_payload_checksum("PTX TEXU") != checksum);
-  CHECK(kernel_payload_checksum("PTX TEXT ") != checksum);
-  CHECK(kernel_payload_checksum("12345678abcdefgh") != kernel_payload_checksum("abcdefgh12345678"));
+  CHECK(hash_bytes("PTX TEXU") != checksum);
+  CHECK(hash_bytes("PTX TEXT ") != checksum);
+  CHECK(hash_bytes("12345678abcdefgh") != hash_bytes("abcdefgh12345678"));
   DecodedKernelEntry back = decode_kernel_entry(bytes, key);
   REQUIRE(back.kernel);
   CHECK(image_text(*back.kernel) == "PTX TEXT");
