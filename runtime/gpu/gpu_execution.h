@@ -157,15 +157,9 @@ class GpuExecution {
     const uint64_t cells = state_cell_count(c_.plan);
     std::vector<int128> keys(groups * nk), values(groups * cells);
     std::vector<uint8_t> key_nulls(groups * nk);
-    if (readback_) {
-      std::memcpy(keys.data(), readback_at(readback_->keys), keys.size() * 16);
-      std::memcpy(key_nulls.data(), readback_at(readback_->key_nulls), key_nulls.size());
-      std::memcpy(values.data(), readback_at(readback_->values), values.size() * 16);
-    } else {
-      out_keys_.download(keys.data(), keys.size() * 16);
-      out_key_nulls_.download(key_nulls.data(), key_nulls.size());
-      out_values_.download(values.data(), values.size() * 16);
-    }
+    fetch_result(out_keys_, &Readback::keys, keys.data(), keys.size() * 16, false);
+    fetch_result(out_key_nulls_, &Readback::key_nulls, key_nulls.data(), key_nulls.size(), false);
+    fetch_result(out_values_, &Readback::values, values.data(), values.size() * 16, false);
     report_.download_ms += ms_since(start);
     std::vector<CellDecoder> key_decoders;
     for (size_t i = 0; i < nk; ++i) key_decoders.push_back(key_decoder(i));
@@ -224,6 +218,20 @@ class GpuExecution {
 
   const uint8_t* readback_at(size_t offset) const {
     return static_cast<const uint8_t*>(engine_.readback.data()) + offset;
+  }
+
+  // `bytes` of a result buffer into `host`: from the pinned readback copy (at its field `at`)
+  // when one was queued, else downloaded now; `staged`: through the pinned staging buffers
+  // on all cores (large results).
+  void fetch_result(const cuda::DeviceBuffer& buffer, size_t Readback::*at, void* host,
+                    size_t bytes, bool staged) const {
+    if (readback_) {
+      std::memcpy(host, readback_at((*readback_).*at), bytes);
+    } else if (staged) {
+      engine_.staging.download(engine_.device, buffer, host, bytes);
+    } else {
+      buffer.download(host, bytes);
+    }
   }
 
   // With few groups: the status word, the group count and every cell the Finalizer may
@@ -386,19 +394,10 @@ class GpuExecution {
     d.values.reset(new int128[groups * na]);
     d.key_nulls.reset(new uint8_t[groups * nk]);
     d.value_nulls.reset(new uint8_t[groups * na]);
-    if (readback_) {
-      std::memcpy(d.keys.get(), readback_at(readback_->keys), groups * nk * 16);
-      std::memcpy(d.key_nulls.get(), readback_at(readback_->key_nulls), groups * nk);
-      std::memcpy(d.values.get(), readback_at(readback_->values), groups * na * 16);
-      std::memcpy(d.value_nulls.get(), readback_at(readback_->value_nulls), groups * na);
-    } else {
-      PinnedStaging& staging = engine_.staging;
-      const cuda::Device& device = engine_.device;
-      staging.download(device, out_keys_, d.keys.get(), groups * nk * 16);
-      staging.download(device, out_key_nulls_, d.key_nulls.get(), groups * nk);
-      staging.download(device, out_values_, d.values.get(), groups * na * 16);
-      staging.download(device, out_value_nulls_, d.value_nulls.get(), groups * na);
-    }
+    fetch_result(out_keys_, &Readback::keys, d.keys.get(), groups * nk * 16, true);
+    fetch_result(out_key_nulls_, &Readback::key_nulls, d.key_nulls.get(), groups * nk, true);
+    fetch_result(out_values_, &Readback::values, d.values.get(), groups * na * 16, true);
+    fetch_result(out_value_nulls_, &Readback::value_nulls, d.value_nulls.get(), groups * na, true);
     const ResultCells raw{
         groups, nk, na, d.keys.get(), d.key_nulls.get(), d.values.get(), d.value_nulls.get()};
     // ORDER BY ... LIMIT: only the groups the LIMIT keeps are read.
@@ -410,11 +409,7 @@ class GpuExecution {
   // The groups the Finalizer wrote (from the readback copy when one was queued).
   uint64_t group_count() const {
     uint64_t groups = 0;
-    if (readback_) {
-      std::memcpy(&groups, readback_at(readback_->count), 8);
-    } else {
-      out_count_.download(&groups, 8);
-    }
+    fetch_result(out_count_, &Readback::count, &groups, 8, false);
     if (groups > max_groups_)
       throw Error(ErrorKind::Internal, "GPU produced more groups than slots");
     return groups;
