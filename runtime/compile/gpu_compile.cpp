@@ -203,16 +203,38 @@ void compile_into_caches(const std::string& source, const std::string& arch,
   keep_in_memory(key, load_or_compile(source, options, warn, c));
 }
 
+GpuCompilation from_plan_cache(const CachedGpuProgram& hit, const std::string& fingerprint,
+                               const GpuPlan& plan, const std::string& arch, GpuPlanCache& plans) {
+  const CachedGpuProgram* entry = &hit;
+  std::shared_ptr<const CachedGpuProgram> upgraded;
+  if (hit.unrolled) {
+    if (KernelPtr binary = binary_in_memory(hit.unrolled->source, arch)) {
+      upgraded = std::make_shared<const CachedGpuProgram>(
+          CachedGpuProgram{*hit.unrolled, std::move(binary), nullptr});
+      plans.upgrade(fingerprint, upgraded);
+      entry = upgraded.get();
+    }
+  }
+  GpuCompilation c;
+  c.plan = plan;
+  c.program = entry->program;
+  c.binary = entry->binary;
+  c.source = BinarySource::PlanCache;
+  c.quick = entry->unrolled != nullptr;
+  return c;
+}
+
 GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,
                             const GpuPlan& plan, const std::string& arch, GpuPlanCache* plans) {
   if (plans == nullptr) return compile_plan(query, stats, plan, arch);
   std::string fingerprint = plan_fingerprint(plan, stats, arch);
   if (auto hit = plans->find(fingerprint)) {
-    GpuCompilation c;
-    c.plan = plan;
-    c.program = hit->program;
-    c.binary = hit->binary;
-    c.source = BinarySource::PlanCache;
+    GpuCompilation c = from_plan_cache(*hit, fingerprint, plan, arch, *plans);
+    if (!c.quick) return c;
+    // Quick kernels turned off after a quick run: the unrolled ones, compiled now if need be.
+    c = compile_plan(query, stats, plan, arch);
+    plans->upgrade(fingerprint, std::make_shared<const CachedGpuProgram>(
+                                    CachedGpuProgram{c.program, c.binary, nullptr}));
     return c;
   }
   GpuCompilation c = compile_plan(query, stats, plan, arch);

@@ -74,6 +74,11 @@ std::shared_ptr<const cuda::CompiledKernel> binary_in_memory(const std::string& 
 GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,
                             const GpuPlan& plan, const std::string& arch, GpuPlanCache* plans);
 
+// A plan-cache hit as a compilation. A quick entry (CachedGpuProgram::unrolled) gives way to
+// its unrolled program once that binary is in this process's memory; until then `quick` is set.
+GpuCompilation from_plan_cache(const CachedGpuProgram& hit, const std::string& fingerprint,
+                               const GpuPlan& plan, const std::string& arch, GpuPlanCache& plans);
+
 // Whether a cache already holds the binary of `program` (generated from `plan` and `stats`)
 // for `arch`: the prepared statement's plan cache (`plans`, may be null), this process's
 // memory, or the disk cache, where an entry is looked for but not loaded. Never compiles.

@@ -12,28 +12,6 @@ GpuPlan quick_plan(GpuPlan plan) {
   return plan;
 }
 
-GpuCompilation from_entry(const CachedGpuProgram& entry, const GpuPlan& plan) {
-  GpuCompilation c;
-  c.plan = plan;
-  c.program = entry.program;
-  c.binary = entry.binary;
-  c.source = BinarySource::PlanCache;
-  c.quick = entry.unrolled != nullptr;
-  return c;
-}
-
-// A plan-cache hit, its quick kernels replaced by the unrolled ones once those have compiled.
-GpuCompilation from_plan_cache(const CachedGpuProgram& hit, const std::string& fingerprint,
-                               const GpuPlan& plan, const std::string& arch, GpuPlanCache& plans) {
-  if (!hit.unrolled) return from_entry(hit, plan);
-  auto binary = binary_in_memory(hit.unrolled->source, arch);
-  if (!binary) return from_entry(hit, plan);
-  auto entry =
-      std::make_shared<const CachedGpuProgram>(CachedGpuProgram{*hit.unrolled, binary, nullptr});
-  plans.upgrade(fingerprint, entry);
-  return from_entry(*entry, plan);
-}
-
 struct TieredCompilation {
   GpuCompilation compilation;
   std::shared_ptr<const GpuProgram> unrolled;  // set when `compilation` is the quick tier's

@@ -78,6 +78,31 @@ TEST_CASE("kernel tiers: quick kernels first and then the unrolled ones from the
   CHECK(plans.hits() == 2);
 }
 
+TEST_CASE("kernel tiers: quick kernels turned off after a quick run give the unrolled ones") {
+  if (!cuda::nvrtc_available()) return;
+  // Another constant: its unrolled binary is in no cache when the quick run stores its entry.
+  const Planned p = planned(
+      "SELECT l_linenumber, COUNT(*), MAX(l_quantity * 3) FROM lineitem WHERE l_suppkey <> 19 "
+      "GROUP BY l_linenumber",
+      GpuStrategy::Auto);
+  REQUIRE(unrolls(p.unrolled));
+  BackgroundCompiler compiler;
+  GpuPlanCache plans;
+  GpuCompilation quick = compile_in_tiers(p.query, p.stats, p.plan, kArch, &plans,
+                                          {KernelTiers::QuickFirst, &compiler});
+  CHECK(quick.quick);
+  // Off, whether or not the background compile has finished: never the quick entry.
+  for (int run = 0; run < 2; ++run) {
+    GpuCompilation off = compile_in_tiers(p.query, p.stats, p.plan, kArch, &plans, {});
+    CHECK(!off.quick);
+    CHECK(off.program.source == p.unrolled);
+    REQUIRE(off.binary != nullptr);
+    CHECK(!off.binary->image.empty());
+  }
+  CHECK(plans.size() == 1);
+  compiler.wait_idle();
+}
+
 TEST_CASE("kernel tiers: without a plan cache and with one tier where the Scan does not unroll") {
   if (!cuda::nvrtc_available()) return;
   BackgroundCompiler compiler;
