@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <mutex>
 #include <utility>
 
 #include "compiler/common/error.h"
@@ -91,7 +93,9 @@ std::string DeviceProfile::describe() const {
   return line;
 }
 
-DeviceProfile read_profile(int ordinal) {
+namespace {
+
+DeviceProfile query_profile(int ordinal) {
   const CUdevice device = device_handle(ordinal);
   const DriverApi& api = driver();
   DeviceProfile p;
@@ -127,6 +131,19 @@ DeviceProfile read_profile(int ordinal) {
   p.memory_bus_bits =
       attribute(device, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, "memory bus width");
   return p;
+}
+
+}  // namespace
+
+// Memoized: a device's attributes do not change in a process, and every compile-only
+// statement asks for them (about twenty driver calls).
+DeviceProfile read_profile(int ordinal) {
+  static std::mutex mutex;
+  static std::map<int, DeviceProfile> profiles;
+  std::lock_guard lock(mutex);
+  auto it = profiles.find(ordinal);
+  if (it == profiles.end()) it = profiles.emplace(ordinal, query_profile(ordinal)).first;
+  return it->second;
 }
 
 void require_supported(const DeviceProfile& profile) {
