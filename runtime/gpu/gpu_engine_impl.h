@@ -60,6 +60,7 @@ struct GpuEngine::Impl {
   std::map<const cuda::CompiledKernel*, LoadedModule> modules;
   std::string lookup_error;
   PinnedStaging staging;        // column uploads and result downloads
+  DeviceTranspose transpose;    // bit-packed columns' device layout, made on the device
   cuda::PinnedBuffer readback;  // a part's status, group count and state cells (few groups)
   uint64_t uploaded_bytes = 0;  // by upload_column, ever (a run reports its difference)
   uint64_t query = 0;           // sequence number of the query running now
@@ -151,7 +152,7 @@ struct GpuEngine::Impl {
     const size_t block_words = kLaneBlockRows / 64;
     const size_t words = (validity.size() + block_words - 1) / block_words * block_words;
     if (!validity.empty()) d.validity = pool.allocate(words * 8, "a validity bitmap");
-    staging.upload(device, *column, d.data, d.validity);
+    staging.upload(device, *column, d.data, d.validity, &transpose);
     uploaded_bytes += size + validity.size() * 8;
     static const std::vector<uint8_t> zeros(kBlockPadBytes, 0);
     d.data.upload(zeros.data(), kBlockPadBytes, size);  // the tail only, not the column again

@@ -64,15 +64,16 @@ void PinnedStaging::download(const cuda::Device& device, const cuda::DeviceBuffe
 }
 
 void PinnedStaging::upload(const cuda::Device& device, const Column& column,
-                           cuda::DeviceBuffer& out, cuda::DeviceBuffer& validity) {
+                           cuda::DeviceBuffer& out, cuda::DeviceBuffer& validity,
+                           DeviceTranspose* transpose) {
   if (column.encoding() == Encoding::Plain) {
-    const std::span<const uint8_t> bytes = column.plain_bytes();
-    stage(device, out, bytes.size(), kPlainUnitBytes,
-          [&](uint64_t first, uint64_t end, uint8_t* host) {
-            const uint64_t from = first * kPlainUnitBytes;
-            const uint64_t to = std::min<uint64_t>(bytes.size(), end * kPlainUnitBytes);
-            std::memcpy(host, bytes.data() + from, to - from);
-          });
+    stage_as_stored(device, out, column.plain_bytes());
+  } else if (column.bits() > 0 && transpose && transpose->ready(device)) {
+    const std::span<const uint64_t> words = column.packed_words();
+    // The words cover the fields (ceil(rows * bits / 64)) and never pass the device layout.
+    const uint64_t bytes = std::min<uint64_t>(words.size() * 8, data_bytes(column));
+    stage_as_stored(device, out, {reinterpret_cast<const uint8_t*>(words.data()), bytes});
+    transpose->transpose(out, column.size(), static_cast<uint32_t>(column.bits()));
   } else if (column.bits() > 0) {
     const auto bits = static_cast<uint32_t>(column.bits());
     const uint64_t blocks = (column.size() + kLaneBlockRows - 1) / kLaneBlockRows;
@@ -84,14 +85,19 @@ void PinnedStaging::upload(const cuda::Device& device, const Column& column,
   }
   const auto& words = column.validity_words();
   if (!words.empty()) {
-    const auto* bytes = reinterpret_cast<const uint8_t*>(words.data());
-    const uint64_t size = words.size() * 8;
-    stage(device, validity, size, kPlainUnitBytes,
-          [&](uint64_t first, uint64_t end, uint8_t* host) {
-            const uint64_t to = std::min<uint64_t>(size, end * kPlainUnitBytes);
-            std::memcpy(host, bytes + first * kPlainUnitBytes, to - first * kPlainUnitBytes);
-          });
+    stage_as_stored(device, validity,
+                    {reinterpret_cast<const uint8_t*>(words.data()), words.size() * 8});
   }
+}
+
+void PinnedStaging::stage_as_stored(const cuda::Device& device, cuda::DeviceBuffer& out,
+                                    std::span<const uint8_t> bytes) {
+  stage(device, out, bytes.size(), kPlainUnitBytes,
+        [&](uint64_t first, uint64_t end, uint8_t* host) {
+          const uint64_t from = first * kPlainUnitBytes;
+          const uint64_t to = std::min<uint64_t>(bytes.size(), end * kPlainUnitBytes);
+          std::memcpy(host, bytes.data() + from, to - from);
+        });
 }
 
 // Chunk c goes to worker c % workers. A worker fills buffer A and queues its copy, fills

@@ -1,7 +1,7 @@
 // Copies between host memory and the device through pinned staging buffers, on all cores.
 // Uploads of columns: every worker thread fills one of its own two buffers (a copy of
-// plain bytes, or the lane transposition of bit-packed fields) while the other crosses the
-// bus on its own stream, so an upload runs near the pinned copy rate rather than the
+// the bytes as stored, or the host's lane transposition of bit-packed fields) while the other
+// crosses the bus on its own stream, so an upload runs near the pinned copy rate rather than the
 // pageable one. Downloads of results: each worker copies its chunks into its buffer and
 // on into the destination, so the destination's pages are first touched in parallel
 // (bench/RESULTS.md, end to end).
@@ -10,11 +10,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "runtime/cuda/device.h"
 #include "runtime/cuda/memory.h"
 #include "runtime/cuda/stream.h"
+#include "runtime/gpu/device_transpose.h"
 #include "runtime/storage/column.h"
 
 namespace tally {
@@ -35,9 +37,10 @@ class PinnedStaging {
 
   // Writes the column's device layout (plain bytes, or lane-transposed fields: see
   // runtime/gpu/device_layout.h) to the front of `out`, and its validity words, when
-  // any, to the front of `validity`, on `device`.
+  // any, to the front of `validity`, on `device`. Bit-packed fields are copied as stored and
+  // transposed on the device where `transpose` is ready, else transposed here.
   void upload(const cuda::Device& device, const Column& column, cuda::DeviceBuffer& out,
-              cuda::DeviceBuffer& validity);
+              cuda::DeviceBuffer& validity, DeviceTranspose* transpose = nullptr);
 
   // Copies the first `bytes` of `from` to `to`, on `device`.
   void download(const cuda::Device& device, const cuda::DeviceBuffer& from, void* to,
@@ -49,6 +52,9 @@ class PinnedStaging {
   using FillUnits = std::function<void(uint64_t first, uint64_t end, uint8_t* host)>;
   void stage(const cuda::Device& device, cuda::DeviceBuffer& out, uint64_t total_bytes,
              uint64_t unit_bytes, const FillUnits& fill);
+  // `bytes` to the front of `out`, as they are.
+  void stage_as_stored(const cuda::Device& device, cuda::DeviceBuffer& out,
+                       std::span<const uint8_t> bytes);
 
   // A worker's staging: it fills one buffer while its stream copies the other.
   struct Lane {
