@@ -46,14 +46,15 @@ struct Peers {
 };
 extern Peers g;  // defined in groupby_peers.cu
 
-// Calls row(key, value) for this thread's rows of a grid-stride walk, four at a time.
+// Calls row(key, value) for this thread's rows of a grid-stride walk, four at a time, where
+// the walk's blocks are `blocks` and this thread's is `block`.
 template <class Row>
-__device__ __forceinline__ void for_each_row(const uint32_t* __restrict__ keys,
-                                             const int32_t* __restrict__ values, uint64_t rows,
-                                             Row row) {
+__device__ __forceinline__ void for_each_row_of(const uint32_t* __restrict__ keys,
+                                                const int32_t* __restrict__ values, uint64_t rows,
+                                                uint32_t block, uint32_t blocks, Row row) {
   const uint64_t quads = rows / 4;
-  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-  const uint64_t first = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const uint64_t stride = static_cast<uint64_t>(blocks) * blockDim.x;
+  const uint64_t first = static_cast<uint64_t>(block) * blockDim.x + threadIdx.x;
   const uint4* k4 = reinterpret_cast<const uint4*>(keys);
   const int4* v4 = reinterpret_cast<const int4*>(values);
   for (uint64_t i = first; i < quads; i += stride) {
@@ -65,6 +66,14 @@ __device__ __forceinline__ void for_each_row(const uint32_t* __restrict__ keys,
     row(k.w, v.w);
   }
   for (uint64_t i = quads * 4 + first; i < rows; i += stride) row(keys[i], values[i]);
+}
+
+// The walk over the whole grid.
+template <class Row>
+__device__ __forceinline__ void for_each_row(const uint32_t* __restrict__ keys,
+                                             const int32_t* __restrict__ values, uint64_t rows,
+                                             Row row) {
+  for_each_row_of(keys, values, rows, blockIdx.x, gridDim.x, row);
 }
 
 // A table of `slots` counts and 64-bit sums in (possibly another block's) shared memory as

@@ -66,6 +66,27 @@ __global__ void __launch_bounds__(kSharedBlock)
   table.flush(base, slots, counts, sums);
 }
 
+// The sliced peer's passes as one launch: block b merges the keys of slice b % slices into
+// its table and walks the rows of group b / slices.
+__global__ void __launch_bounds__(kSharedBlock)
+    interleaved_tables(const uint32_t* __restrict__ keys, const int32_t* __restrict__ values,
+                       uint64_t rows, uint32_t k, uint32_t slice_slots, uint32_t slices,
+                       unsigned* counts, unsigned long long* sums) {
+  extern __shared__ unsigned words[];
+  const uint32_t slice = blockIdx.x % slices;
+  const uint32_t base = slice * slice_slots;
+  const uint32_t slots = min(slice_slots, k - base);
+  const SharedCountSums table(words, slots);
+  table.clear();
+  __syncthreads();
+  for_each_row_of(keys, values, rows, blockIdx.x / slices, gridDim.x / slices,
+                  [&](uint32_t key, int32_t v) {
+                    if (key - base < slots) table.add(key - base, static_cast<unsigned>(v));
+                  });
+  __syncthreads();
+  table.flush(base, slots, counts, sums);
+}
+
 // One peer at one K, ready to launch: `reset` runs before each run, outside the timing.
 struct Launch {
   cudaError_t (*reset)(uint32_t k) = nullptr;
@@ -106,6 +127,17 @@ cudaError_t run_sliced(uint32_t k) {
         g.keys.as<uint32_t>(), g.values.as<int32_t>(), g.rows, base, slots, g.counts.as<unsigned>(),
         g.sums.as<unsigned long long>());
   }
+  return cudaGetLastError();
+}
+
+int g_grid_interleaved = 0;
+
+cudaError_t run_interleaved(uint32_t k) {
+  const uint32_t slices = (k + g_slice_slots - 1) / g_slice_slots;
+  interleaved_tables<<<g_grid_interleaved, kSharedBlock,
+                       size_t{3} * std::min(g_slice_slots, k) * sizeof(unsigned)>>>(
+      g.keys.as<uint32_t>(), g.values.as<int32_t>(), g.rows, k, g_slice_slots, slices,
+      g.counts.as<unsigned>(), g.sums.as<unsigned long long>());
   return cudaGetLastError();
 }
 
@@ -187,6 +219,24 @@ GroupbyPeerResult prepare(int peer, uint32_t k, Launch& launch) {
     if (per_sm == 0) return not_applicable("no block fits an SM with its table");
     g_grid_shared = per_sm * sms;
     launch.run = peer == kPeerShared ? run_shared : run_sliced;
+  } else if (peer == kPeerInterleaved) {
+    int optin = 0;
+    PEER_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    const size_t fit = static_cast<size_t>(optin) / 12;
+    g_slice_slots = 1;
+    while (2 * size_t{g_slice_slots} <= fit) g_slice_slots *= 2;
+    if (k <= fit) return not_applicable("K fits one block's shared table");
+    const uint32_t slices = (k + g_slice_slots - 1) / g_slice_slots;
+    const size_t bytes = size_t{3} * g_slice_slots * sizeof(unsigned);
+    PEER_CHECK(cudaFuncSetAttribute(interleaved_tables, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(bytes)));
+    PEER_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, interleaved_tables,
+                                                             kSharedBlock, bytes));
+    if (per_sm == 0) return not_applicable("no block fits an SM with its table");
+    const uint32_t resident = static_cast<uint32_t>(per_sm * sms);
+    if (slices > resident) return not_applicable("more slices than resident blocks");
+    g_grid_interleaved = static_cast<int>(resident / slices * slices);
+    launch.run = run_interleaved;
   } else if (peer == kPeerPartition) {
     launch.run = run_partition;
     return prepare_partition(k, sms);
@@ -285,6 +335,8 @@ const char* groupby_peer_name(int peer) {
       return "partition";
     case kPeerSliced:
       return "sliced";
+    case kPeerInterleaved:
+      return "interleaved";
   }
   return "?";
 }

@@ -26,8 +26,12 @@ enum GroupbyPeer {
   // The shared peer's table over slices of the keys, one pass over the rows per slice: K up
   // to 16 times what one block's shared memory holds, read 16 times at most.
   kPeerSliced = 5,
+  // The sliced peer in one launch: block b keeps slice b % S and walks the rows of group b / S,
+  // so the S blocks of a group read the same rows at about the same time (once from memory,
+  // S - 1 times from L2) and each flushes its slice once.
+  kPeerInterleaved = 6,
 };
-#define GROUPBY_PEER_COUNT 6
+#define GROUPBY_PEER_COUNT 7
 
 enum GroupbyPeerStatus {
   kPeerRan = 0,
@@ -42,7 +46,7 @@ typedef struct {
 } GroupbyPeerResult;
 
 const char* groupby_peer_name(
-    int peer);  // "atomics", "shared", "cub", "cluster", "partition", "sliced"
+    int peer);  // "atomics", "shared", "cub", "cluster", "partition", "sliced", "interleaved"
 
 // Copies `rows` values (the same for every K) to device 0; rows < 2^31. Returns 0, or -1
 // with groupby_peers_error() saying why.
