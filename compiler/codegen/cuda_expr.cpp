@@ -161,7 +161,10 @@ void CudaExprEmitter::check_supported(const Expr& e) const {
   if (read.kind == StringRead::Kind::PerString) return check_string(*read.source);
   switch (e.kind) {
     case ExprKind::GroupKeyRef:
+      if (static_cast<size_t>(e.index) < key_operands_.size()) return;
+      unsupported("an expression above the aggregation");
     case ExprKind::AggregateRef:
+      if (static_cast<size_t>(e.index) < aggregate_operands_.size()) return;
       unsupported("an expression above the aggregation");
     case ExprKind::ColumnRef:
     case ExprKind::Constant:
@@ -262,9 +265,21 @@ CudaOperand CudaExprEmitter::emit_node(const Expr& e, std::string& out) {
       return emit_function(e, out);
     case ExprKind::GroupingSetId:
       return {"(i32)grouping_set", "false"};  // the Scan's loop over the sets (group_slot.h)
+    case ExprKind::GroupKeyRef:
+    case ExprKind::AggregateRef: {
+      const auto& operands = e.kind == ExprKind::GroupKeyRef ? key_operands_ : aggregate_operands_;
+      if (static_cast<size_t>(e.index) < operands.size()) return operands[e.index];
+      unsupported(fmt::format("the expression \"{}\" above the aggregation", e.text));
+    }
     default:
       unsupported(fmt::format("the expression \"{}\"", e.text));
   }
+}
+
+void CudaExprEmitter::set_group_operands(std::vector<CudaOperand> keys,
+                                         std::vector<CudaOperand> aggregates) {
+  key_operands_ = std::move(keys);
+  aggregate_operands_ = std::move(aggregates);
 }
 
 CudaOperand CudaExprEmitter::emit_column(const Expr& e, std::string&) {

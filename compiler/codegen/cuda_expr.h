@@ -59,6 +59,11 @@ class CudaExprEmitter {
   // Throws Error(Unsupported) if `e` contains something the GPU cannot evaluate.
   void check_supported(const Expr& e) const;
 
+  // Where the Finalizer holds a group's key and aggregate values, so that an expression above
+  // the aggregation (HAVING: compiler/plan/device_having.h) reads GroupKeyRef and AggregateRef
+  // from them; before this they are unsupported.
+  void set_group_operands(std::vector<CudaOperand> keys, std::vector<CudaOperand> aggregates);
+
   // The string domain of a computed VARCHAR expression already emitted, or -1.
   int string_domain_of(const Expr& e) const;
 
@@ -117,6 +122,7 @@ class CudaExprEmitter {
   std::vector<StringDomain>* string_domains_;
   std::vector<std::string> lookup_names_;  // per lookup: its table's values (`<name>_null`)
   int domain_ = -1;  // the domain the string being emitted belongs to (-1: none)
+  std::vector<CudaOperand> key_operands_, aggregate_operands_;  // set_group_operands
 };
 
 }  // namespace tally

@@ -19,7 +19,25 @@ std::string occupied(const AggregationContext& ctx) {
   return fmt::format("(slot <= {0}ull ? table.occupied(slot) : {1}[slot] != 0)", plan.slots, rows);
 }
 
-std::string key_outputs(const AggregationContext& ctx) {
+// Where a group's cells go: the output arrays at the group's row, or, with HAVING on the
+// device, the locals the predicate reads before the group takes a row.
+struct CellTargets {
+  bool local = false;
+  size_t nk = 0, na = 0;
+
+  std::string at(const char* out_array, const char* local_array, size_t count, size_t i) const {
+    return local ? fmt::format("{}[{}]", local_array, i)
+                 : fmt::format("{}[group * {} + {}]", out_array, count, i);
+  }
+  std::string key(size_t i) const { return at("out_keys", "group_keys", nk, i); }
+  std::string key_null(size_t i) const { return at("out_key_nulls", "group_key_nulls", nk, i); }
+  std::string value(size_t a) const { return at("out_values", "group_values", na, a); }
+  std::string value_null(size_t a) const {
+    return at("out_value_nulls", "group_value_nulls", na, a);
+  }
+};
+
+std::string key_outputs(const AggregationContext& ctx, const CellTargets& t) {
   const GpuPlan& plan = ctx.plan;
   std::string b;
   const size_t nk = plan.keys.size();
@@ -28,16 +46,16 @@ std::string key_outputs(const AggregationContext& ctx) {
     // The NULL slot (capacity + 1) lies past the key array: its key is not read.
     return fmt::format(
         "const Key128 key = slot <= {0}ull ? table.key_at(slot) : Key128{{0ull, 0ull}};\n"
-        "out_keys[group] = i128_from_words(key.lo, key.hi);\n"
-        "out_key_nulls[group] = slot == {1}ull;\n",
-        plan.slots, plan.slots + 1);
+        "{2} = i128_from_words(key.lo, key.hi);\n"
+        "{3} = slot == {1}ull;\n",
+        plan.slots, plan.slots + 1, t.key(0), t.key_null(0));
   }
   if (plan.hash_keys == HashKeyLayout::Word64 && !plan.keys[0].bounded) {
     // As above: the NULL slot's key word would lie one past the key array.
     return fmt::format(
         "const u64 bits = slot <= {0}ull ? table.key_at(slot) : 0ull;\n"
-        "out_keys[group] = {1};\nout_key_nulls[group] = slot == {2}ull;\n",
-        plan.slots, raw_key_value(ctx, 0, "bits"), plan.slots + 1);
+        "{3} = {1};\n{4} = slot == {2}ull;\n",
+        plan.slots, raw_key_value(ctx, 0, "bits"), plan.slots + 1, t.key(0), t.key_null(0));
   }
   const bool words = plan.hash_keys == HashKeyLayout::KeyWords;
   const bool wide = plan.hash_keys == HashKeyLayout::RawAndDigits128 || words;
@@ -57,10 +75,10 @@ std::string key_outputs(const AggregationContext& ctx) {
     if (!k.bounded) continue;  // a raw key of the wide layouts, decoded below
     b += fmt::format(
         "{{ const u64 digit = mixed_radix_digit(encoded, {}ull, {}ull);\n"
-        "out_key_nulls[group * {} + {}] = {};\n"
-        "out_keys[group * {} + {}] = (i128)({}ll + (i64)digit); }}\n",
-        stride, k.radix(), nk, i, k.nullable ? fmt::format("digit == {}ull", k.values) : "false",
-        nk, i, k.min);
+        "{} = {};\n"
+        "{} = (i128)({}ll + (i64)digit); }}\n",
+        stride, k.radix(), t.key_null(i),
+        k.nullable ? fmt::format("digit == {}ull", k.values) : "false", t.key(i), k.min);
     stride *= k.radix();
   }
   size_t word = 1;  // KeyWords: the next raw key's first word
@@ -75,23 +93,22 @@ std::string key_outputs(const AggregationContext& ctx) {
     }
     b += fmt::format(
         "{{ const bool null = mixed_radix_digit(encoded, {0}ull, 2ull) == 1ull;\n"
-        "out_key_nulls[group * {1} + {2}] = null;\n"
-        "out_keys[group * {1} + {2}] = null ? (i128)0 : {3}; }}\n",
-        stride, nk, i, value);
+        "{1} = null;\n"
+        "{2} = null ? (i128)0 : {3}; }}\n",
+        stride, t.key_null(i), t.key(i), value);
     stride *= 2;
   }
   return b;
 }
 
-std::string final_code(const AggregationContext& ctx, size_t a) {
+std::string final_code(const AggregationContext& ctx, size_t a, const CellTargets& t) {
   const auto& call = ctx.query.aggregates[a];
-  const size_t na = ctx.query.aggregates.size();
   DeviceFinal d;
   for (int id : ctx.plan.layout.aggregate_fields[a]) {
     d.fields.push_back(fmt::format("{}[slot]", ctx.fields[static_cast<size_t>(id)]));
   }
-  d.out = fmt::format("out_values[group * {} + {}]", na, a);
-  d.null = fmt::format("out_value_nulls[group * {} + {}]", na, a);
+  d.out = t.value(a);
+  d.null = t.value_null(a);
   d.in_scale = call.arg && call.arg->type.is_decimal() ? call.arg->type.scale : 0;
   d.out_scale = call.type.scale;
   d.float_out = call.type.is_float();
@@ -118,6 +135,41 @@ std::string state_cells_code(const AggregationContext& ctx) {
   return b;
 }
 
+// A cell as the expression emitter holds a value of `type` (compiler/codegen/cuda_expr.h):
+// i128 for DECIMAL and HUGEINT, f64 from a double's bits, bool, else i64.
+std::string cell_operand(const std::string& cell, const Type& type) {
+  if (type.is_exact128()) return cell;
+  if (type.is_float()) return fmt::format("__longlong_as_double((long long)(u64){})", cell);
+  if (type.id == TypeId::Boolean) return fmt::format("({} != 0)", cell);
+  return fmt::format("(i64){}", cell);
+}
+
+// The group's cells into locals, HAVING on them, and only a kept group takes an output row.
+std::string having_group(const AggregationContext& ctx) {
+  const CellTargets local{true, ctx.query.group_keys.size(), ctx.query.aggregates.size()};
+  const CellTargets out{false, local.nk, local.na};
+  std::string b;
+  if (local.nk > 0)
+    b += fmt::format("i128 group_keys[{0}]; bool group_key_nulls[{0}];\n", local.nk);
+  if (local.na > 0) {
+    b += fmt::format("i128 group_values[{0}]; bool group_value_nulls[{0}];\n", local.na);
+  }
+  b += key_outputs(ctx, local);
+  for (size_t a = 0; a < local.na; ++a) b += final_code(ctx, a, local);
+  b += ctx.having_code;
+  b += fmt::format("if ({} || !({})) continue;\n", ctx.having.null, ctx.having.value);
+  b += "const u64 group = atomicAdd(out_count, 1ull);\n";
+  for (size_t i = 0; i < local.nk; ++i) {
+    b += fmt::format("{} = {}; {} = {};\n", out.key(i), local.key(i), out.key_null(i),
+                     local.key_null(i));
+  }
+  for (size_t a = 0; a < local.na; ++a) {
+    b += fmt::format("{} = {}; {} = {};\n", out.value(a), local.value(a), out.value_null(a),
+                     local.value_null(a));
+  }
+  return b;
+}
+
 }  // namespace
 
 std::string state_slot_loop_head(const GpuPlan& plan, bool one_block) {
@@ -126,16 +178,35 @@ std::string state_slot_loop_head(const GpuPlan& plan, bool one_block) {
                      one_block ? "blockDim.x" : "grid_stride()");
 }
 
+void emit_device_having(AggregationContext& ctx) {
+  if (!ctx.plan.having_on_device) return;
+  std::vector<CudaOperand> keys, aggregates;
+  for (size_t i = 0; i < ctx.query.group_keys.size(); ++i) {
+    keys.push_back({cell_operand(fmt::format("group_keys[{}]", i), ctx.query.group_keys[i]->type),
+                    fmt::format("group_key_nulls[{}]", i)});
+  }
+  for (size_t a = 0; a < ctx.query.aggregates.size(); ++a) {
+    aggregates.push_back(
+        {cell_operand(fmt::format("group_values[{}]", a), ctx.query.aggregates[a].type),
+         fmt::format("group_value_nulls[{}]", a)});
+  }
+  ctx.emitter.set_group_operands(std::move(keys), std::move(aggregates));
+  ctx.emitter.check_supported(*ctx.query.having);
+  ctx.having = ctx.emitter.emit(*ctx.query.having, ctx.having_code);
+}
+
 std::string finalize_body(AggregationContext& ctx) {
   // A no-op unless launched as the Scan's dependent; then the Scan's states are complete.
   std::string b = "wait_for_prior_grid();\n" + state_slot_loop_head(ctx.plan, false) + " {\n";
   b += fmt::format("if (!({})) continue;\n", occupied(ctx));
+  if (ctx.plan.having_on_device) return b + having_group(ctx) + "}\n";
+  const CellTargets out{false, ctx.query.group_keys.size(), ctx.query.aggregates.size()};
   b += "const u64 group = atomicAdd(out_count, 1ull);\n";
-  b += key_outputs(ctx);
+  b += key_outputs(ctx, out);
   if (ctx.plan.emit_states) {
     b += state_cells_code(ctx);
   } else {
-    for (size_t a = 0; a < ctx.query.aggregates.size(); ++a) b += final_code(ctx, a);
+    for (size_t a = 0; a < out.na; ++a) b += final_code(ctx, a, out);
   }
   b += "}\n";
   return b;

@@ -2,7 +2,8 @@
 // decoded from the slot (or the hash table's key), and each aggregate's final is computed
 // from its state fields by the aggregate table's device final (templates/tally_finals.cuh
 // holds what the host computes the same way). A plan with emit_states writes each state field
-// instead of the finals (compiler/plan/partial_states.h says where).
+// instead of the finals (compiler/plan/partial_states.h says where). With HAVING on the device
+// a group's cells go to locals first and only a group the predicate keeps takes a row.
 #pragma once
 
 #include <string>
@@ -12,6 +13,10 @@
 namespace tally {
 
 std::string finalize_body(AggregationContext& ctx);
+
+// With GpuPlan::having_on_device: emits HAVING over the group's cells into ctx.having_code
+// (before the kernels' common preamble is written: the predicate may declare parameters).
+void emit_device_having(AggregationContext& ctx);
 
 // The loop over state slots of Init and the Finalizer: over the grid, or over one block
 // (the Scan's first block, where it sets the states). The slot is `slot`.

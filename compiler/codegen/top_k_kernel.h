@@ -41,8 +41,8 @@ enum class TopKArg : int {
 uint32_t top_k_order_flags(const BoundSelect& query);
 
 // Writes tally_top_k when the query's ORDER BY can be chosen on the device; false (nothing
-// written) when a key is a string, an expression over the outputs, or the query has HAVING,
-// DISTINCT or DISTINCT ON (they need the evaluated rows), or no LIMIT.
+// written) when a key is a string, an expression over the outputs, or the query has HAVING
+// the host evaluates, DISTINCT or DISTINCT ON (they need the evaluated rows), or no LIMIT.
 bool write_top_k_kernel(const BoundSelect& query, const GpuPlan& plan, SourceWriter& w);
 
 }  // namespace tally

@@ -107,6 +107,9 @@ struct GpuPlan {
   // (compiler/codegen/scan_kernel.cpp): NVRTC compiles it up to 8x faster and it runs up to 3x
   // slower. A new statement's first kernels (runtime/compile/kernel_tiers.h).
   bool quick_scan = false;
+  // The Finalizer evaluates HAVING and writes only the groups it keeps (compiler/plan/
+  // device_having.h); off where it writes state fields, whose groups are not final yet.
+  bool having_on_device = false;
   std::string reason;      // why this strategy, for --explain
   std::string considered;  // for --explain: the group bound and every strategy's fit
 

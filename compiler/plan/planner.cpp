@@ -9,6 +9,7 @@
 
 #include "compiler/common/error.h"
 #include "compiler/plan/calibrated_choice.h"
+#include "compiler/plan/device_having.h"
 #include "compiler/plan/expr_facts.h"
 #include "compiler/plan/gpu_plan.h"
 #include "compiler/plan/shared_placement.h"
@@ -337,6 +338,7 @@ GpuPlan with_distinct_capacity(GpuPlan plan, uint64_t capacity) {
 
 GpuPlan with_state_cells(GpuPlan plan) {
   plan.emit_states = !plan.projection;
+  plan.having_on_device = false;  // a part's groups are not final: HAVING runs on the host
   return plan;
 }
 
@@ -344,6 +346,7 @@ GpuPlan with_streamed_scan(GpuPlan plan, bool emit_states) {
   if (plan.projection) return plan;  // a projection's passes run per batch as they are
   plan.streamed = true;
   plan.emit_states = emit_states;
+  if (emit_states) plan.having_on_device = false;
   plan.launches = aggregation_launches(false, plan.layout.second_pass());
   return plan;
 }
@@ -512,6 +515,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     uint64_t estimate = raw ? rows : std::min(product, rows);
     plan = with_hash_capacity(plan, std::max(kMinHashCapacity, next_pow2(2 * estimate)));
     place_block_cache(plan, query, stats, limits);
+    plan.having_on_device = having_fits_device(query);
     return plan;
   }
   plan.slots = product;
@@ -546,6 +550,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   plan.launches = aggregation_launches(
       chosen == GpuStrategy::ThreadPrivate || (chosen == GpuStrategy::Block && !plan.sliced()),
       plan.layout.second_pass());
+  plan.having_on_device = having_fits_device(query);
   return plan;
 }
 
@@ -630,6 +635,8 @@ std::string describe_plan(const GpuPlan& plan) {
   out += fmt::format("  slots: {}  state slots: {}  grid: {} x {} threads\n", plan.slots,
                      plan.state_slots, plan.grid, plan.block);
   out += plan.considered;
+  if (plan.having_on_device)
+    out += "  HAVING: in the Finalizer, only the groups it keeps come back\n";
   if (plan.distinct_capacity > 0) {
     out += fmt::format("  DISTINCT set: {} entries (grown and rerun if it fills)\n",
                        plan.distinct_capacity);

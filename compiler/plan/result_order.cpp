@@ -4,8 +4,9 @@ namespace tally {
 
 std::optional<std::vector<OrderCell>> result_order_cells(const BoundSelect& query,
                                                          const GpuPlan& plan) {
-  if (query.order_by.empty() || query.having || query.distinct_outputs ||
-      !query.distinct_on.empty()) {
+  // HAVING on the host comes after the choice; on the device the cells are its survivors.
+  if (query.order_by.empty() || (query.having && !plan.having_on_device) ||
+      query.distinct_outputs || !query.distinct_on.empty()) {
     return std::nullopt;
   }
   std::vector<OrderCell> cells;

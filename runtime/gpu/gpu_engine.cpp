@@ -293,7 +293,8 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
     const DownloadedGroups groups = run.download(rows_needed(query, parameters));
     auto outputs_start = std::chrono::steady_clock::now();
     auto read = [&](size_t g, Value* keys, Value* aggregates) { groups.read(g, keys, aggregates); };
-    auto rows = evaluate_group_outputs(query, groups.count, read, parameters, strings.get());
+    auto rows = evaluate_group_outputs(query, groups.count, read, parameters, strings.get(),
+                                       c.plan.having_on_device);
     report.finish_ms = ms_since(outputs_start);
     return finish(std::move(rows), c);
   }

@@ -25,8 +25,8 @@ struct ResultCells {
 };
 
 // The first `needed` groups in ORDER BY order, ties in group order (what a stable sort of
-// all the groups' rows would keep), or nullopt when the query's ORDER BY, HAVING or
-// DISTINCT needs the evaluated rows (compiler/plan/result_order.h).
+// all the groups' rows would keep), or nullopt when the query's ORDER BY, HAVING (on the
+// host) or DISTINCT needs the evaluated rows (compiler/plan/result_order.h).
 std::optional<std::vector<uint64_t>> first_groups_in_order(const BoundSelect& query,
                                                            const GpuPlan& plan,
                                                            const ResultCells& cells, size_t needed);

@@ -35,7 +35,9 @@ EvalContext group_context(const std::vector<Value>& parameters, StringHeap* stri
 // in place; with it each chunk keeps its rows and the chunks are appended in order.
 template <class GroupAt>
 ResultRows evaluate_groups(const BoundSelect& query, size_t groups, const GroupAt& at,
-                           const std::vector<Value>& parameters, StringHeap* strings) {
+                           const std::vector<Value>& parameters, StringHeap* strings,
+                           bool having_applied = false) {
+  const Expr* having = having_applied ? nullptr : query.having.get();
   const size_t tasks = std::max<size_t>(1, (groups + kGroupsPerTask - 1) / kGroupsPerTask);
   const size_t width = query.outputs.size();
   auto each_group = [&](size_t t, const auto& emit) {
@@ -45,11 +47,11 @@ ResultRows evaluate_groups(const BoundSelect& query, size_t groups, const GroupA
     const size_t end = std::min(groups, (t + 1) * kGroupsPerTask);
     for (size_t g = t * kGroupsPerTask; g < end; ++g) {
       std::tie(ctx.keys, ctx.aggregates) = at(g, key_scratch.data(), aggregate_scratch.data());
-      if (query.having && !is_true(evaluate(*query.having, ctx))) continue;
+      if (having && !is_true(evaluate(*having, ctx))) continue;
       emit(g, ctx);
     }
   };
-  if (!query.having) {
+  if (!having) {
     ResultRows rows = output_rows(query);
     rows.allocate(groups);  // every cell is set below, by the task of its group
     run_parallel(tasks, [&](size_t t) {
@@ -88,12 +90,13 @@ ResultRows evaluate_group_outputs(const BoundSelect& query, const GroupRows& gro
 }
 
 ResultRows evaluate_group_outputs(const BoundSelect& query, size_t groups, const GroupReader& read,
-                                  const std::vector<Value>& parameters, StringHeap* strings) {
+                                  const std::vector<Value>& parameters, StringHeap* strings,
+                                  bool having_applied) {
   auto at = [&](size_t g, Value* keys, Value* aggregates) {
     read(g, keys, aggregates);
     return std::pair<const Value*, const Value*>(keys, aggregates);
   };
-  return evaluate_groups(query, groups, at, parameters, strings);
+  return evaluate_groups(query, groups, at, parameters, strings, having_applied);
 }
 
 namespace {

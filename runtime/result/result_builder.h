@@ -24,11 +24,13 @@ struct GroupRows {
 using GroupReader = std::function<void(size_t group, Value* keys, Value* aggregates)>;
 
 // Evaluates HAVING and outputs for each group, in group order, on all cores for many
-// groups; returns rows of all outputs (hidden too), typed as the outputs.
+// groups; returns rows of all outputs (hidden too), typed as the outputs. `having_applied`:
+// the groups are HAVING's survivors already (the GPU's Finalizer evaluated it).
 ResultRows evaluate_group_outputs(const BoundSelect& query, const GroupRows& groups,
                                   const std::vector<Value>& parameters, StringHeap* strings);
 ResultRows evaluate_group_outputs(const BoundSelect& query, size_t groups, const GroupReader& read,
-                                  const std::vector<Value>& parameters, StringHeap* strings);
+                                  const std::vector<Value>& parameters, StringHeap* strings,
+                                  bool having_applied = false);
 
 // Empty rows with a column for each output of `query` (hidden ones too), of its type.
 ResultRows output_rows(const BoundSelect& query);
