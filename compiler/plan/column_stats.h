@@ -19,6 +19,8 @@ struct ColumnStats {
   int bits = 0;         // BitPacked
   int64_t base = 0;     // BitPacked
   int plain_width = 0;  // Plain: bytes per value
+
+  bool operator==(const ColumnStats&) const = default;
 };
 
 }  // namespace tally

@@ -36,6 +36,8 @@ struct DeviceLimits {
   // Measured rates of the grouping strategies on this GPU (`tally calibrate`); null: the
   // planner's built-in rules choose.
   std::shared_ptr<const StrategyRates> rates;
+
+  bool operator==(const DeviceLimits&) const = default;  // the same rates object, not equal rates
 };
 
 struct GpuTarget {

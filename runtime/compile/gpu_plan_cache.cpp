@@ -77,4 +77,15 @@ size_t GpuPlanCache::size() const {
   return entries_.size();
 }
 
+std::optional<GpuPlan> GpuPlanCache::remembered_plan(const PlanInputs& inputs) const {
+  std::lock_guard lock(mutex_);
+  if (!last_plan_ || !(last_plan_->first == inputs)) return std::nullopt;
+  return last_plan_->second;
+}
+
+void GpuPlanCache::remember_plan(PlanInputs inputs, GpuPlan plan) {
+  std::lock_guard lock(mutex_);
+  last_plan_.emplace(std::move(inputs), std::move(plan));
+}
+
 }  // namespace tally

@@ -11,7 +11,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/codegen/gpu_program.h"
@@ -49,6 +51,21 @@ class GpuPlanCache {
   // an entry that is not quick, or none, stays as it is.
   void upgrade(const std::string& fingerprint, std::shared_ptr<const CachedGpuProgram> entry);
 
+  // What a plan is made from, where no `?` parameter takes part: plan_gpu is a function of these,
+  // so a repeated statement over unchanged data gets its last plan back without planning it
+  // again (23-31 us of a repeated TPC-H Q1 on an H100 host, bench/RESULTS.md).
+  struct PlanInputs {
+    uint64_t rows = 0;
+    std::vector<ColumnStats> stats;
+    GpuStrategy strategy = GpuStrategy::Auto;
+    uint64_t hash_capacity = 0;
+    DeviceLimits limits;
+    std::string arch;
+    bool operator==(const PlanInputs&) const = default;
+  };
+  std::optional<GpuPlan> remembered_plan(const PlanInputs& inputs) const;
+  void remember_plan(PlanInputs inputs, GpuPlan plan);
+
   size_t size() const;
   uint64_t hits() const { return hits_; }
   uint64_t misses() const { return misses_; }
@@ -56,7 +73,8 @@ class GpuPlanCache {
  private:
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const CachedGpuProgram>> entries_;
-  std::deque<std::string> order_;  // oldest insertion first
+  std::deque<std::string> order_;                            // oldest insertion first
+  std::optional<std::pair<PlanInputs, GpuPlan>> last_plan_;  // remember_plan's
   mutable std::atomic<uint64_t> hits_{0}, misses_{0};
 };
 

@@ -19,7 +19,19 @@ GpuEngine::FirstPlan GpuEngine::plan_first_attempt(const BoundSelect& query, con
                                                    const std::vector<Value>& parameters,
                                                    const GpuRunOptions& options) {
   FirstPlan first;
-  first.plan = plan_for(query, stats, table.rows(), compile_options(options, parameters, table));
+  const GpuCompileOptions compile = compile_options(options, parameters, table);
+  if (options.plans != nullptr && parameters.empty()) {
+    GpuPlanCache::PlanInputs inputs{table.rows(),          stats,          compile.strategy,
+                                    compile.hash_capacity, compile.limits, compile.arch};
+    if (std::optional<GpuPlan> remembered = options.plans->remembered_plan(inputs)) {
+      first.plan = std::move(*remembered);
+    } else {
+      first.plan = plan_for(query, stats, table.rows(), compile);
+      options.plans->remember_plan(std::move(inputs), first.plan);
+    }
+  } else {
+    first.plan = plan_for(query, stats, table.rows(), compile);
+  }
   first.on_host = place_on_host(*impl_, query, table, options.placement);
   if (first.on_host) first.plan = with_streamed_scan(first.plan, false);
   return first;

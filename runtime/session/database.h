@@ -272,6 +272,7 @@ class Database : public Catalog {
   std::map<std::string, TablePtr, std::less<>> tables_;
   std::shared_ptr<DatabaseStore> store_;
   ScriptCache scripts_;
+  BoundSelects bound_selects_;
   AdHocPlans adhoc_plans_;
   mutable std::mutex settings_mutex_;
   std::unique_ptr<SessionSettings> settings_;

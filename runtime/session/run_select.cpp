@@ -105,7 +105,13 @@ StatementOutcome Database::run_select(const ast::SelectStmt& stmt, int parameter
     outcome.timings.bind_ms = ms_since(start);  // the file's load included
     return run_bound(file.query, options, std::move(outcome), nullptr, std::move(file.input));
   }
-  BoundSelect query = bind_select(stmt, *this, parameter_count);
+  std::shared_ptr<const BoundSelect> bound;
+  if (!text.empty()) bound = bound_selects_.find(text, *this);
+  if (!bound) {
+    bound = std::make_shared<const BoundSelect>(bind_select(stmt, *this, parameter_count));
+    if (!text.empty()) bound_selects_.keep(text, bound, *this);
+  }
+  const BoundSelect& query = *bound;
   outcome.timings.bind_ms = ms_since(start);
   std::shared_ptr<GpuPlanCache> plans;
   if (!text.empty() && options.device != DeviceChoice::Cpu) {

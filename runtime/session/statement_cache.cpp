@@ -44,6 +44,40 @@ uint64_t ScriptCache::hits() const {
   return hits_;
 }
 
+namespace {
+
+TableSchema schema_of(const std::string& table, const Catalog& catalog) {
+  const TableSchema* schema = table.empty() ? nullptr : catalog.find_table(table);
+  return schema ? *schema : TableSchema{};
+}
+
+}  // namespace
+
+std::shared_ptr<const BoundSelect> BoundSelects::find(const std::string& text,
+                                                      const Catalog& catalog) {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(text);
+  if (it == entries_.end()) return nullptr;
+  const Entry& entry = it->second;
+  const TableSchema* now =
+      entry.query->table.empty() ? nullptr : catalog.find_table(entry.query->table);
+  const bool same = now ? entry.schema.name == now->name && entry.schema.columns == now->columns
+                        : entry.schema.name.empty();
+  return same ? entry.query : nullptr;
+}
+
+void BoundSelects::keep(const std::string& text, std::shared_ptr<const BoundSelect> query,
+                        const Catalog& catalog) {
+  Entry entry{schema_of(query->table, catalog), std::move(query)};
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(text);
+  if (it != entries_.end()) {
+    it->second = std::move(entry);
+    return;
+  }
+  insert_bounded(entries_, order_, kMaxStatements, text, std::move(entry));
+}
+
 std::shared_ptr<GpuPlanCache> AdHocPlans::plans_for(const std::string& text,
                                                     const TableSchema* schema,
                                                     const std::string& null_order) {

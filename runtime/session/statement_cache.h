@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compiler/bind/catalog.h"
+#include "compiler/ir/query.h"
 #include "compiler/parse/ast.h"
 #include "runtime/compile/gpu_plan_cache.h"
 
@@ -38,6 +39,30 @@ class ScriptCache {
   std::map<std::string, std::shared_ptr<const ParsedScript>, std::less<>> scripts_;
   std::deque<std::string> order_;  // oldest insertion first
   uint64_t hits_ = 0;
+};
+
+// Plain SELECTs bound before, by their text: binding depends on the text and on the schema of
+// the table the statement reads (as a prepared statement's does: runtime/session/
+// prepared_select.h), so a bound query is reused while that schema stays (26-33 us of a
+// repeated TPC-H Q1 on an H100 host, bench/RESULTS.md). Thread-safe.
+class BoundSelects {
+ public:
+  static constexpr size_t kMaxStatements = 256;
+
+  // The query bound from `text` before, or null when none is kept or its table's schema in
+  // `catalog` has changed since.
+  std::shared_ptr<const BoundSelect> find(const std::string& text, const Catalog& catalog);
+  void keep(const std::string& text, std::shared_ptr<const BoundSelect> query,
+            const Catalog& catalog);
+
+ private:
+  struct Entry {
+    TableSchema schema;  // of query->table when bound (empty without FROM)
+    std::shared_ptr<const BoundSelect> query;
+  };
+  std::mutex mutex_;
+  std::map<std::string, Entry, std::less<>> entries_;
+  std::deque<std::string> order_;
 };
 
 // The GPU plan caches of plain SELECTs by their text. A program depends on the bound query

@@ -41,6 +41,36 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+TEST_CASE("plan cache: the last plan comes back for the inputs it was made from only") {
+  GpuPlanCache plans;
+  GpuPlanCache::PlanInputs inputs;
+  inputs.rows = 1000;
+  inputs.stats.resize(2);
+  inputs.stats[0].has_range = true;
+  inputs.stats[0].max = 9;
+  inputs.arch = "sm_90";
+  CHECK(!plans.remembered_plan(inputs));
+  GpuPlan plan;
+  plan.slots = 10;
+  plan.reason = "the domain of k";
+  plans.remember_plan(inputs, plan);
+  REQUIRE(plans.remembered_plan(inputs));
+  CHECK(plans.remembered_plan(inputs)->slots == 10);
+  CHECK(plans.remembered_plan(inputs)->reason == plan.reason);
+  auto other = [&](auto change) {
+    GpuPlanCache::PlanInputs changed = inputs;
+    change(changed);
+    return plans.remembered_plan(changed).has_value();
+  };
+  CHECK(!other([](auto& i) { i.rows = 1001; }));
+  CHECK(!other([](auto& i) { i.stats[0].max = 10; }));  // new data, another domain
+  CHECK(!other([](auto& i) { i.stats[1].has_nulls = true; }));
+  CHECK(!other([](auto& i) { i.strategy = GpuStrategy::Hash; }));
+  CHECK(!other([](auto& i) { i.hash_capacity = 64; }));
+  CHECK(!other([](auto& i) { i.limits.sm_count = 78; }));
+  CHECK(!other([](auto& i) { i.arch = "compute_90"; }));
+}
+
 TEST_CASE("plan cache: a second execution with the same plan generates no code") {
   if (!cuda::nvrtc_available()) return;
   Database db;
