@@ -1,6 +1,6 @@
-// Copies between host memory and the device through pinned staging buffers, on all cores.
-// Uploads of columns: every worker thread fills one of its own two buffers (a copy of
-// the bytes as stored, or the host's lane transposition of bit-packed fields) while the other
+// Copies between host memory and the device through pinned staging buffers, on many cores.
+// Uploads of columns: each lane (a worker thread: 8 for bytes as stored, every worker for the
+// host's lane transposition of bit-packed fields) fills one of its two buffers while the other
 // crosses the bus on its own stream, so an upload runs near the pinned copy rate rather than the
 // pageable one. Downloads of results: each worker copies its chunks into its buffer and
 // on into the destination, so the destination's pages are first touched in parallel
@@ -27,7 +27,7 @@ class PinnedStaging {
   explicit PinnedStaging(uint64_t slot_bytes = uint64_t{2} << 20);
   ~PinnedStaging();
 
-  // Pins every worker's buffers now, on the calling thread (`device` current). For a large
+  // Pins the copying lanes' buffers now, on the calling thread (`device` current). For a large
   // upload: workers pinning their own at once were slower (an H200 host's first 1.6 GB
   // upload: 92-95 ms with the buffers pinned ahead on one thread, 99-119 ms without).
   void pin_lanes();
@@ -51,7 +51,7 @@ class PinnedStaging {
   // cut short by the total).
   using FillUnits = std::function<void(uint64_t first, uint64_t end, uint8_t* host)>;
   void stage(const cuda::Device& device, cuda::DeviceBuffer& out, uint64_t total_bytes,
-             uint64_t unit_bytes, const FillUnits& fill);
+             uint64_t unit_bytes, size_t lanes, const FillUnits& fill);
   // `bytes` to the front of `out`, as they are.
   void stage_as_stored(const cuda::Device& device, cuda::DeviceBuffer& out,
                        std::span<const uint8_t> bytes);
@@ -67,6 +67,8 @@ class PinnedStaging {
 
   uint64_t slot_bytes_;
   std::vector<std::unique_ptr<Lane>> lanes_;
+  size_t copy_lanes_;  // of lanes_, those that copy bytes as stored (the host's transposition
+                       // takes every lane)
 };
 
 }  // namespace tally
