@@ -121,7 +121,8 @@ DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
     : ptr_(std::exchange(other.ptr_, 0)),
       size_(std::exchange(other.size_, 0)),
       capacity_(std::exchange(other.capacity_, 0)),
-      pool_(std::move(other.pool_)) {}
+      pool_(std::move(other.pool_)),
+      owned_(std::exchange(other.owned_, true)) {}
 
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
   if (this != &other) {
@@ -130,12 +131,22 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
     size_ = std::exchange(other.size_, 0);
     capacity_ = std::exchange(other.capacity_, 0);
     pool_ = std::move(other.pool_);
+    owned_ = std::exchange(other.owned_, true);
   }
   return *this;
 }
 
+DeviceBuffer DeviceBuffer::view(size_t offset, size_t bytes) const {
+  check_range(bytes, offset, "view");
+  DeviceBuffer part;
+  part.ptr_ = ptr_ + offset;
+  part.size_ = bytes;
+  part.owned_ = false;
+  return part;
+}
+
 void DeviceBuffer::release() noexcept {
-  if (ptr_ != 0) {
+  if (ptr_ != 0 && owned_) {
     if (pool_) {
       pool_->give(ptr_, capacity_);
     } else {
@@ -145,6 +156,7 @@ void DeviceBuffer::release() noexcept {
   ptr_ = 0;
   size_ = capacity_ = 0;
   pool_.reset();
+  owned_ = true;
 }
 
 void DeviceBuffer::check_range(size_t bytes, size_t offset, const char* operation) const {

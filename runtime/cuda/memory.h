@@ -48,6 +48,10 @@ class DeviceBuffer {
   void fill_bytes(uint8_t value, const Stream* stream = nullptr);
   void fill_words(uint32_t value, const Stream* stream = nullptr);  // size() % 4 == 0
 
+  // Bytes [offset, offset + bytes) of this buffer as a buffer that does not own them: valid
+  // while this one lives (several results in one allocation, read back in one copy).
+  DeviceBuffer view(size_t offset, size_t bytes) const;
+
   template <class T>
   void upload_vector(const std::vector<T>& values, const Stream* stream = nullptr) {
     upload(values.data(), values.size() * sizeof(T), 0, stream);
@@ -70,6 +74,7 @@ class DeviceBuffer {
   size_t size_ = 0;                          // bytes asked for
   size_t capacity_ = 0;                      // bytes allocated (the size class, for pooled buffers)
   std::shared_ptr<detail::PoolCache> pool_;  // where the memory returns; null = cuMemFree
+  bool owned_ = true;                        // false for a view: nothing to return
 };
 
 // Keeps freed buffers, up to `max_cached_bytes`, for reuse by later allocations of the

@@ -130,7 +130,7 @@ class GpuExecution {
       const bool last_of_timer = i + 1 == kernels.size() || !c_.plan.launches[i + 1].dependent;
       if (last_of_timer) launches_.back().timer.stop();
     }
-    queue_readback(c_.plan.emit_states ? kMaxReadbackBytes : kSmallReadbackBytes);
+    queue_readback();
   }
 
   uint32_t wait_kernels() {
@@ -206,11 +206,24 @@ class GpuExecution {
 
   uint32_t read_status() const { return read_status_word(status_); }
 
-  // Where each result sits in the engine's pinned readback buffer (byte offsets).
+  // Where each result sits in a small result's buffer and in the engine's pinned readback
+  // buffer (byte offsets; the status is kStatusWords words; `bytes` in all).
   struct Readback {
-    size_t count = 0, status = 8, keys = 16, key_nulls = 0, values = 0, value_nulls = 0;
+    size_t count = 0, status = 8, keys = 32, key_nulls = 0, values = 0, value_nulls = 0, bytes = 0;
   };
-  std::optional<Readback> readback_;
+  std::optional<Readback> small_result_;  // allocate_states' layout of results_
+  std::optional<Readback> readback_;      // set once the copy is queued
+
+  Readback result_layout() const {
+    const size_t nk = query_.group_keys.size();
+    const uint64_t cells = output_value_cells(c_.plan, query_.aggregates.size());
+    Readback r;
+    r.values = r.keys + max_groups_ * nk * 16;
+    r.key_nulls = r.values + max_groups_ * cells * 16;
+    r.value_nulls = r.key_nulls + max_groups_ * nk;
+    r.bytes = r.value_nulls + max_groups_ * cells;
+    return r;
+  }
   // A part's states (emit_states) up to 4 MiB; a final result up to 64 KiB, which one copy
   // moves in about a microsecond even when the groups are fewer than the slots.
   static constexpr size_t kMaxReadbackBytes = size_t{4} << 20;
@@ -235,30 +248,16 @@ class GpuExecution {
   }
 
   // With few groups: the status word, the group count and every cell the Finalizer may
-  // write, copied behind the kernels into pinned memory, so that the results come back in
-  // one wait instead of a round trip each (a small Q1's six round trips took 0.08 ms).
-  void queue_readback(size_t max_bytes) {
-    const size_t nk = query_.group_keys.size();
-    const uint64_t cells = output_value_cells(c_.plan, query_.aggregates.size());
-    Readback r;
-    r.values = r.keys + max_groups_ * nk * 16;
-    r.key_nulls = r.values + max_groups_ * cells * 16;
-    r.value_nulls = r.key_nulls + max_groups_ * nk;
-    const size_t bytes = r.value_nulls + (c_.plan.emit_states ? 0 : max_groups_ * cells);
-    if (bytes > max_bytes) return;  // many groups: downloaded once their count is known
-    if (engine_.readback.size() < bytes) {
+  // write, copied behind the kernels into pinned memory in one copy, so that the results come
+  // back in one wait instead of a round trip each (a small Q1's six round trips took 0.08 ms).
+  // Many groups are downloaded once their count is known.
+  void queue_readback() {
+    if (!small_result_) return;
+    const Readback& r = *small_result_;
+    if (engine_.readback.size() < r.bytes) {
       engine_.readback = cuda::PinnedBuffer(kMaxReadbackBytes, "a part's results");
     }
-    auto* host = static_cast<uint8_t*>(engine_.readback.data());
-    const cuda::Stream& behind_kernels = cuda::Stream::legacy_default();
-    out_count_.download(host + r.count, 8, 0, &behind_kernels);
-    status_.download(host + r.status, 4, 0, &behind_kernels);
-    out_keys_.download(host + r.keys, max_groups_ * nk * 16, 0, &behind_kernels);
-    out_values_.download(host + r.values, max_groups_ * cells * 16, 0, &behind_kernels);
-    out_key_nulls_.download(host + r.key_nulls, max_groups_ * nk, 0, &behind_kernels);
-    if (!c_.plan.emit_states) {
-      out_value_nulls_.download(host + r.value_nulls, max_groups_ * cells, 0, &behind_kernels);
-    }
+    results_.download(engine_.readback.data(), r.bytes, 0, &cuda::Stream::legacy_default());
     readback_ = r;
   }
 
@@ -311,13 +310,28 @@ class GpuExecution {
       distinct_ = engine_.pool.allocate(c_.plan.distinct_capacity * 24, "the DISTINCT set");
       distinct_.fill_bytes(0);
     }
+    // A row makes at most one group, or one a grouping set when all sets run in one pass.
+    const uint64_t sets = std::max<uint64_t>(1, query_.grouping_sets.size());
+    max_groups_ = std::min<uint64_t>(slots, table_.rows() * sets + 1);
+    const Readback r = result_layout();
+    if (r.bytes <= (c_.plan.emit_states ? kMaxReadbackBytes : kSmallReadbackBytes)) {
+      // Few groups: every result in one buffer, the count and status zeroed by one fill and
+      // read back by one copy (six allocations, two fills and six copies before).
+      results_ = engine_.pool.allocate(r.bytes, "the result");
+      results_.view(0, r.keys).fill_bytes(0);
+      out_count_ = results_.view(r.count, 8);
+      status_ = results_.view(r.status, kStatusWords * 4);
+      out_keys_ = results_.view(r.keys, r.values - r.keys);
+      out_values_ = results_.view(r.values, r.key_nulls - r.values);
+      out_key_nulls_ = results_.view(r.key_nulls, r.value_nulls - r.key_nulls);
+      out_value_nulls_ = results_.view(r.value_nulls, r.bytes - r.value_nulls);
+      small_result_ = r;
+      return;
+    }
     status_ = engine_.pool.allocate(kStatusWords * 4, "the status word");
     status_.fill_bytes(0);
     out_count_ = engine_.pool.allocate(8, "the group counter");
     out_count_.fill_bytes(0);
-    // A row makes at most one group, or one a grouping set when all sets run in one pass.
-    const uint64_t sets = std::max<uint64_t>(1, query_.grouping_sets.size());
-    max_groups_ = std::min<uint64_t>(slots, table_.rows() * sets + 1);
     size_t nk = std::max<size_t>(1, query_.group_keys.size());
     const size_t na = output_value_cells(c_.plan, query_.aggregates.size());
     out_keys_ = engine_.pool.allocate(max_groups_ * nk * 16, "result keys");
@@ -447,7 +461,9 @@ class GpuExecution {
   GpuRunReport& report_;
   std::vector<cuda::DeviceBuffer> fields_, lookups_;
   LookupTables lookup_tables_;
-  cuda::DeviceBuffer table_keys_, distinct_, status_, out_count_;
+  cuda::DeviceBuffer table_keys_, distinct_;
+  cuda::DeviceBuffer results_;  // a small result's one buffer: the views below are parts of it
+  cuda::DeviceBuffer status_, out_count_;
   std::vector<uint64_t> arg_words_;  // the kernels' parameter block (KernelArgs<N>)
   cuda::DeviceBuffer out_keys_, out_key_nulls_, out_values_, out_value_nulls_;
   uint64_t max_groups_ = 0;
