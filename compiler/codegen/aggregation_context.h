@@ -35,7 +35,7 @@ struct AggregationContext {
   std::vector<ColumnNames> columns;
   std::vector<std::string> fields;  // per state field: its array
   CudaExprEmitter emitter;
-  // GpuPlan::having_on_device: the predicate's statements and where its value is
+  // GpuPlan::having_on_device(): the predicate's statements and where its value is
   // (compiler/codegen/finalizer.h emit_device_having).
   std::string having_code;
   CudaOperand having;

@@ -179,7 +179,7 @@ std::string state_slot_loop_head(const GpuPlan& plan, bool one_block) {
 }
 
 void emit_device_having(AggregationContext& ctx) {
-  if (!ctx.plan.having_on_device) return;
+  if (!ctx.plan.having_on_device()) return;
   std::vector<CudaOperand> keys, aggregates;
   for (size_t i = 0; i < ctx.query.group_keys.size(); ++i) {
     keys.push_back({cell_operand(fmt::format("group_keys[{}]", i), ctx.query.group_keys[i]->type),
@@ -199,7 +199,7 @@ std::string finalize_body(AggregationContext& ctx) {
   // A no-op unless launched as the Scan's dependent; then the Scan's states are complete.
   std::string b = "wait_for_prior_grid();\n" + state_slot_loop_head(ctx.plan, false) + " {\n";
   b += fmt::format("if (!({})) continue;\n", occupied(ctx));
-  if (ctx.plan.having_on_device) return b + having_group(ctx) + "}\n";
+  if (ctx.plan.having_on_device()) return b + having_group(ctx) + "}\n";
   const CellTargets out{false, ctx.query.group_keys.size(), ctx.query.aggregates.size()};
   b += "const u64 group = atomicAdd(out_count, 1ull);\n";
   b += key_outputs(ctx, out);

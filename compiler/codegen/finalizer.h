@@ -14,7 +14,7 @@ namespace tally {
 
 std::string finalize_body(AggregationContext& ctx);
 
-// With GpuPlan::having_on_device: emits HAVING over the group's cells into ctx.having_code
+// With GpuPlan::having_on_device(): emits HAVING over the group's cells into ctx.having_code
 // (before the kernels' common preamble is written: the predicate may declare parameters).
 void emit_device_having(AggregationContext& ctx);
 

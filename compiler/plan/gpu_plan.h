@@ -95,6 +95,9 @@ struct GpuPlan {
   uint32_t block_slices = 1;
   uint64_t block_slice_slots = 0;
   bool sliced() const { return block_slices > 1; }
+  // The Finalizer evaluates HAVING and writes only the groups it keeps; not where it writes
+  // state fields, whose groups are not final yet.
+  bool having_on_device() const { return having_fits && !emit_states; }
   uint64_t rows = 0;  // input rows the plan was made for
   // The Scan runs once per batch of rows (streamed from host memory, or one part of a table
   // split across engines), so the states get their identities from Init, never the Scan.
@@ -107,9 +110,8 @@ struct GpuPlan {
   // (compiler/codegen/scan_kernel.cpp): NVRTC compiles it up to 8x faster and it runs up to 3x
   // slower. A new statement's first kernels (runtime/compile/kernel_tiers.h).
   bool quick_scan = false;
-  // The Finalizer evaluates HAVING and writes only the groups it keeps (compiler/plan/
-  // device_having.h); off where it writes state fields, whose groups are not final yet.
-  bool having_on_device = false;
+  // The query's HAVING is one the Finalizer can evaluate (compiler/plan/device_having.h).
+  bool having_fits = false;
   std::string reason;      // why this strategy, for --explain
   std::string considered;  // for --explain: the group bound and every strategy's fit
 

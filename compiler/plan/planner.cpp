@@ -338,7 +338,6 @@ GpuPlan with_distinct_capacity(GpuPlan plan, uint64_t capacity) {
 
 GpuPlan with_state_cells(GpuPlan plan) {
   plan.emit_states = !plan.projection;
-  plan.having_on_device = false;  // a part's groups are not final: HAVING runs on the host
   return plan;
 }
 
@@ -346,7 +345,6 @@ GpuPlan with_streamed_scan(GpuPlan plan, bool emit_states) {
   if (plan.projection) return plan;  // a projection's passes run per batch as they are
   plan.streamed = true;
   plan.emit_states = emit_states;
-  if (emit_states) plan.having_on_device = false;
   plan.launches = aggregation_launches(false, plan.layout.second_pass());
   return plan;
 }
@@ -413,6 +411,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   if (!query.aggregated) return plan_projection(rows, limits, forced);
   check_query(query, stats, rows);
   GpuPlan plan;
+  plan.having_fits = having_fits_device(query);
   plan.layout = layout_states(query, stats, rows);
   for (const auto& key : query.group_keys) {
     plan.keys.push_back(encode_key(*key, stats, query, parameters));
@@ -515,7 +514,6 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     uint64_t estimate = raw ? rows : std::min(product, rows);
     plan = with_hash_capacity(plan, std::max(kMinHashCapacity, next_pow2(2 * estimate)));
     place_block_cache(plan, query, stats, limits);
-    plan.having_on_device = having_fits_device(query);
     return plan;
   }
   plan.slots = product;
@@ -550,7 +548,6 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   plan.launches = aggregation_launches(
       chosen == GpuStrategy::ThreadPrivate || (chosen == GpuStrategy::Block && !plan.sliced()),
       plan.layout.second_pass());
-  plan.having_on_device = having_fits_device(query);
   return plan;
 }
 
@@ -635,7 +632,7 @@ std::string describe_plan(const GpuPlan& plan) {
   out += fmt::format("  slots: {}  state slots: {}  grid: {} x {} threads\n", plan.slots,
                      plan.state_slots, plan.grid, plan.block);
   out += plan.considered;
-  if (plan.having_on_device)
+  if (plan.having_on_device())
     out += "  HAVING: in the Finalizer, only the groups it keeps come back\n";
   if (plan.distinct_capacity > 0) {
     out += fmt::format("  DISTINCT set: {} entries (grown and rerun if it fills)\n",

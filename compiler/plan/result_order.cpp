@@ -5,7 +5,7 @@ namespace tally {
 std::optional<std::vector<OrderCell>> result_order_cells(const BoundSelect& query,
                                                          const GpuPlan& plan) {
   // HAVING on the host comes after the choice; on the device the cells are its survivors.
-  if (query.order_by.empty() || (query.having && !plan.having_on_device) ||
+  if (query.order_by.empty() || (query.having && !plan.having_on_device()) ||
       query.distinct_outputs || !query.distinct_on.empty()) {
     return std::nullopt;
   }

@@ -19,7 +19,7 @@ struct OrderCell {
 };
 
 // The cells of the query's ORDER BY keys, in order, or nullopt when the rows must be
-// evaluated first: no ORDER BY, HAVING the host evaluates (not GpuPlan::having_on_device),
+// evaluated first: no ORDER BY, HAVING the host evaluates (not GpuPlan::having_on_device()),
 // DISTINCT or DISTINCT ON, a key that is an expression over the outputs, a string (cells
 // hold dictionary codes or domain ids, not string order).
 std::optional<std::vector<OrderCell>> result_order_cells(const BoundSelect& query,

@@ -16,13 +16,13 @@ static_assert(sizeof(KeyEncoding) == 32, "KeyEncoding changed: update plan_finge
 
 std::string plan_fingerprint(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
                              const std::string& arch) {
-  std::string f = fmt::format(
-      "{}|{}|{}|{}|{}|{}|{}.{}|{}|{}|{}|{}|{}|{}|{}x{}|{}{}{}{}", arch,
-      static_cast<int>(plan.strategy), plan.slots, plan.state_slots, plan.shared_thread_tables,
-      plan.projection, static_cast<int>(plan.hash_keys), plan.hash_key_words, plan.block, plan.grid,
-      plan.blocks_per_sm, plan.rows, plan.distinct_capacity, plan.block_cache_slots,
-      plan.block_slices, plan.block_slice_slots, plan.streamed, plan.emit_states, plan.quick_scan,
-      plan.having_on_device);
+  std::string f = fmt::format("{}|{}|{}|{}|{}|{}|{}.{}|{}|{}|{}|{}|{}|{}|{}x{}|{}{}{}{}", arch,
+                              static_cast<int>(plan.strategy), plan.slots, plan.state_slots,
+                              plan.shared_thread_tables, plan.projection,
+                              static_cast<int>(plan.hash_keys), plan.hash_key_words, plan.block,
+                              plan.grid, plan.blocks_per_sm, plan.rows, plan.distinct_capacity,
+                              plan.block_cache_slots, plan.block_slices, plan.block_slice_slots,
+                              plan.streamed, plan.emit_states, plan.quick_scan, plan.having_fits);
   for (const KeyEncoding& k : plan.keys) {
     f += fmt::format("|k{},{},{},{},{},{}", k.bounded, k.min, k.values, k.nullable,
                      k.dictionary_column, k.exact);

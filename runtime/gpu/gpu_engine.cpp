@@ -294,7 +294,7 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
     auto outputs_start = std::chrono::steady_clock::now();
     auto read = [&](size_t g, Value* keys, Value* aggregates) { groups.read(g, keys, aggregates); };
     auto rows = evaluate_group_outputs(query, groups.count, read, parameters, strings.get(),
-                                       c.plan.having_on_device);
+                                       c.plan.having_on_device());
     report.finish_ms = ms_since(outputs_start);
     return finish(std::move(rows), c);
   }

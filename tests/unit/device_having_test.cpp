@@ -53,15 +53,15 @@ TEST_CASE("device having: the plan and --explain say so and the Finalizer compil
       "HAVING SUM(l_quantity) > 250 AND AVG(l_extendedprice) > 100.5 ORDER BY 2 DESC LIMIT 5";
   for (GpuStrategy strategy : {GpuStrategy::Auto, GpuStrategy::Hash, GpuStrategy::Direct}) {
     const test::GeneratedScan g = test::generate_scan(having_db(), sql, strategy);
-    CHECK(g.plan.having_on_device);
+    CHECK(g.plan.having_on_device());
     CHECK(describe_plan(g.plan).find("HAVING: in the Finalizer") != std::string::npos);
     CHECK(g.source.find("group_values[0]") != std::string::npos);
     // The survivors are the result cells: ORDER BY ... LIMIT picks them on the device.
     CHECK(g.source.find("tally_top_k") != std::string::npos);
     // A table split in parts writes state fields: HAVING waits for the merged groups.
-    CHECK(!with_state_cells(g.plan).having_on_device);
-    CHECK(!with_streamed_scan(g.plan, true).having_on_device);
-    CHECK(with_streamed_scan(g.plan, false).having_on_device);
+    CHECK(!with_state_cells(g.plan).having_on_device());
+    CHECK(!with_streamed_scan(g.plan, true).having_on_device());
+    CHECK(with_streamed_scan(g.plan, false).having_on_device());
     if (!cuda::nvrtc_available()) continue;
     const cuda::CompiledKernel binary = cuda::compile_cuda(g.source, "having.cu");
     CHECK(!binary.image.empty());
@@ -70,7 +70,7 @@ TEST_CASE("device having: the plan and --explain say so and the Finalizer compil
       having_db(),
       "SELECT l_returnflag, COUNT(*) FROM lineitem GROUP BY 1 HAVING l_returnflag = 'R'",
       GpuStrategy::Auto);
-  CHECK(!host.plan.having_on_device);
+  CHECK(!host.plan.having_on_device());
   CHECK(describe_plan(host.plan).find("HAVING") == std::string::npos);
   CHECK(host.source.find("group_values") == std::string::npos);
 }
