@@ -75,10 +75,11 @@ KernelPtr in_memory(const std::string& key) {
   return it == memory.binaries.end() ? nullptr : it->second;
 }
 
-void keep_in_memory(const std::string& key, KernelPtr binary) {
+// The binary kept under `key`: `binary`, or one another thread kept first.
+KernelPtr keep_in_memory(const std::string& key, KernelPtr binary) {
   MemoryCache& memory = memory_cache();
   std::lock_guard lock(memory.mutex);
-  memory.binaries.emplace(key, std::move(binary));
+  return memory.binaries.emplace(key, std::move(binary)).first->second;
 }
 
 // The disk cache's key, or nullopt when NVRTC cannot be loaded (compile_cuda then reports
@@ -193,14 +194,15 @@ bool binary_cached(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
   return in_memory(memory_key(program.source, arch)) || on_disk(program.source, arch);
 }
 
-void compile_into_caches(const std::string& source, const std::string& arch,
-                         const KernelCacheWarning& warn) {
+std::shared_ptr<const cuda::CompiledKernel> compile_into_caches(const std::string& source,
+                                                                const std::string& arch,
+                                                                const KernelCacheWarning& warn) {
   const std::string key = memory_key(source, arch);
-  if (in_memory(key)) return;
+  if (KernelPtr kept = in_memory(key)) return kept;
   cuda::CompileOptions options;
   options.arch = arch;
   GpuCompilation c;
-  keep_in_memory(key, load_or_compile(source, options, warn, c));
+  return keep_in_memory(key, load_or_compile(source, options, warn, c));
 }
 
 GpuCompilation from_plan_cache(const CachedGpuProgram& hit, const std::string& fingerprint,

@@ -86,10 +86,12 @@ bool binary_cached(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
                    const GpuProgram& program, const std::string& arch, const GpuPlanCache* plans);
 
 // Compiles `source` for `arch` into this process's memory and the disk cache, as compile_plan
-// would, unless memory holds it already: a compile ahead of the statement that needs it
-// (runtime/compile/background_compiler.h). Throws what compile_cuda throws; the disk cache's
-// problems go to `warn`.
-void compile_into_caches(const std::string& source, const std::string& arch,
-                         const KernelCacheWarning& warn);
+// would, unless memory holds it already, and returns the binary memory holds: a compile ahead
+// of the statement that needs it (runtime/compile/background_compiler.h), or a program of the
+// runtime's own (runtime/gpu/device_transpose.h). Throws what compile_cuda throws; the disk
+// cache's problems go to `warn`.
+std::shared_ptr<const cuda::CompiledKernel> compile_into_caches(const std::string& source,
+                                                                const std::string& arch,
+                                                                const KernelCacheWarning& warn);
 
 }  // namespace tally

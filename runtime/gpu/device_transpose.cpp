@@ -37,7 +37,7 @@ struct DeviceTranspose::Loaded {
         max_grid(std::max<uint32_t>(1, sm_count) * kResidentBlocksPerSm) {}
 };
 
-DeviceTranspose::DeviceTranspose(bool enabled) : enabled_(enabled && !host_transpose_asked()) {}
+DeviceTranspose::DeviceTranspose() : enabled_(!host_transpose_asked()) {}
 
 DeviceTranspose::~DeviceTranspose() = default;
 
@@ -46,11 +46,10 @@ bool DeviceTranspose::ready(const cuda::Device& device) {
   if (!tried_) {
     tried_ = true;
     try {
-      const std::string source = lane_transpose_source();
-      const std::string arch = device.profile().target().arch;
-      compile_into_caches(source, arch, warn_on_stderr);
-      loaded_ = std::make_unique<Loaded>(binary_in_memory(source, arch),
-                                         static_cast<uint32_t>(device.profile().sm_count));
+      loaded_ = std::make_unique<Loaded>(
+          compile_into_caches(lane_transpose_source(), device.profile().target().arch,
+                              warn_on_stderr),
+          static_cast<uint32_t>(device.profile().sm_count));
     } catch (const std::exception& e) {
       error_ = e.what();
     }

@@ -21,7 +21,7 @@ namespace tally {
 
 class DeviceTranspose {
  public:
-  explicit DeviceTranspose(bool enabled = true);
+  DeviceTranspose();
   ~DeviceTranspose();
 
   // Whether uploads may leave their fields as stored for transpose(); the first call
