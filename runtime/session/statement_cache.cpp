@@ -46,9 +46,14 @@ uint64_t ScriptCache::hits() const {
 
 namespace {
 
-TableSchema schema_of(const std::string& table, const Catalog& catalog) {
-  const TableSchema* schema = table.empty() ? nullptr : catalog.find_table(table);
-  return schema ? *schema : TableSchema{};
+const TableSchema* schema_of(const std::string& table, const Catalog& catalog) {
+  return table.empty() ? nullptr : catalog.find_table(table);
+}
+
+// Whether a statement kept with `kept` (empty: it read no table) still reads the table it
+// was bound against: the same name and columns, so its column indexes hold.
+bool same_schema(const TableSchema& kept, const TableSchema* now) {
+  return now ? kept.name == now->name && kept.columns == now->columns : kept.name.empty();
 }
 
 }  // namespace
@@ -59,16 +64,13 @@ std::shared_ptr<const BoundSelect> BoundSelects::find(const std::string& text,
   auto it = entries_.find(text);
   if (it == entries_.end()) return nullptr;
   const Entry& entry = it->second;
-  const TableSchema* now =
-      entry.query->table.empty() ? nullptr : catalog.find_table(entry.query->table);
-  const bool same = now ? entry.schema.name == now->name && entry.schema.columns == now->columns
-                        : entry.schema.name.empty();
-  return same ? entry.query : nullptr;
+  return same_schema(entry.schema, schema_of(entry.query->table, catalog)) ? entry.query : nullptr;
 }
 
 void BoundSelects::keep(const std::string& text, std::shared_ptr<const BoundSelect> query,
                         const Catalog& catalog) {
-  Entry entry{schema_of(query->table, catalog), std::move(query)};
+  const TableSchema* schema = schema_of(query->table, catalog);
+  Entry entry{schema ? *schema : TableSchema{}, std::move(query)};
   std::lock_guard lock(mutex_);
   auto it = entries_.find(text);
   if (it != entries_.end()) {
@@ -93,10 +95,7 @@ std::shared_ptr<GpuPlanCache> AdHocPlans::plans_for(const std::string& text,
     return plans;
   }
   Entry& entry = it->second;
-  const bool same_schema =
-      schema ? entry.schema.name == schema->name && entry.schema.columns == schema->columns
-             : entry.schema.name.empty();
-  if (!same_schema || entry.null_order != null_order) entry = fresh();
+  if (!same_schema(entry.schema, schema) || entry.null_order != null_order) entry = fresh();
   return entry.plans;
 }
 
