@@ -148,6 +148,10 @@ std::string line_rows(const Result& r, size_t begin, size_t end) {
 // all cores, then written in order, so a large result streams out in bounded memory.
 void write_rows(std::ostream& out, size_t rows,
                 const std::function<std::string(size_t, size_t)>& format_rows) {
+  if (rows <= kRowsPerChunk) {  // one chunk: spelled here
+    out << format_rows(0, rows);
+    return;
+  }
   const size_t window = worker_threads() * 4 * kRowsPerChunk;
   for (size_t first = 0; first < rows; first += window) {
     const size_t last = std::min(rows, first + window);

@@ -142,36 +142,48 @@ std::optional<int128> parse_decimal(std::string_view text, int precision, int sc
   return negative ? -value : value;
 }
 
-std::string int128_to_string(int128 v) {
-  if (v == 0) return "0";
-  bool negative = v < 0;
-  // Work in unsigned so that the most negative value is representable.
-  unsigned __int128 u = negative ? -static_cast<unsigned __int128>(v) : v;
+namespace {
+
+// The decimal digits of `u`, least significant first. 128-bit division is a library call
+// per digit; here it runs once per 19 digits and the rest is 64-bit arithmetic (a TPC-H Q1
+// result's 28 DECIMAL cells took microseconds to spell the other way).
+std::string reversed_digits(unsigned __int128 u) {
+  constexpr uint64_t kChunk = 10'000'000'000'000'000'000ULL;  // 10^19
   std::string digits;
   while (u > 0) {
-    digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
-    u /= 10;
+    uint64_t part = static_cast<uint64_t>(u % kChunk);
+    u /= kChunk;
+    for (int d = 0; d < 19 && (part > 0 || u > 0); ++d) {
+      digits.push_back(static_cast<char>('0' + part % 10));
+      part /= 10;
+    }
   }
-  if (negative) digits.push_back('-');
+  return digits;
+}
+
+unsigned __int128 magnitude(int128 v) {
+  // In unsigned, so that the most negative value is representable.
+  return v < 0 ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+}
+
+}  // namespace
+
+std::string int128_to_string(int128 v) {
+  if (v == 0) return "0";
+  std::string digits = reversed_digits(magnitude(v));
+  if (v < 0) digits.push_back('-');
   std::reverse(digits.begin(), digits.end());
   return digits;
 }
 
 std::string format_decimal(int128 unscaled, int scale) {
   if (scale == 0) return int128_to_string(unscaled);
-  bool negative = unscaled < 0;
-  unsigned __int128 u = negative ? -static_cast<unsigned __int128>(unscaled)
-                                 : static_cast<unsigned __int128>(unscaled);
-  std::string digits;
-  while (u > 0) {
-    digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
-    u /= 10;
-  }
+  std::string digits = reversed_digits(magnitude(unscaled));
   while (digits.size() <= static_cast<size_t>(scale)) digits.push_back('0');
   // digits holds the number least significant first; emit it most significant first.
   std::string out;
   out.reserve(digits.size() + 2);
-  if (negative) out.push_back('-');
+  if (unscaled < 0) out.push_back('-');
   for (size_t i = digits.size(); i-- > 0;) {
     out.push_back(digits[i]);
     if (i == static_cast<size_t>(scale)) out.push_back('.');

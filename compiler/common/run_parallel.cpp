@@ -20,6 +20,10 @@ size_t worker_threads() {
 }
 
 void run_parallel(size_t count, const std::function<void(size_t task)>& task) {
+  if (count == 1) {  // no threads, no affinity call: small results take this path
+    task(0);
+    return;
+  }
   std::vector<std::exception_ptr> errors(count);
   std::atomic<size_t> next{0};
   auto worker = [&] {

@@ -152,16 +152,16 @@ GpuCompilation find_compiled(const BoundSelect& query, const std::vector<ColumnS
   GpuCompilation c;
   c.plan = plan;
   auto start = std::chrono::steady_clock::now();
-  c.program = generate_cuda(query, plan, stats);
+  c.program = std::make_shared<const GpuProgram>(generate_cuda(query, plan, stats));
   c.codegen_ms = ms_since(start);
-  const std::string key = memory_key(c.program.source, arch);
+  const std::string key = memory_key(c.program->source, arch);
   if ((c.binary = in_memory(key))) {
     c.source = BinarySource::MemoryCache;
     return c;
   }
   cuda::CompileOptions options;
   options.arch = arch;
-  if ((c.binary = from_disk(c.program.source, options, warn_on_stderr, c))) {
+  if ((c.binary = from_disk(c.program->source, options, warn_on_stderr, c))) {
     keep_in_memory(key, c.binary);
   }
   return c;
@@ -171,9 +171,9 @@ void compile_missing(GpuCompilation& c, const std::string& arch) {
   if (c.binary) return;
   cuda::CompileOptions options;
   options.arch = arch;
-  c.binary = compile_to_disk(c.program.source, options, warn_on_stderr);
+  c.binary = compile_to_disk(c.program->source, options, warn_on_stderr);
   c.source = BinarySource::Nvrtc;
-  keep_in_memory(memory_key(c.program.source, arch), c.binary);
+  keep_in_memory(memory_key(c.program->source, arch), c.binary);
 }
 
 GpuCompilation compile_plan(const BoundSelect& query, const std::vector<ColumnStats>& stats,
@@ -212,7 +212,7 @@ GpuCompilation from_plan_cache(const CachedGpuProgram& hit, const std::string& f
   if (hit.unrolled) {
     if (KernelPtr binary = binary_in_memory(hit.unrolled->source, arch)) {
       upgraded = std::make_shared<const CachedGpuProgram>(
-          CachedGpuProgram{*hit.unrolled, std::move(binary), nullptr});
+          CachedGpuProgram{hit.unrolled, std::move(binary), nullptr});
       plans.upgrade(fingerprint, upgraded);
       entry = upgraded.get();
     }

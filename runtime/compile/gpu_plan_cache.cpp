@@ -1,6 +1,6 @@
 #include "runtime/compile/gpu_plan_cache.h"
 
-#include <fmt/format.h>
+#include <string>
 
 namespace tally {
 
@@ -14,23 +14,34 @@ static_assert(sizeof(GpuPlan) == 392, "GpuPlan changed: update plan_fingerprint"
 static_assert(sizeof(ColumnStats) == 64, "ColumnStats changed: update plan_fingerprint");
 static_assert(sizeof(KeyEncoding) == 32, "KeyEncoding changed: update plan_fingerprint");
 
+namespace {
+
+// Appends the bytes of each value: a fingerprint is only compared, never read, and spelling
+// it with fmt cost a repeated TPC-H Q1 10-13 us of an H100 host's time.
+template <class... Values>
+void append_bytes(std::string& f, const Values&... values) {
+  (f.append(reinterpret_cast<const char*>(&values), sizeof values), ...);
+}
+
+}  // namespace
+
 std::string plan_fingerprint(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
                              const std::string& arch) {
-  std::string f = fmt::format("{}|{}|{}|{}|{}|{}|{}.{}|{}|{}|{}|{}|{}|{}|{}x{}|{}{}{}{}", arch,
-                              static_cast<int>(plan.strategy), plan.slots, plan.state_slots,
-                              plan.shared_thread_tables, plan.projection,
-                              static_cast<int>(plan.hash_keys), plan.hash_key_words, plan.block,
-                              plan.grid, plan.blocks_per_sm, plan.rows, plan.distinct_capacity,
-                              plan.block_cache_slots, plan.block_slices, plan.block_slice_slots,
-                              plan.streamed, plan.emit_states, plan.quick_scan, plan.having_fits);
+  std::string f;
+  f.reserve(arch.size() + 96 + plan.keys.size() * 26 + stats.size() * 48);
+  append_bytes(f, arch.size());
+  f += arch;
+  append_bytes(f, plan.strategy, plan.slots, plan.state_slots, plan.shared_thread_tables,
+               plan.projection, plan.hash_keys, plan.hash_key_words, plan.block, plan.grid,
+               plan.blocks_per_sm, plan.rows, plan.distinct_capacity, plan.block_cache_slots,
+               plan.block_slices, plan.block_slice_slots, plan.streamed, plan.emit_states,
+               plan.quick_scan, plan.having_fits, plan.keys.size(), stats.size());
   for (const KeyEncoding& k : plan.keys) {
-    f += fmt::format("|k{},{},{},{},{},{}", k.bounded, k.min, k.values, k.nullable,
-                     k.dictionary_column, k.exact);
+    append_bytes(f, k.bounded, k.min, k.values, k.nullable, k.dictionary_column, k.exact);
   }
   for (const ColumnStats& s : stats) {
-    f += fmt::format("|s{},{},{},{},{},{},{},{},{},{}", s.has_range, s.min, s.max, s.has_nulls,
-                     s.has_values, s.dictionary_size, static_cast<int>(s.layout), s.bits, s.base,
-                     s.plain_width);
+    append_bytes(f, s.has_range, s.min, s.max, s.has_nulls, s.has_values, s.dictionary_size,
+                 s.layout, s.bits, s.base, s.plain_width);
   }
   return f;
 }

@@ -22,7 +22,7 @@
 namespace tally {
 
 struct CachedGpuProgram {
-  GpuProgram program;
+  std::shared_ptr<const GpuProgram> program;
   std::shared_ptr<const cuda::CompiledKernel> binary;
   // Set while `program` is the quick Scan's (runtime/compile/kernel_tiers.h): the unrolled
   // program that replaces it once its binary has compiled.

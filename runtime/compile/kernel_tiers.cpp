@@ -25,7 +25,7 @@ TieredCompilation quick_first(const BoundSelect& query, const std::vector<Column
   GpuCompilation unrolled = find_compiled(query, stats, plan, arch);
   if (unrolled.binary) return {std::move(unrolled), nullptr};
   GpuCompilation quick = find_compiled(query, stats, quick_plan(plan), arch);
-  if (quick.program.source == unrolled.program.source) {
+  if (quick.program->source == unrolled.program->source) {
     compile_missing(unrolled, arch);
     return {std::move(unrolled), nullptr};
   }
@@ -35,10 +35,10 @@ TieredCompilation quick_first(const BoundSelect& query, const std::vector<Column
   quick.quick = true;
   // A compile that failed in the background is not retried at every run; the quick kernels
   // stay (they compute the same results).
-  if (!compiler.failed(unrolled.program.source, arch)) {
-    compiler.enqueue(unrolled.program.source, arch);
+  if (!compiler.failed(unrolled.program->source, arch)) {
+    compiler.enqueue(unrolled.program->source, arch);
   }
-  return {std::move(quick), std::make_shared<const GpuProgram>(std::move(unrolled.program))};
+  return {std::move(quick), std::move(unrolled.program)};
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <cuda.h>
 
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -75,6 +76,14 @@ const DriverApi& driver();
 // Throws Error(Device, "<call> failed: <NAME> (<description>)[ while <context>]") unless
 // `result` is CUDA_SUCCESS. `call` is the API name as the user knows it ("cuMemAlloc").
 void check(CUresult result, const char* call, std::string_view context = {});
+
+// As check, the context spelled by `context()` only on failure: launches and copies run per
+// statement, and formatting their context eagerly cost microseconds of a repeated query.
+template <class MakeContext>
+requires std::invocable<MakeContext>
+void check(CUresult result, const char* call, MakeContext&& context) {
+  if (result != CUDA_SUCCESS) check(result, call, std::string_view(context()));
+}
 
 // "CUDA_ERROR_OUT_OF_MEMORY (out of memory)", usable for any code (unknown ones too).
 std::string describe_result(CUresult result);

@@ -170,7 +170,7 @@ void DeviceBuffer::check_range(size_t bytes, size_t offset, const char* operatio
 void DeviceBuffer::upload(const void* host, size_t bytes, size_t offset, const Stream* stream) {
   check_range(bytes, offset, "upload");
   if (bytes == 0) return;
-  const std::string context = fmt::format("copying {} to the GPU", format_bytes(bytes));
+  auto context = [bytes] { return fmt::format("copying {} to the GPU", format_bytes(bytes)); };
   if (stream) {
     check(driver().cuMemcpyHtoDAsync(ptr_ + offset, host, bytes, stream->handle()),
           "cuMemcpyHtoDAsync", context);
@@ -182,7 +182,7 @@ void DeviceBuffer::upload(const void* host, size_t bytes, size_t offset, const S
 void DeviceBuffer::download(void* host, size_t bytes, size_t offset, const Stream* stream) const {
   check_range(bytes, offset, "download");
   if (bytes == 0) return;
-  const std::string context = fmt::format("copying {} from the GPU", format_bytes(bytes));
+  auto context = [bytes] { return fmt::format("copying {} from the GPU", format_bytes(bytes)); };
   if (stream) {
     check(driver().cuMemcpyDtoHAsync(host, ptr_ + offset, bytes, stream->handle()),
           "cuMemcpyDtoHAsync", context);

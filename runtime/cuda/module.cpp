@@ -45,16 +45,19 @@ Module::Module(const std::vector<char>& image) {
   check(driver().cuModuleLoadData(&module, image.data()), "cuModuleLoadData",
         fmt::format("loading a compiled module of {} bytes", image.size()));
   module_ = module;
+  functions_ = std::make_unique<Functions>();
 }
 
 Module::~Module() { release(); }
 
-Module::Module(Module&& other) noexcept : module_(std::exchange(other.module_, nullptr)) {}
+Module::Module(Module&& other) noexcept
+    : module_(std::exchange(other.module_, nullptr)), functions_(std::move(other.functions_)) {}
 
 Module& Module::operator=(Module&& other) noexcept {
   if (this != &other) {
     release();
     module_ = std::exchange(other.module_, nullptr);
+    functions_ = std::move(other.functions_);
   }
   return *this;
 }
@@ -62,12 +65,19 @@ Module& Module::operator=(Module&& other) noexcept {
 void Module::release() noexcept {
   if (module_ != nullptr) driver().cuModuleUnload(module_);
   module_ = nullptr;
+  functions_.reset();
 }
 
 Kernel Module::kernel(const std::string& name) const {
+  if (!functions_) throw Error(ErrorKind::Internal, "looking up a kernel of an unloaded module");
+  std::lock_guard lock(functions_->mutex);
+  for (const auto& [known, function] : functions_->by_name) {
+    if (known == name) return Kernel(function, name);
+  }
   CUfunction function = nullptr;
   check(driver().cuModuleGetFunction(&function, module_, name.c_str()), "cuModuleGetFunction",
         fmt::format("looking up kernel {}", name));
+  functions_->by_name.emplace_back(name, function);
   return Kernel(function, name);
 }
 
@@ -80,9 +90,11 @@ void launch_kernel(const Kernel& kernel, const LaunchConfig& config, void** para
           fmt::format("raising the shared memory of kernel {} to {}", kernel.name(),
                       format_bytes(config.shared_bytes)));
   }
-  const std::string what =
-      fmt::format("launching kernel {} with {} blocks of {} threads and {} of shared memory",
-                  kernel.name(), config.grid, config.block, format_bytes(config.shared_bytes));
+  auto what = [&] {
+    return fmt::format("launching kernel {} with {} blocks of {} threads and {} of shared memory{}",
+                       kernel.name(), config.grid, config.block, format_bytes(config.shared_bytes),
+                       config.dependent ? " as a programmatic dependent" : "");
+  };
   if (!config.dependent) {
     check(
         driver().cuLaunchKernel(kernel.handle(), config.grid, 1, 1, config.block, 1, 1,
@@ -103,7 +115,7 @@ void launch_kernel(const Kernel& kernel, const LaunchConfig& config, void** para
   launch.attrs = &dependent;
   launch.numAttrs = 1;
   check(driver().cuLaunchKernelEx(&launch, kernel.handle(), params, nullptr), "cuLaunchKernelEx",
-        what + " as a programmatic dependent");
+        what);
 }
 
 }  // namespace tally::cuda

@@ -2,7 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/cuda/handles.h"
@@ -54,12 +57,18 @@ class Module {
   Module(const Module&) = delete;
   Module& operator=(const Module&) = delete;
 
-  // An extern "C" __global__ function of the module; Error(Device) when absent.
+  // An extern "C" __global__ function of the module; Error(Device) when absent. Looked up
+  // once a name: a repeated statement asks for its kernels again at each execution.
   Kernel kernel(const std::string& name) const;
 
  private:
+  struct Functions {
+    std::mutex mutex;
+    std::vector<std::pair<std::string, CUfunc_st*>> by_name;
+  };
   void release() noexcept;
   CUmod_st* module_ = nullptr;
+  std::unique_ptr<Functions> functions_;  // null once released or moved from
 };
 
 // Launches with `params` as cuLaunchKernel takes them (one pointer per argument). Raises

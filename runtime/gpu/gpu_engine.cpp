@@ -249,8 +249,10 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   // Rows of every output (hidden ones too) to ORDER BY, OFFSET and LIMIT as the CPU does.
   // `rows`: ResultRows from the groups' cells, or a projection's rows of Values.
   auto finish = [&](auto rows, const GpuCompilation& c) {
-    report.plan = describe_plan(plan);
-    report.source = c.program.source;
+    if (options.describe) {
+      report.plan = describe_plan(plan);
+      report.source = c.program->source;
+    }
     auto finish_start = std::chrono::steady_clock::now();
     Result result = finish_result(query, std::move(rows), parameters, strings);
     report.finish_ms += ms_since(finish_start);

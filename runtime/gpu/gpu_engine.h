@@ -47,11 +47,14 @@ struct GpuRunOptions {
   std::function<bool()> cancelled = {};
   // Quick kernels first, the unrolled ones in the background (runtime/compile/kernel_tiers.h).
   KernelTierChoice kernel_tiers = {};
+  // GpuRunReport::plan and ::source filled in (off where nobody reads them: a repeated small
+  // query spent microseconds spelling the plan and copying the generated CUDA).
+  bool describe = true;
 };
 
 struct GpuRunReport {
-  std::string plan;    // the final plan, after any grow-and-rerun
-  std::string source;  // the generated CUDA of the final attempt
+  std::string plan;    // the final plan, after any grow-and-rerun (GpuRunOptions::describe)
+  std::string source;  // the generated CUDA of the final attempt (GpuRunOptions::describe)
   int attempts = 0;    // 1 + reruns
   double plan_ms = 0, codegen_ms = 0, nvrtc_ms = 0, upload_ms = 0, init_ms = 0, scan_ms = 0,
          finalize_ms = 0, download_ms = 0;

@@ -64,6 +64,16 @@ struct GpuEngine::Impl {
   cuda::PinnedBuffer readback;  // a part's status, group count and state cells (few groups)
   uint64_t uploaded_bytes = 0;  // by upload_column, ever (a run reports its difference)
   uint64_t query = 0;           // sequence number of the query running now
+  // Kernel timers whose events are reused: two cuEventCreate and two cuEventDestroy a launch
+  // were a visible part of a repeated small query.
+  std::vector<cuda::EventTimer> spare_timers;
+
+  cuda::EventTimer take_timer() {
+    if (spare_timers.empty()) return cuda::EventTimer();
+    cuda::EventTimer timer = std::move(spare_timers.back());
+    spare_timers.pop_back();
+    return timer;
+  }
 
   explicit Impl(int ordinal) : device(cuda::Device::supported(ordinal)) {
     pool.set_reclaimer([this] { return evict_column(); });

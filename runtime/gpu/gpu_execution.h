@@ -134,10 +134,15 @@ class GpuExecution {
   }
 
   uint32_t wait_kernels() {
-    for (TimedLaunch& l : launches_) *l.report_ms += l.timer.elapsed_ms();
+    // With the results queued behind the kernels, one wait covers both; the timers' events
+    // are then already done (a wait for them first, then one for the copy, woke twice).
+    if (readback_) cuda::Stream::legacy_default().synchronize();
+    for (TimedLaunch& l : launches_) {
+      *l.report_ms += l.timer.elapsed_ms();
+      engine_.spare_timers.push_back(std::move(l.timer));
+    }
     launches_.clear();
     if (!readback_) return read_status();
-    cuda::Stream::legacy_default().synchronize();
     uint32_t status = 0;
     std::memcpy(&status, readback_at(readback_->status), sizeof status);
     return status;
@@ -200,7 +205,7 @@ class GpuExecution {
   }
 
   void start_timer(double& report_ms) {
-    TimedLaunch& l = launches_.emplace_back(TimedLaunch{cuda::EventTimer(), &report_ms});
+    TimedLaunch& l = launches_.emplace_back(TimedLaunch{engine_.take_timer(), &report_ms});
     l.timer.start();
   }
 
@@ -276,8 +281,8 @@ class GpuExecution {
 
   void set_slice(uint32_t p) {
     slice_first_ = uint64_t{p} * c_.plan.block_slice_slots;
-    for (size_t i = 0; i < c_.program.args.size(); ++i) {
-      if (c_.program.args[i].kind == ArgKind::SliceFirst) arg_words_[i] = slice_first_;
+    for (size_t i = 0; i < c_.program->args.size(); ++i) {
+      if (c_.program->args[i].kind == ArgKind::SliceFirst) arg_words_[i] = slice_first_;
     }
   }
 
@@ -345,7 +350,7 @@ class GpuExecution {
     return {engine_, query_, table_, parameters_, strings_, streamed, batch_ ? batch_ : part_};
   }
 
-  void upload_lookups() { lookups_ = tally::upload_lookups(inputs(), c_.program, lookup_tables_); }
+  void upload_lookups() { lookups_ = tally::upload_lookups(inputs(), *c_.program, lookup_tables_); }
 
   uint64_t arg_value(const ArgSlot& a) {
     switch (a.kind) {
@@ -377,7 +382,7 @@ class GpuExecution {
 
   void fill_args() {
     arg_words_.clear();
-    for (const auto& a : c_.program.args) arg_words_.push_back(arg_value(a));
+    for (const auto& a : c_.program->args) arg_words_.push_back(arg_value(a));
   }
 
   // The finals' raw cells, and how to read them. Dictionary strings are interned first,
@@ -391,7 +396,7 @@ class GpuExecution {
     for (size_t i = 0; i < nk; ++i) d.key_decoders.push_back(key_decoder(i));
     for (size_t i = 0; i < na; ++i) d.value_decoders.push_back(aggregate_decoder(i));
     // ORDER BY ... LIMIT on the device: only the rows the LIMIT keeps come back.
-    if (c_.program.top_k && needed >= 1 && needed <= kDeviceTopKMax && needed < groups) {
+    if (c_.program->top_k && needed >= 1 && needed <= kDeviceTopKMax && needed < groups) {
       const DeviceResultCells cells{out_keys_, out_key_nulls_, out_values_, out_value_nulls_, nk,
                                     na,        groups};
       ChosenCells chosen = device_top_k(engine_.pool, engine_.module_for(c_.binary), cells, needed,
@@ -431,14 +436,14 @@ class GpuExecution {
 
   CellDecoder key_decoder(size_t key) {
     return decoder(query_.group_keys[key]->type, c_.plan.keys[key].dictionary_column,
-                   c_.program.key_domains[key]);
+                   c_.program->key_domains[key]);
   }
 
   // A final's cell, or under emit_states a MIN/MAX state's string code.
   CellDecoder aggregate_decoder(size_t aggregate) {
     return decoder(query_.aggregates[aggregate].type,
                    c_.plan.layout.aggregate_dictionary[aggregate],
-                   c_.program.aggregate_domains[aggregate]);
+                   c_.program->aggregate_domains[aggregate]);
   }
 
   CellDecoder decoder(const Type& type, int dictionary_column, int domain) {

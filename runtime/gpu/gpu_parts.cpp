@@ -156,7 +156,7 @@ PartialGroups GpuEngine::finish_part(GpuPartRun& part_run) {
   }
   PartialGroups groups = s.run->download_states(s.strings);
   s.report.plan = describe_plan(s.plan);
-  s.report.source = s.c->program.source;
+  s.report.source = s.c->program->source;
   s.report.column_bytes = impl_->uploaded_bytes - s.uploaded_before;
   if (s.report_out) *s.report_out = s.report;
   return groups;

@@ -17,7 +17,7 @@ class ProjectionExecution {
   std::vector<std::vector<Value>> run() {
     auto start = std::chrono::steady_clock::now();
     const uint32_t grid = c_.plan.grid;
-    lookups_ = upload_lookups(in_, c_.program, lookup_tables_);
+    lookups_ = upload_lookups(in_, *c_.program, lookup_tables_);
     status_ = pool_.allocate(8, "the status word");
     status_.fill_bytes(0);
     block_counts_ = pool_.allocate(grid * 8ull, "the block counts");
@@ -63,7 +63,7 @@ class ProjectionExecution {
   }
 
   void allocate_outputs(uint64_t rows) {
-    for (const ProjectedOutput& o : c_.program.projected) {
+    for (const ProjectedOutput& o : c_.program->projected) {
       columns_.push_back(pool_.allocate(rows * o.bytes, "the result columns"));
       nulls_.push_back(pool_.allocate(rows, "the result NULL flags"));
     }
@@ -89,24 +89,24 @@ class ProjectionExecution {
 
   void fill_args() {
     args_.clear();
-    for (const auto& a : c_.program.args) args_.push_back(arg_value(a));
+    for (const auto& a : c_.program->args) args_.push_back(arg_value(a));
   }
 
   // One column's cells widened to 16 bytes, sign-extended as the kernel narrowed them.
   std::vector<int128> download_cells(size_t o, uint64_t rows) const {
-    if (c_.program.projected[o].bytes == 16) return columns_[o].download_vector<int128>(rows);
+    if (c_.program->projected[o].bytes == 16) return columns_[o].download_vector<int128>(rows);
     std::vector<int64_t> narrow = columns_[o].download_vector<int64_t>(rows);
     return std::vector<int128>(narrow.begin(), narrow.end());
   }
 
   std::vector<std::vector<Value>> download(uint64_t rows) const {
-    size_t width = c_.program.projected.size();
+    size_t width = c_.program->projected.size();
     std::vector<std::vector<Value>> out(rows, std::vector<Value>(width));
     for (size_t o = 0; o < width; ++o) {
       std::vector<int128> cells = download_cells(o, rows);
       std::vector<uint8_t> nulls = nulls_[o].download_vector<uint8_t>(rows);
       const Type& type = in_.query.outputs[o].expr->type;
-      int dictionary = c_.program.projected[o].dictionary;
+      int dictionary = c_.program->projected[o].dictionary;
       for (uint64_t r = 0; r < rows; ++r) {
         out[r][o] = decode_cell(in_, cells[r], nulls[r] != 0, type, dictionary);
       }

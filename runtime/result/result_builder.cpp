@@ -141,6 +141,15 @@ std::vector<size_t> row_range(size_t begin, size_t end) {
   return rows;
 }
 
+// An order that leaves the rows where they are (results often come back sorted already).
+bool keeps_every_row_in_place(const std::vector<size_t>& order, size_t rows) {
+  if (order.size() != rows) return false;
+  for (size_t r = 0; r < rows; ++r) {
+    if (order[r] != r) return false;
+  }
+  return true;
+}
+
 std::vector<size_t> first_columns(size_t n) {
   std::vector<size_t> columns(n);
   for (size_t c = 0; c < n; ++c) columns[c] = c;
@@ -181,7 +190,7 @@ Result finish_result(const BoundSelect& query, ResultRows rows,
   int64_t offset = resolve_count(query.offset, query.offset_parameter, parameters, 0, "OFFSET");
   int64_t limit = resolve_count(query.limit, query.limit_parameter, parameters, INT64_MAX, "LIMIT");
   if (auto order = sorted_rows(query, rows, strings.get(), rows_needed(query, parameters))) {
-    rows = rows.gather(*order);
+    if (!keeps_every_row_in_place(*order, rows.size())) rows = rows.gather(*order);
   }
   if (!query.distinct_on.empty()) {
     rows = rows.gather(

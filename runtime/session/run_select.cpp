@@ -1,6 +1,7 @@
 // SELECT: bind, choose the engine, run, and say which engine ran.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -122,15 +123,28 @@ StatementOutcome Database::run_select(const ast::SelectStmt& stmt, int parameter
 
 namespace {
 
-// Sort keys without NULLS FIRST/LAST placed as the default_null_order setting says.
-BoundSelect with_null_order(BoundSelect query, const std::string& order) {
-  for (SortKey& key : query.order_by) {
-    if (key.nulls_given) continue;
-    if (order == "nulls_first") key.nulls_first = true;
-    if (order == "nulls_last") key.nulls_first = false;
-    if (order == "nulls_first_on_asc_last_on_desc") key.nulls_first = !key.descending;
-    if (order == "nulls_last_on_asc_first_on_desc") key.nulls_first = key.descending;
-  }
+// Where the default_null_order setting places a sort key's NULLs (NULLS FIRST/LAST given or
+// not).
+bool nulls_first_under(const SortKey& key, const std::string& order) {
+  if (key.nulls_given) return key.nulls_first;
+  if (order == "nulls_first") return true;
+  if (order == "nulls_last") return false;
+  if (order == "nulls_first_on_asc_last_on_desc") return !key.descending;
+  if (order == "nulls_last_on_asc_first_on_desc") return key.descending;
+  return key.nulls_first;
+}
+
+// The query with its sort keys' NULLs placed as the default_null_order setting says: `bound`
+// itself where that changes nothing (a copy of the bound query cost a repeated statement
+// microseconds), else a copy in `adjusted`.
+const BoundSelect& with_null_order(const BoundSelect& bound, const std::string& order,
+                                   std::optional<BoundSelect>& adjusted) {
+  auto unchanged = [&](const SortKey& key) {
+    return nulls_first_under(key, order) == key.nulls_first;
+  };
+  if (std::all_of(bound.order_by.begin(), bound.order_by.end(), unchanged)) return bound;
+  BoundSelect& query = adjusted.emplace(bound);
+  for (SortKey& key : query.order_by) key.nulls_first = nulls_first_under(key, order);
   return query;
 }
 
@@ -170,7 +184,8 @@ std::string explain_auto_grouping_sets(const BoundSelect& query, const Table& in
 StatementOutcome Database::run_bound(const BoundSelect& bound, const ExecOptions& options,
                                      StatementOutcome outcome, GpuPlanCache* plans,
                                      TablePtr file_input) {
-  const BoundSelect query = with_null_order(bound, options.default_null_order);
+  std::optional<BoundSelect> adjusted;
+  const BoundSelect& query = with_null_order(bound, options.default_null_order, adjusted);
   if (options.explain) outcome.explain = explain(query);
   TablePtr input = file_input            ? std::move(file_input)
                    : query.table.empty() ? nullptr
@@ -242,6 +257,7 @@ void Database::run_engine(const BoundSelect& query, const TablePtr& input,
       gpu_options.batch_rows = options.batch_rows;
       gpu_options.cancelled = options.cancelled;
       gpu_options.kernel_tiers = {options.kernel_tiers, compiler_.get()};
+      gpu_options.describe = options.explain || options.emit_cuda;
       const std::vector<int> ordinals = device_ordinals(options.devices);
       if (options.coprocess) {
         if (ordinals.size() > 1) {
@@ -308,7 +324,7 @@ StatementOutcome Database::compile_select(const BoundSelect& query, const TableP
                                                                            : KernelTiers::Unrolled;
   GpuCompilation c = compile_in_tiers(query, stats, plan, options.arch, plans, {tiers, nullptr});
   if (options.explain) outcome.explain += describe_plan(plan);
-  if (options.emit_cuda) outcome.cuda = c.program.source;
+  if (options.emit_cuda) outcome.cuda = c.program->source;
   outcome.tag = fmt::format("COMPILE {} ({} bytes of {})", options.arch, c.binary->image.size(),
                             c.binary->is_ptx ? "PTX" : "cubin");
   // As in gpu_timing: NVRTC time only when this statement paid for it.

@@ -42,6 +42,21 @@ TEST_CASE("decimal: format and 128-bit edges") {
   CHECK(shape.second == 2);
 }
 
+// Spelled 19 digits at a time: the zeros inside a chunk and at its edges must survive.
+TEST_CASE("decimal: text across 64-bit chunks - zeros kept inside and dropped in front") {
+  const int128 chunk = pow10_128(19);
+  CHECK(int128_to_string(chunk) == "1" + std::string(19, '0'));
+  CHECK(int128_to_string(chunk - 1) == std::string(19, '9'));
+  CHECK(int128_to_string(chunk + 5) == "1" + std::string(18, '0') + "5");
+  CHECK(int128_to_string(-(chunk * chunk)) == "-1" + std::string(38, '0'));
+  const int128 lowest = static_cast<int128>(static_cast<unsigned __int128>(1) << 127);
+  CHECK(int128_to_string(lowest) == "-170141183460469231731687303715884105728");
+  CHECK(int128_to_string(-(lowest + 1)) == "170141183460469231731687303715884105727");
+  CHECK(format_decimal(chunk + 7, 2) == "100000000000000000.07");
+  CHECK(format_decimal(-(chunk * 3), 20) == "-0.30000000000000000000");
+  CHECK(format_decimal(12, 5) == "0.00012");
+}
+
 TEST_CASE("decimal: HUGEINT text - the whole int128 range and no more") {
   const int128 max = static_cast<int128>(~static_cast<unsigned __int128>(0) >> 1);
   bool out_of_range = false;

@@ -60,20 +60,20 @@ TEST_CASE("kernel tiers: quick kernels first and then the unrolled ones from the
   CHECK(first.quick);
   REQUIRE(first.binary != nullptr);
   CHECK(!first.binary->image.empty());
-  CHECK(!unrolls(first.program.source));
-  CHECK(first.program.args.size() > 0);
+  CHECK(!unrolls(first.program->source));
+  CHECK(first.program->args.size() > 0);
 
   compiler.wait_idle();
   CHECK(!compiler.failed(p.unrolled, kArch));
   GpuCompilation second = compile_in_tiers(p.query, p.stats, p.plan, kArch, &plans, choice);
   CHECK(!second.quick);
   CHECK(second.source == BinarySource::PlanCache);
-  CHECK(second.program.source == p.unrolled);
+  CHECK(second.program->source == p.unrolled);
   CHECK(second.binary == binary_in_memory(p.unrolled, kArch));
 
   GpuCompilation third = compile_in_tiers(p.query, p.stats, p.plan, kArch, &plans, choice);
   CHECK(!third.quick);
-  CHECK(third.program.source == p.unrolled);
+  CHECK(third.program->source == p.unrolled);
   CHECK(plans.size() == 1);
   CHECK(plans.hits() == 2);
 }
@@ -95,7 +95,7 @@ TEST_CASE("kernel tiers: quick kernels turned off after a quick run give the unr
   for (int run = 0; run < 2; ++run) {
     GpuCompilation off = compile_in_tiers(p.query, p.stats, p.plan, kArch, &plans, {});
     CHECK(!off.quick);
-    CHECK(off.program.source == p.unrolled);
+    CHECK(off.program->source == p.unrolled);
     REQUIRE(off.binary != nullptr);
     CHECK(!off.binary->image.empty());
   }
@@ -117,28 +117,28 @@ TEST_CASE("kernel tiers: without a plan cache and with one tier where the Scan d
   GpuCompilation second = compile_in_tiers(p.query, p.stats, p.plan, kArch, nullptr, choice);
   CHECK(!second.quick);
   CHECK(second.source == BinarySource::MemoryCache);
-  CHECK(second.program.source == p.unrolled);
+  CHECK(second.program->source == p.unrolled);
 
   // A hash table in global memory: its Scan reads row by row already, so there is no quick tier.
   const Planned hash = planned(kUnrolling, GpuStrategy::Hash);
   CHECK(!unrolls(hash.unrolled));
   GpuCompilation only = compile_in_tiers(hash.query, hash.stats, hash.plan, kArch, nullptr, choice);
   CHECK(!only.quick);
-  CHECK(only.program.source == hash.unrolled);
+  CHECK(only.program->source == hash.unrolled);
   compiler.wait_idle();
 
   // QuickOnly keeps the quick Scan even with the unrolled binary in memory.
   GpuCompilation forced =
       compile_in_tiers(p.query, p.stats, p.plan, kArch, nullptr, {KernelTiers::QuickOnly, nullptr});
   CHECK(forced.quick);
-  CHECK(!unrolls(forced.program.source));
-  CHECK(forced.program.source == first.program.source);
+  CHECK(!unrolls(forced.program->source));
+  CHECK(forced.program->source == first.program->source);
   // Unrolled, and QuickFirst without a compiler: the plan's own kernels.
   for (const KernelTierChoice& unrolled :
        {KernelTierChoice{}, KernelTierChoice{KernelTiers::QuickFirst, nullptr}}) {
     GpuCompilation c = compile_in_tiers(p.query, p.stats, p.plan, kArch, nullptr, unrolled);
     CHECK(!c.quick);
-    CHECK(c.program.source == p.unrolled);
+    CHECK(c.program->source == p.unrolled);
   }
 }
 

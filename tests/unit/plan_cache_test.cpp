@@ -187,14 +187,15 @@ TEST_CASE("plan fingerprint: everything code generation reads - and not the reas
 TEST_CASE("plan cache: keeps the first entry stored and drops the oldest beyond its limit") {
   GpuPlanCache cache;
   auto entry = [](const std::string& source) {
-    auto e = std::make_shared<CachedGpuProgram>();
-    e->program.source = source;
-    return std::shared_ptr<const CachedGpuProgram>(e);
+    GpuProgram program;
+    program.source = source;
+    return std::make_shared<const CachedGpuProgram>(
+        CachedGpuProgram{std::make_shared<const GpuProgram>(std::move(program)), nullptr, nullptr});
   };
   CHECK(cache.find("a") == nullptr);
-  CHECK(cache.insert("a", entry("first"))->program.source == "first");
-  CHECK(cache.insert("a", entry("second"))->program.source == "first");
-  CHECK(cache.find("a")->program.source == "first");
+  CHECK(cache.insert("a", entry("first"))->program->source == "first");
+  CHECK(cache.insert("a", entry("second"))->program->source == "first");
+  CHECK(cache.find("a")->program->source == "first");
   for (size_t i = 0; i < GpuPlanCache::kMaxEntries; ++i) {
     cache.insert("p" + std::to_string(i), entry("x"));
   }

@@ -31,11 +31,11 @@ GpuCompilation compile_clean(const std::string& sql) {
   GpuPlan plan = plan_for(query, stats, table->rows(), GpuCompileOptions{});
   GpuCompilation c = compile_plan(query, stats, plan, "sm_90");
   INFO(sql);
-  INFO(c.program.source);
+  INFO(c.program->source);
   CHECK_MESSAGE(c.binary->log.empty(), "NVRTC said: " << c.binary->log);
-  CHECK(c.program.source.find("tally_scan_count") != std::string::npos);
-  CHECK(c.program.source.find("tally_scan_write") != std::string::npos);
-  CHECK(c.program.projected.size() == query.outputs.size());
+  CHECK(c.program->source.find("tally_scan_count") != std::string::npos);
+  CHECK(c.program->source.find("tally_scan_write") != std::string::npos);
+  CHECK(c.program->projected.size() == query.outputs.size());
   return c;
 }
 
@@ -106,13 +106,13 @@ TEST_CASE("projection: generated CUDA compiles with NVRTC for sm_90 without warn
   for (const char* sql : kProjections) compile_clean(sql);
   GpuCompilation c = compile_clean(kProjections[2]);
   // c_varchar comes back as dictionary codes, c_wide * 2 in 16-byte cells.
-  CHECK(c.program.projected[0].dictionary == 0);
-  CHECK(c.program.projected[2].bytes == 16);
-  CHECK(c.program.projected[1].bytes == 8);
-  CHECK(c.program.projected[1].dictionary == -1);
+  CHECK(c.program->projected[0].dictionary == 0);
+  CHECK(c.program->projected[2].bytes == 16);
+  CHECK(c.program->projected[1].bytes == 8);
+  CHECK(c.program->projected[1].dictionary == -1);
   // A filter-less count pass reads no column.
   GpuCompilation all = compile_clean(kProjections[1]);
-  std::string count = all.program.source.substr(0, all.program.source.find("tally_scan_write"));
+  std::string count = all.program->source.substr(0, all.program->source.find("tally_scan_write"));
   CHECK(count.find("load_ro") == std::string::npos);
 }
 

@@ -37,9 +37,9 @@ void check_state_cells(const std::string& sql, const std::string& strategy) {
   CHECK_FALSE(why_states_do_not_combine(query, plan).has_value());
   for (const Launch& l : plan.launches) CHECK_FALSE(l.dependent);
   const GpuCompilation c = compile_plan(query, stats, plan, "sm_90");
-  INFO(c.program.source);
+  INFO(c.program->source);
   CHECK_MESSAGE(c.binary->log.empty(), "NVRTC said: " << c.binary->log);
-  const std::string finalizer = finalizer_source(c.program.source);
+  const std::string finalizer = finalizer_source(c.program->source);
   const uint64_t cells = state_cell_count(plan);
   for (uint64_t f = 0; f < cells; ++f) {
     CHECK(finalizer.find(fmt::format("out_values[group * {} + {}] = ", cells, f)) !=

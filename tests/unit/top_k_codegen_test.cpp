@@ -60,8 +60,9 @@ TEST_CASE("device top-k: ORDER BY that needs the evaluated rows gets none") {
   const std::string by_key = "SELECT c_integer, COUNT(*) AS n FROM nulls GROUP BY c_integer ";
   CHECK_FALSE(has_top_k(by_key + "ORDER BY n"));  // no LIMIT: every row is returned
   // HAVING the host evaluates (a DOUBLE key); the Finalizer's own HAVING leaves final cells.
-  CHECK_FALSE(has_top_k("SELECT c_double, COUNT(*) AS n FROM nulls GROUP BY c_double "
-                        "HAVING c_double > 0.5 ORDER BY n LIMIT 3"));
+  CHECK_FALSE(
+      has_top_k("SELECT c_double, COUNT(*) AS n FROM nulls GROUP BY c_double "
+                "HAVING c_double > 0.5 ORDER BY n LIMIT 3"));
   CHECK(has_top_k(by_key + "HAVING COUNT(*) > 1 ORDER BY n LIMIT 3"));
   CHECK_FALSE(has_top_k(by_key + "ORDER BY COUNT(*) + 1 LIMIT 3"));
   CHECK_FALSE(has_top_k("SELECT c_varchar, COUNT(*) FROM nulls GROUP BY 1 ORDER BY 1 LIMIT 3"));

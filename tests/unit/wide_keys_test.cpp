@@ -54,10 +54,10 @@ GpuCompilation compile_clean(const std::string& sql, uint64_t capacity = 0) {
   GpuPlan plan = plan_for(query, stats, table->rows(), options);
   GpuCompilation c = compile_plan(query, stats, plan, "sm_90");
   INFO(sql);
-  INFO(c.program.source);
+  INFO(c.program->source);
   CHECK_MESSAGE(c.binary->log.empty(), "NVRTC said: " << c.binary->log);
-  CHECK((contains(c.program.source, "GlobalTable128Ref") ||
-         contains(c.program.source, "GlobalTableWordsRef<")));
+  CHECK((contains(c.program->source, "GlobalTable128Ref") ||
+         contains(c.program->source, "GlobalTableWordsRef<")));
   return c;
 }
 
@@ -194,7 +194,7 @@ TEST_CASE("wide keys: generated CUDA compiles with NVRTC for sm_90 without warni
   // A small first capacity, as the grow-and-rerun tests force it.
   GpuCompilation small = compile_clean(kComputedBesideColumn, 16);
   CHECK(small.plan.slots == 16);
-  CHECK(contains(small.program.source, "table.insert_or_find(Key128{"));
+  CHECK(contains(small.program->source, "table.insert_or_find(Key128{"));
 }
 
 }  // namespace tally
