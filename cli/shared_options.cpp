@@ -29,8 +29,9 @@ OutputFormat parse_format(const std::string& f) {
 void print_times(const StatementOutcome& outcome, bool gpu_line, double output_ms = 0) {
   if (outcome.load) std::cerr << load_timing_line(*outcome.load) << "\n";
   const Timings& t = outcome.timings;
-  std::string output = outcome.result ? fmt::format(", output {:.2f} ms", output_ms) : "";
-  std::cerr << fmt::format("Time: parse {:.2f} ms, bind {:.2f} ms, execute {:.2f} ms ({}){}\n",
+  // Microseconds: a repeated small statement takes a fraction of a millisecond.
+  std::string output = outcome.result ? fmt::format(", output {:.3f} ms", output_ms) : "";
+  std::cerr << fmt::format("Time: parse {:.3f} ms, bind {:.3f} ms, execute {:.3f} ms ({}){}\n",
                            t.parse_ms, t.bind_ms, t.execute_ms,
                            outcome.result ? outcome.result->device : outcome.tag, output);
   if (gpu_line && !t.gpu.empty()) std::cerr << "GPU: " << t.gpu << "\n";
