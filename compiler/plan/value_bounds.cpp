@@ -47,7 +47,8 @@ class Analysis {
     switch (e.kind) {
       case ExprKind::ColumnRef: {
         const ColumnStats& s = stats_[e.index];
-        return s.has_range ? range(s.min, s.max) : kUnknown;
+        if (s.has_range) return range(s.min, s.max);
+        return e.type.id == TypeId::Boolean ? range(0, 1) : kUnknown;
       }
       case ExprKind::Constant:
         if (e.value.null) return kUnknown;
@@ -74,7 +75,9 @@ class Analysis {
       case ExprKind::Function:
         return scalar_function(e);
       default:
-        return kUnknown;
+        // A comparison, AND/OR/NOT, IS NULL, LIKE, IN: whatever it reads, 0 or 1 (a GROUP BY
+        // over one is a two-value digit, not a hashed key).
+        return e.type.id == TypeId::Boolean ? range(0, 1) : kUnknown;
     }
   }
 

@@ -157,4 +157,25 @@ TEST_CASE("value bounds: EXTRACT from a date column's range - CASE over constant
           .known);
 }
 
+TEST_CASE("value bounds: a BOOLEAN expression is 0 or 1 - whatever it reads") {
+  std::vector<ColumnStats> stats = {ColumnStats{}, ColumnStats{}};  // nothing known of either
+  ExprPtr a = make_column_ref(0, Type::varchar(8));
+  ExprPtr b = make_column_ref(1, Type::double_());
+  ExprPtr less = node(ExprKind::Compare, Type::boolean(), {a, a}, kLt);
+  ExprPtr positive = node(ExprKind::Compare, Type::boolean(),
+                          {b, make_constant(Value::from_double(0), Type::double_())}, kGt);
+  for (const ExprPtr& e :
+       {less, positive, node(ExprKind::And, Type::boolean(), {less, positive}),
+        node(ExprKind::IsNull, Type::boolean(), {b}), make_column_ref(0, Type::boolean())}) {
+    INFO(static_cast<int>(e->kind));
+    ValueBounds v = value_bounds(*e, stats);
+    REQUIRE(v.known);
+    CHECK(v.lo == 0);
+    CHECK(v.hi == 1);
+  }
+  // A constant keeps its one value.
+  ValueBounds yes = value_bounds(*make_constant(Value::from_int(1), Type::boolean()), stats);
+  CHECK(yes.lo == 1);
+}
+
 }  // namespace tally
