@@ -159,6 +159,7 @@ void CudaExprEmitter::check_supported(const Expr& e) const {
   StringRead read = string_read(e);
   if (read.kind == StringRead::Kind::Constant) return;
   if (read.kind == StringRead::Kind::PerString) return check_string(*read.source);
+  if (read.kind == StringRead::Kind::TwoStrings) return check_string(*joint_string_domain(e));
   switch (e.kind) {
     case ExprKind::GroupKeyRef:
       if (static_cast<size_t>(e.index) < key_operands_.size()) return;
@@ -225,6 +226,7 @@ CudaOperand CudaExprEmitter::emit(const Expr& e, std::string& out) {
   StringRead read = string_read(e);
   if (read.kind == StringRead::Kind::PerString) return emit_per_string(e, *read.source, out);
   if (read.kind == StringRead::Kind::Constant) return emit_constant_lookup(e, out);
+  if (read.kind == StringRead::Kind::TwoStrings) return emit_string_comparison(e, out);
   return emit_node(e, out);
 }
 

@@ -88,6 +88,9 @@ class CudaExprEmitter {
   CudaOperand emit_per_string(const Expr& e, const Expr& source, std::string& out);
   // A non-string expression over strings that read no column: one host-computed value.
   CudaOperand emit_constant_lookup(const Expr& e, std::string& out);
+  // A comparison of two string expressions (StringRead::Kind::TwoStrings) as one of their
+  // ids in a domain holding both sides' strings.
+  CudaOperand emit_string_comparison(const Expr& e, std::string& out);
   int domain_for(const Expr& e);
   void check_string(const Expr& e) const;
   CudaOperand emit_arith(const Expr& e, std::string& out);

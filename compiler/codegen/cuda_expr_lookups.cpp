@@ -119,6 +119,23 @@ CudaOperand CudaExprEmitter::emit_per_string(const Expr& e, const Expr& source, 
   return read_lookup(e.type, id, index, out);
 }
 
+CudaOperand CudaExprEmitter::emit_string_comparison(const Expr& e, std::string& out) {
+  // The domain's ids are its strings in the CPU engine's order, one id a string, so the
+  // two ids compare as the two strings do.
+  const int joint = domain_for(*joint_string_domain(e));
+  CudaOperand sides[2];
+  for (int i = 0; i < 2; ++i) {
+    domain_ = joint;
+    sides[i] = emit_string(*e.children[i], out);
+  }
+  domain_ = -1;
+  const std::string name = symbols_.fresh_pair("compared");
+  out += fmt::format(
+      "const bool {0}_null = {1} || {2};\nconst bool {0} = !{0}_null && {3} {4} {5};\n", name,
+      sides[0].null, sides[1].null, sides[0].value, compare_op(e.op), sides[1].value);
+  return {name, name + "_null"};
+}
+
 CudaOperand CudaExprEmitter::emit_constant_lookup(const Expr& e, std::string& out) {
   return read_lookup(e.type, lookup_id({std::make_shared<Expr>(e), -1}), "0", out);
 }

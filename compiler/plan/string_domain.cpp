@@ -108,6 +108,12 @@ StringRead string_read(const Expr& e) {
   bool any_string = false;
   for (const auto& c : e.children) any_string |= c->type.is_string();
   if (!any_string) return r;
+  if (e.kind == ExprKind::Compare && e.children.size() == 2 && e.children[0]->type.is_string() &&
+      e.children[1]->type.is_string() && reads_column(*e.children[0]) &&
+      reads_column(*e.children[1]) && !expr_equal(*e.children[0], *e.children[1])) {
+    r.kind = StringRead::Kind::TwoStrings;
+    return r;
+  }
   for (const auto& c : e.children) {
     if (!reads_column(*c)) continue;
     if (!c->type.is_string()) {
@@ -123,6 +129,15 @@ StringRead string_read(const Expr& e) {
   }
   r.kind = r.source ? StringRead::Kind::PerString : StringRead::Kind::Constant;
   return r;
+}
+
+ExprPtr joint_string_domain(const Expr& comparison) {
+  auto joint = std::make_shared<Expr>();
+  joint->kind = ExprKind::Coalesce;
+  joint->type = comparison.children[0]->type;
+  joint->children = {comparison.children[0], comparison.children[1]};
+  joint->text = comparison.text;
+  return joint;
 }
 
 ExprPtr replace_subexpression(const ExprPtr& e, const Expr& target, const ExprPtr& by) {

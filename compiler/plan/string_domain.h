@@ -46,13 +46,21 @@ struct StringRead {
     None,       // no VARCHAR child (or IS NULL, which the device answers from the id)
     Constant,   // VARCHAR children that read no column: one value per execution
     PerString,  // one VARCHAR expression, `source`, read beside constants and parameters
+    // A comparison of two different VARCHAR expressions that read columns (`s = u`, say):
+    // both become ids of one domain holding the strings of each (joint_string_domain), and
+    // the ids compare as the strings do.
+    TwoStrings,
   } kind = Kind::None;
   const Expr* source = nullptr;
 };
 
-// Throws Error(Unsupported) when `e` reads two different string expressions (comparing
-// two columns, say) or a column beside its strings.
+// Throws Error(Unsupported) when `e` reads two different string expressions other than as
+// the two sides of a comparison, or a column beside its strings.
 StringRead string_read(const Expr& e);
+
+// The VARCHAR expression whose domain holds every string either side of a TwoStrings
+// comparison can produce: COALESCE of the two sides (its leaves are theirs).
+ExprPtr joint_string_domain(const Expr& comparison);
 
 // `e` with every subtree equal to `target` replaced by `by`.
 ExprPtr replace_subexpression(const ExprPtr& e, const Expr& target, const ExprPtr& by);

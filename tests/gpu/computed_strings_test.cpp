@@ -2,7 +2,8 @@
 // predicates over CASE/COALESCE strings, compared with the CPU engine under every strategy
 // that applies — on generated tables and on small hand-made ones with NULLs and empty
 // strings; ORDER BY on such a key in exact order; a leaf whose host evaluation fails only
-// where a row reaches it; a prepared statement whose parameter changes the domain.
+// where a row reaches it; a prepared statement whose parameter changes the domain; two
+// string columns compared with each other.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -28,7 +29,11 @@ Database& strings_db() {
                      "INSERT INTO h VALUES (1, '1', 'x'), (2, '', NULL), (3, NULL, 'y'), "
                      "(-1, '', 'x'), (5, '22', ''), (-4, NULL, NULL), (0, 'ab', ''), "
                      "(7, '22', 'x'), (-2, '1', NULL);"
-                     "CREATE TABLE e (k INTEGER, s VARCHAR(8));");
+                     "CREATE TABLE e (k INTEGER, s VARCHAR(8));"
+                     "CREATE TABLE pairs (k INTEGER, s VARCHAR(8), u VARCHAR(8));"
+                     "INSERT INTO pairs VALUES (1, 'a', 'a'), (2, 'b', 'a'), (3, 'a', 'b'), "
+                     "(4, NULL, 'a'), (5, '', ''), (6, 'ab', 'a'), (7, 'a', NULL), "
+                     "(8, 'B', 'a'), (9, '', 'b'), (10, 'b', 'b');");
     return d;
   }();
   return *db;
@@ -135,6 +140,19 @@ TEST_CASE("gpu computed strings: NULLs and empty strings on a hand-made table") 
   check_everywhere("SELECT COUNT(*) FROM h WHERE CASE WHEN k > 0 THEN s END IS NULL");
   check_everywhere("SELECT CASE WHEN k > 0 THEN s ELSE 'neg' END, COUNT(*) FROM e GROUP BY 1");
   check_everywhere("SELECT COUNT(DISTINCT CASE WHEN k > 0 THEN s ELSE 'neg' END) FROM e");
+}
+
+TEST_CASE("gpu computed strings: two string columns compared - in filters, keys and aggregates") {
+  check_everywhere("SELECT COUNT(*), SUM(k) FROM pairs WHERE s = u");
+  check_everywhere("SELECT s < u AS lt, s >= u AS ge, COUNT(*), SUM(k) FROM pairs GROUP BY 1, 2");
+  check_everywhere(
+      "SELECT SUM(CASE WHEN s <> u THEN k END), SUM(CASE WHEN COALESCE(s, 'b') > u THEN k "
+      "ELSE 0 END), COUNT(*) FROM pairs WHERE s <= u OR u IS NULL");
+  check_everywhere(
+      "SELECT l_returnflag, COUNT(*), SUM(l_quantity) FROM lineitem WHERE l_returnflag = "
+      "l_linestatus GROUP BY l_returnflag");
+  check_everywhere(
+      "SELECT l_shipmode < l_shipinstruct AS before, COUNT(*) FROM lineitem GROUP BY 1");
 }
 
 TEST_CASE("gpu computed strings: ORDER BY a computed string key sorts as on the CPU") {

@@ -155,9 +155,36 @@ TEST_CASE("string domain: strings with no bounded domain are refused - naming th
     CHECK(e.kind() == ErrorKind::Unsupported);
     CHECK(std::string(e.what()).find("is not supported on the GPU") != std::string::npos);
   }
-  Prepared two = prepare("SELECT COUNT(*) FROM t WHERE s = u");
+  // Two columns' strings read other than as a comparison's two sides.
+  Prepared two = prepare("SELECT COUNT(*) FROM t WHERE s IN (u, 'x')");
   CHECK_THROWS_WITH_AS(string_read(*two.query().filter),
                        doctest::Contains("comparing strings of two columns"), Error);
+}
+
+TEST_CASE("string domain: two columns compared - ids of one domain holding both") {
+  Prepared p = prepare("SELECT COUNT(*) FROM t WHERE s < u");
+  CHECK(string_read(*p.query().filter).kind == StringRead::Kind::TwoStrings);
+  // A column against itself, or against a constant, stays a table by code.
+  CHECK(string_read(*prepare("SELECT COUNT(*) FROM t WHERE s = s").query().filter).kind ==
+        StringRead::Kind::PerString);
+  CHECK(string_read(*prepare("SELECT COUNT(*) FROM t WHERE s = 'a'").query().filter).kind ==
+        StringRead::Kind::PerString);
+  auto b = build("SELECT COUNT(*) FROM t WHERE s < u OR CASE WHEN k > 0 THEN s ELSE 'x' END = u");
+  // One domain for both comparisons: the strings of s, u and 'x' (the second's leaves are
+  // s, 'x' and u, all already in the first's).
+  REQUIRE(b->program.string_domains.size() == 2);
+  for (int d = 0; d < 2; ++d) {
+    Strings texts;
+    for (size_t id = 0; id < b->tables.domains[d].size(); ++id) texts.push_back(b->text(d, id));
+    CHECK(texts == Strings{"", "a", "b", "x", "y"});  // byte order, "" once
+  }
+  // s by code ("", "a", "b", NULL) and u by code ("", "x", "y", NULL) as ids of domain 0.
+  std::vector<Strings> by_code;
+  for (size_t l = 0; l < b->program.lookups.size(); ++l) {
+    if (b->program.lookups[l].string_domain == 0)
+      by_code.push_back(entries(*b, static_cast<int>(l)));
+  }
+  CHECK(by_code == std::vector<Strings>{{"0", "1", "2", "NULL"}, {"0", "3", "4", "NULL"}});
 }
 
 TEST_CASE("string domain: ids follow string order - a column's codes and a constant map into one") {
@@ -284,6 +311,9 @@ TEST_CASE("string domain: every computed-string shape compiles for sm_90 without
       {"t", "SELECT CASE WHEN k > 0 THEN s ELSE u END, COUNT(*) FROM t GROUP BY 1"},
       {"t", "SELECT COALESCE(s, u, 'none'), COUNT(DISTINCT COALESCE(u, s)) FROM t GROUP BY 1"},
       {"e", "SELECT CASE WHEN k > 0 THEN s ELSE 'neg' END, COUNT(*) FROM e GROUP BY 1"},
+      {"t",
+       "SELECT s <= u, COUNT(*), SUM(CASE WHEN s <> u THEN k END) FROM t WHERE s < u OR "
+       "COALESCE(s, 'a') = u GROUP BY 1"},
   };
   for (const Case& c : cases) {
     INFO(c.sql);
