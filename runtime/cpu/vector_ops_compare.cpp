@@ -1,7 +1,8 @@
 // Typed loops for comparisons: 64-bit integers, DATEs, BOOLEANs and DECIMALs (scales
 // aligned where the aligned values are proven to fit 64 bits), 128-bit DECIMALs of one
 // scale, DOUBLEs (NaN above every number and equal to itself, as compare_values orders
-// them), and string equality on interned ids. String order runs per row.
+// them), string equality on interned ids, and string order by bytes (once per row through
+// the heap under one lock a batch: the row path took 245 ns a row).
 #include <cmath>
 
 #include "runtime/cpu/vector_ops.h"
@@ -26,13 +27,13 @@ inline int compare_doubles(double a, double b) {
   return a < b ? -1 : (a > b ? 1 : 0);
 }
 
-enum class Kind { Int, Wide, Double };
+enum class Kind { Int, Wide, Double, String };
 
 class CompareOp : public NodeOp {
  public:
   CompareOp(const Expr& e, const VecEnv& env, std::vector<VecOpPtr> children, Kind kind, int64_t ma,
             int64_t mb)
-      : NodeOp(e, env, std::move(children)), kind_(kind), ma_(ma), mb_(mb) {}
+      : NodeOp(e, env, std::move(children)), kind_(kind), ma_(ma), mb_(mb), strings_(env.strings) {}
 
   void eval(const Sel& sel) override {
     eval_children(sel);
@@ -57,7 +58,16 @@ class CompareOp : public NodeOp {
   template <int Op>
   void run(const Sel& sel) {
     int64_t* o = vec_.i.data();
-    if (kind_ == Kind::Double) {
+    if (kind_ == Kind::String) {
+      const int64_t* a = arg(0).i.data();
+      const int64_t* b = arg(1).i.data();
+      strings_->read_many([&](const auto& get) {
+        for_rows(sel, [&](uint32_t r) {
+          if (vec_.is_null(r)) return;  // its ids may be anything
+          o[r] = holds<Op>(a[r] == b[r] ? 0 : get(a[r]).compare(get(b[r])), 0);
+        });
+      });
+    } else if (kind_ == Kind::Double) {
       const double* a = arg(0).f.data();
       const double* b = arg(1).f.data();
       for_rows(sel, [&](uint32_t r) { o[r] = holds<Op>(compare_doubles(a[r], b[r]), 0); });
@@ -83,6 +93,7 @@ class CompareOp : public NodeOp {
 
   Kind kind_;
   int64_t ma_, mb_;
+  const StringHeap* strings_;
 };
 
 }  // namespace
@@ -91,7 +102,10 @@ VecOpPtr compare_op(const Expr& e, const VecEnv& env, std::vector<VecOpPtr>& chi
   const Expr& a = *e.children[0];
   const Expr& b = *e.children[1];
   const Phys pa = vector_phys(a, env), pb = vector_phys(b, env);
-  if (a.type.is_string() && e.op != kEq && e.op != kNe) return nullptr;  // order by bytes
+  if (a.type.is_string() && e.op != kEq && e.op != kNe) {
+    if (pa != Phys::I64 || pb != Phys::I64 || env.strings == nullptr) return nullptr;
+    return std::make_unique<CompareOp>(e, env, std::move(children), Kind::String, 1, 1);
+  }
   if (pa == Phys::F64 && pb == Phys::F64) {
     return std::make_unique<CompareOp>(e, env, std::move(children), Kind::Double, 1, 1);
   }

@@ -181,4 +181,22 @@ TEST_CASE("cpu vector path: ARG_MIN and ARG_MAX go to the row path - saying why"
   CHECK(rows == std::vector<std::string>{"1|x|1.50|", "2|NULL|-2.25|", "NULL|y|NULL|"});
 }
 
+TEST_CASE("cpu vector path: string order between two columns is the row path's - by bytes") {
+  Database db;
+  test::run_script(db,
+                   "CREATE TABLE p (k INTEGER, s VARCHAR, u VARCHAR);"
+                   "INSERT INTO p VALUES (1, 'a', 'a'), (2, 'b', 'a'), (3, 'a', 'b'), "
+                   "(4, NULL, 'a'), (5, '', ''), (6, 'ab', 'a'), (7, 'a', NULL), (8, 'B', 'a'), "
+                   "(9, '', 'b'), (10, 'é', 'z');");
+  for (const char* op : {"<", "<=", ">", ">=", "=", "<>"}) {
+    const std::string cmp = std::string("s ") + op + " u";
+    check_same(db, "SELECT " + cmp + " AS c, COUNT(*), SUM(k) FROM p GROUP BY 1");
+    check_same(db, "SELECT COUNT(*), SUM(k) FROM p WHERE " + cmp);
+  }
+  // Byte order: 'B' (0x42) sorts before 'a', and 'é' (0xC3 0xA9) after 'z'.
+  const auto rows =
+      test::sorted_row_texts(run_on(db, "SELECT k FROM p WHERE s < u GROUP BY k", CpuPath::Vector));
+  CHECK(rows == std::vector<std::string>{"3|", "8|", "9|"});
+}
+
 }  // namespace tally
