@@ -93,6 +93,9 @@ TEST_CASE("gpu pinned staging: bit-packed fields transposed on the device match 
       // Garbage where the last block's fields end: the kernel must write zero rows there.
       std::vector<uint8_t> garbage(PinnedStaging::data_bytes(*column), 0xA5);
       DeviceBuffer data = to_device(garbage, "test column");
+      // A copy from pageable memory may return before its DMA lands, and the staging lanes'
+      // streams do not wait for the default one: the garbage must be there first.
+      test_device().synchronize();
       DeviceBuffer validity(column->validity_words().size() * 8, "test validity");
       uploader.upload(test_device(), *column, data, validity, &transpose);
       expect_prefix(data, lane_transposed_words(column->packed_words(), column->size(), width));
