@@ -320,7 +320,13 @@ CudaOperand CudaExprEmitter::emit_parameter(const Expr& e, std::string&) {
                                             fmt::format("param{}", e.index + 1), declared, true);
   if (declared) {
     int low = args_.add({ArgKind::ParamWord, e.index, 0});
-    int null = args_.add({ArgKind::ParamWord, e.index, 2});
+    // A lifted constant is never NULL: a constant flag lets the compiler fold the NULL logic
+    // around it as it did around the constant.
+    const bool lifted =
+        query_.first_lifted_parameter >= 0 && e.index >= query_.first_lifted_parameter;
+    const std::string null =
+        lifted ? "false"
+               : fmt::format("args[{}] != 0", args_.add({ArgKind::ParamWord, e.index, 2}));
     std::string value;
     switch (e.type.id) {
       case TypeId::Boolean:
@@ -338,8 +344,8 @@ CudaOperand CudaExprEmitter::emit_parameter(const Expr& e, std::string&) {
       default:
         value = fmt::format("(i64)args[{}]", low);
     }
-    preamble_ += fmt::format("  const {} {} = {};\n  const bool {}_null = args[{}] != 0;\n",
-                             cuda_type(e.type), name, value, name, null);
+    preamble_ += fmt::format("  const {} {} = {};\n  const bool {}_null = {};\n", cuda_type(e.type),
+                             name, value, name, null);
   }
   return {name, name + "_null"};
 }

@@ -85,6 +85,9 @@ struct BoundSelect {
   int64_t offset = 0;
   int offset_parameter = -1;
   std::vector<Type> parameter_types;
+  // Parameters from this one on are the statement's own constants, lifted out of the GPU's
+  // program (compiler/plan/lifted_constants.h): never NULL. -1: none.
+  int first_lifted_parameter = -1;
 };
 
 // --explain: the IR as readable text.

@@ -99,4 +99,13 @@ void GpuPlanCache::remember_plan(PlanInputs inputs, GpuPlan plan) {
   last_plan_.emplace(std::move(inputs), std::move(plan));
 }
 
+std::shared_ptr<const LiftedConstants> GpuPlanCache::lifted_constants(const BoundSelect& query) {
+  std::lock_guard lock(mutex_);
+  if (!lifted_made_) {
+    lifted_ = lift_compared_constants(query);
+    lifted_made_ = true;
+  }
+  return lifted_;
+}
+
 }  // namespace tally

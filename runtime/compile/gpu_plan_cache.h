@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "compiler/codegen/gpu_program.h"
+#include "compiler/plan/lifted_constants.h"
 #include "runtime/compile/nvrtc.h"
 
 namespace tally {
@@ -51,11 +52,14 @@ class GpuPlanCache {
   // an entry that is not quick, or none, stays as it is.
   void upgrade(const std::string& fingerprint, std::shared_ptr<const CachedGpuProgram> entry);
 
-  // What a plan is made from, where no `?` parameter takes part: plan_gpu is a function of these,
+  // What a plan is made from: plan_gpu is a function of these,
   // so a repeated statement over unchanged data gets its last plan back without planning it
   // again (23-31 us of a repeated TPC-H Q1 on an H100 host, bench/RESULTS.md).
   struct PlanInputs {
     uint64_t rows = 0;
+    // The parameters' values as their bits (a VARCHAR one is an id of its execution's
+    // heap: statements with one take no remembered plan).
+    std::vector<std::pair<bool, int128>> parameters;
     std::vector<ColumnStats> stats;
     GpuStrategy strategy = GpuStrategy::Auto;
     uint64_t hash_capacity = 0;
@@ -66,6 +70,11 @@ class GpuPlanCache {
   std::optional<GpuPlan> remembered_plan(const PlanInputs& inputs) const;
   void remember_plan(PlanInputs inputs, GpuPlan plan);
 
+  // The statement's compared constants as parameters (compiler/plan/lifted_constants.h), made
+  // from its bound query once; null where it has none. A cache serves one statement, so
+  // `query` is the same at every call.
+  std::shared_ptr<const LiftedConstants> lifted_constants(const BoundSelect& query);
+
   size_t size() const;
   uint64_t hits() const { return hits_; }
   uint64_t misses() const { return misses_; }
@@ -75,6 +84,8 @@ class GpuPlanCache {
   std::map<std::string, std::shared_ptr<const CachedGpuProgram>> entries_;
   std::deque<std::string> order_;                            // oldest insertion first
   std::optional<std::pair<PlanInputs, GpuPlan>> last_plan_;  // remember_plan's
+  bool lifted_made_ = false;
+  std::shared_ptr<const LiftedConstants> lifted_;
   mutable std::atomic<uint64_t> hits_{0}, misses_{0};
 };
 

@@ -1,5 +1,7 @@
 // GpuEngine::first_plan: the plan a run starts from, shared by run() and by adaptive
 // compilation's look into the kernel caches, so that both find the same kernels.
+#include <algorithm>
+
 #include "runtime/gpu/gpu_engine.h"
 #include "runtime/gpu/placement.h"
 
@@ -20,9 +22,14 @@ GpuEngine::FirstPlan GpuEngine::plan_first_attempt(const BoundSelect& query, con
                                                    const GpuRunOptions& options) {
   FirstPlan first;
   const GpuCompileOptions compile = compile_options(options, parameters, table);
-  if (options.plans != nullptr && parameters.empty()) {
-    GpuPlanCache::PlanInputs inputs{table.rows(),          stats,          compile.strategy,
-                                    compile.hash_capacity, compile.limits, compile.arch};
+  const bool string_parameter =
+      std::any_of(query.parameter_types.begin(), query.parameter_types.end(),
+                  [](const Type& t) { return t.is_string(); });
+  if (options.plans != nullptr && !string_parameter) {
+    GpuPlanCache::PlanInputs inputs{
+        table.rows(),   {},          stats, compile.strategy, compile.hash_capacity,
+        compile.limits, compile.arch};
+    for (const Value& v : parameters) inputs.parameters.emplace_back(v.null, v.d);
     if (std::optional<GpuPlan> remembered = options.plans->remembered_plan(inputs)) {
       first.plan = std::move(*remembered);
     } else {

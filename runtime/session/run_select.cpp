@@ -50,6 +50,12 @@ std::vector<Value> convert_parameters(const BoundSelect& query,
   return values;
 }
 
+// The statement's compared constants as parameters (compiler/plan/lifted_constants.h): made
+// once per statement where it has a plan cache.
+std::shared_ptr<const LiftedConstants> lifted_for(const BoundSelect& query, GpuPlanCache* plans) {
+  return plans ? plans->lifted_constants(query) : lift_compared_constants(query);
+}
+
 std::string gpu_timing(const GpuRunReport& r) {
   std::string kernels =
       r.dependent_finalize
@@ -276,11 +282,20 @@ void Database::run_engine(const BoundSelect& query, const TablePtr& input,
         run_split(query, *input, parameters, strings, gpu_options, ordinals, options, outcome);
       } else {
         auto engine = ordinals.empty() ? gpu() : gpus(ordinals)[0];
+        // Its compared constants as parameters: a statement that differs only in them finds
+        // these kernels in the caches (compiler/plan/lifted_constants.h).
+        std::shared_ptr<const LiftedConstants> lifted = lifted_for(query, plans);
+        const BoundSelect& gpu_query = lifted ? lifted->query : query;
+        std::vector<Value> gpu_parameters = parameters;
+        if (lifted) {
+          gpu_parameters.insert(gpu_parameters.end(), lifted->values.begin(), lifted->values.end());
+        }
         // Else the CPU engine below runs it while its kernels compile.
-        if (!compiles_in_background(*engine, query, *input, parameters, gpu_options, options,
-                                    !why_not, outcome)) {
+        if (!compiles_in_background(*engine, gpu_query, *input, gpu_parameters, gpu_options,
+                                    options, !why_not, outcome)) {
           GpuRunReport report;
-          outcome.result = engine->run(query, *input, parameters, strings, gpu_options, &report);
+          outcome.result =
+              engine->run(gpu_query, *input, gpu_parameters, strings, gpu_options, &report);
           outcome.timings.gpu = gpu_timing(report);
           if (options.explain) outcome.explain += report.plan;
           if (options.emit_cuda) outcome.cuda = report.source;
@@ -303,20 +318,27 @@ void Database::run_engine(const BoundSelect& query, const TablePtr& input,
   }
 }
 
-StatementOutcome Database::compile_select(const BoundSelect& query, const TablePtr& input,
+StatementOutcome Database::compile_select(const BoundSelect& bound, const TablePtr& input,
                                           const ExecOptions& options, StatementOutcome outcome,
                                           GpuPlanCache* plans) {
   if (!input)
     throw Error(ErrorKind::Unsupported, "a query without FROM is not supported on the GPU");
   GpuCompileOptions compile = compile_target(options, *input);
-  std::vector<ColumnStats> stats = scan_stats(query, *input);
-  // Values given with the statement plan as a run with them would (`tally compile -p`).
+  // Values given with the statement plan as a run with them would (`tally compile -p`); its
+  // compared constants become parameters as in a run, so that the run finds these kernels.
   StringHeap strings;
   std::vector<Value> parameters;
-  if (!options.parameters.empty()) {
-    parameters = convert_parameters(query, options.parameters, strings);
+  if (!options.parameters.empty())
+    parameters = convert_parameters(bound, options.parameters, strings);
+  std::shared_ptr<const LiftedConstants> lifted = lifted_for(bound, plans);
+  const BoundSelect& query = lifted ? lifted->query : bound;
+  if (lifted && (bound.parameter_types.empty() || !options.parameters.empty())) {
+    parameters.insert(parameters.end(), lifted->values.begin(), lifted->values.end());
+  }
+  if (parameters.size() == query.parameter_types.size() && !parameters.empty()) {
     compile.parameters = &parameters;
   }
+  std::vector<ColumnStats> stats = scan_stats(query, *input);
   GpuPlan plan = plan_for(query, stats, input->rows(), compile);
   // Compiling ahead fills the caches with the kernels later runs take: the unrolled ones,
   // unless the session keeps to the quick ones.
