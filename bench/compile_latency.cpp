@@ -36,6 +36,7 @@
 #include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
 #include "compiler/parse/parser.h"
+#include "compiler/plan/lifted_constants.h"
 #include "runtime/compile/gpu_compile.h"
 #include "runtime/compile/kernel_cache_key.h"
 #include "runtime/compile/nvrtc.h"
@@ -144,6 +145,29 @@ double module_load_ms(const Target& target, const cuda::CompiledKernel& binary) 
   return ms_since(start);
 }
 
+// A statement as a run compiles it (Database::compile_select): its compared constants lifted
+// out of the kernels (compiler/plan/lifted_constants.h), their values known to the planner
+// where the statement has no `?` of its own.
+struct AsRun {
+  BoundSelect query;
+  std::vector<Value> parameters;
+  GpuCompileOptions base;
+  GpuCompileOptions options() const {
+    GpuCompileOptions o = base;
+    if (!parameters.empty()) o.parameters = &parameters;
+    return o;
+  }
+};
+
+AsRun as_run(const BoundSelect& bound, const Target& target) {
+  AsRun r{bound, {}, target.options};
+  if (auto lifted = lift_compared_constants(bound)) {
+    r.query = lifted->query;
+    if (bound.parameter_types.empty()) r.parameters = lifted->values;
+  }
+  return r;
+}
+
 struct Prepared {
   Query query;
   std::shared_ptr<const PreparedSelect> statement;
@@ -161,9 +185,9 @@ std::vector<Prepared> prepare_all(Database& db, const std::vector<Query>& querie
       if (p.statement->query.table.empty()) throw Error(ErrorKind::Unsupported, "no FROM");
       p.table = db.table(p.statement->query.table);
       // Throws Error(Unsupported) for what the GPU path does not run.
-      const BoundSelect& query = p.statement->query;
-      auto stats = scan_stats(query, *p.table);
-      generate_cuda(query, plan_for(query, stats, p.table->rows(), target.options), stats);
+      const AsRun run = as_run(p.statement->query, target);
+      auto stats = scan_stats(run.query, *p.table);
+      generate_cuda(run.query, plan_for(run.query, stats, p.table->rows(), run.options()), stats);
     } catch (const Error& e) {
       p.skipped = e.what();
     }
@@ -197,13 +221,13 @@ int run_child(const Args& args) {
       continue;
     }
     const double prepare_ms = ms_since(start);
-    const BoundSelect& query = statement->query;
-    TablePtr table = query.table.empty() ? nullptr : db.table(query.table);
+    TablePtr table = statement->query.table.empty() ? nullptr : db.table(statement->query.table);
     if (!table) continue;
     try {
-      auto stats = scan_stats(query, *table);
-      GpuPlan plan = plan_for(query, stats, table->rows(), target.options);
-      GpuCompilation c = compile_plan(query, stats, plan, target.arch);
+      const AsRun run = as_run(statement->query, target);
+      auto stats = scan_stats(run.query, *table);
+      GpuPlan plan = plan_for(run.query, stats, table->rows(), run.options());
+      GpuCompilation c = compile_plan(run.query, stats, plan, target.arch);
       double load = module_load_ms(target, *c.binary);
       fmt::print("query {} {:.3f} {:.3f} {:.3f} {} {:.3f} {:.3f}\n", q.name, ms_since(start),
                  c.disk_load_ms, load, c.source == BinarySource::DiskCache ? "disk" : "miss",
@@ -254,9 +278,10 @@ void measure_cold(const Prepared& p, const Target& target, const Args& args, Sam
   options.extra = args.nvrtc_options;
   for (int r = 0; r < args.reps; ++r) {
     auto start = std::chrono::steady_clock::now();
-    const BoundSelect& query = p.statement->query;
+    const AsRun run = as_run(p.statement->query, target);
+    const BoundSelect& query = run.query;
     auto stats = scan_stats(query, *p.table);
-    GpuPlan plan = plan_for(query, stats, p.table->rows(), target.options);
+    GpuPlan plan = plan_for(query, stats, p.table->rows(), run.options());
     auto codegen_start = std::chrono::steady_clock::now();
     const double plan_ms = ms_since(start);
     GpuProgram program = generate_cuda(query, plan, stats);
