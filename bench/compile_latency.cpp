@@ -161,10 +161,9 @@ struct AsRun {
 
 AsRun as_run(const BoundSelect& bound, const Target& target) {
   AsRun r{bound, {}, target.options};
-  if (auto lifted = lift_compared_constants(bound)) {
-    r.query = lifted->query;
-    if (bound.parameter_types.empty()) r.parameters = lifted->values;
-  }
+  auto lifted = lift_compared_constants(bound);
+  if (lifted) r.query = lifted->query;
+  r.parameters = lifted_parameters(bound, {}, lifted.get());
   return r;
 }
 

@@ -71,4 +71,11 @@ std::shared_ptr<const LiftedConstants> lift_compared_constants(const BoundSelect
   return lifted;
 }
 
+std::vector<Value> lifted_parameters(const BoundSelect& query, std::vector<Value> own,
+                                     const LiftedConstants* lifted) {
+  if (own.size() != query.parameter_types.size()) return {};
+  if (lifted) own.insert(own.end(), lifted->values.begin(), lifted->values.end());
+  return own;
+}
+
 }  // namespace tally

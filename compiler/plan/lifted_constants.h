@@ -23,4 +23,11 @@ struct LiftedConstants {
 // null when there is none.
 std::shared_ptr<const LiftedConstants> lift_compared_constants(const BoundSelect& query);
 
+// The parameter values a plan of the lifted query takes: `own`, the statement's `?` values,
+// then the lifted constants' (`lifted` may be null: `own` alone). Empty where `own` does not
+// hold a value for each of the statement's `?` (a compile ahead without them): the plan then
+// assumes no value at all. Runs and compiles ahead share it, so they plan alike.
+std::vector<Value> lifted_parameters(const BoundSelect& query, std::vector<Value> own,
+                                     const LiftedConstants* lifted);
+
 }  // namespace tally

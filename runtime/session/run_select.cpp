@@ -286,10 +286,8 @@ void Database::run_engine(const BoundSelect& query, const TablePtr& input,
         // these kernels in the caches (compiler/plan/lifted_constants.h).
         std::shared_ptr<const LiftedConstants> lifted = lifted_for(query, plans);
         const BoundSelect& gpu_query = lifted ? lifted->query : query;
-        std::vector<Value> gpu_parameters = parameters;
-        if (lifted) {
-          gpu_parameters.insert(gpu_parameters.end(), lifted->values.begin(), lifted->values.end());
-        }
+        const std::vector<Value> gpu_parameters =
+            lifted_parameters(query, parameters, lifted.get());
         // Else the CPU engine below runs it while its kernels compile.
         if (!compiles_in_background(*engine, gpu_query, *input, gpu_parameters, gpu_options,
                                     options, !why_not, outcome)) {
@@ -332,12 +330,8 @@ StatementOutcome Database::compile_select(const BoundSelect& bound, const TableP
     parameters = convert_parameters(bound, options.parameters, strings);
   std::shared_ptr<const LiftedConstants> lifted = lifted_for(bound, plans);
   const BoundSelect& query = lifted ? lifted->query : bound;
-  if (lifted && (bound.parameter_types.empty() || !options.parameters.empty())) {
-    parameters.insert(parameters.end(), lifted->values.begin(), lifted->values.end());
-  }
-  if (parameters.size() == query.parameter_types.size() && !parameters.empty()) {
-    compile.parameters = &parameters;
-  }
+  parameters = lifted_parameters(bound, std::move(parameters), lifted.get());
+  if (!parameters.empty()) compile.parameters = &parameters;
   std::vector<ColumnStats> stats = scan_stats(query, *input);
   GpuPlan plan = plan_for(query, stats, input->rows(), compile);
   // Compiling ahead fills the caches with the kernels later runs take: the unrolled ones,

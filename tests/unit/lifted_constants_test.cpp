@@ -55,6 +55,12 @@ TEST_CASE("lifted constants: integer and date constants compared in WHERE - not 
   CHECK(both->values.size() == 2);
   CHECK(both->values[0].i == 10);
   CHECK(both->values[1].i == 5);
+  // A plan takes the statement's own values then the lifted ones, or none where its own are
+  // not known.
+  CHECK(lifted_parameters(with_user, {Value::from_int(7)}, both.get()).size() == 3);
+  CHECK(lifted_parameters(with_user, {}, both.get()).empty());
+  CHECK(lifted_parameters(q6, {}, lifted.get()).size() == 2);
+  CHECK(lifted_parameters(q6, {}, nullptr).empty());
   // Nothing compared with a constant, or no WHERE: nothing lifted.
   CHECK(lift_compared_constants(test::bind_first(db(), test::query_file("tpch_q1"))) != nullptr);
   CHECK(lift_compared_constants(test::bind_first(
