@@ -64,11 +64,27 @@ TALLY_HD i128 pair(i64 key, u64 value, bool greatest) {
 
 TALLY_HD i64 pair_key(i128 p) { return static_cast<i64>(static_cast<u128>(p) >> 64); }
 
+// The integer bits of a value_image: the integer itself, or a double's bits.
+TALLY_HD i64 image_value_bits(u64 image, bool is_double) {
+  const i64 ordered = static_cast<i64>(image ^ kSignBit);
+  return is_double ? double_bits_of_ordered(ordered) : ordered;
+}
+
 // The kept value's integer bits: the integer itself, or a double's bits.
 TALLY_HD i64 pair_value_bits(i128 p, bool greatest, bool is_double) {
   const u64 low = static_cast<u64>(static_cast<u128>(p));
-  const i64 image = static_cast<i64>((greatest ? ~low : low) ^ kSignBit);
-  return is_double ? double_bits_of_ordered(image) : image;
+  return image_value_bits(greatest ? ~low : low, is_double);
 }
+
+// Where an argument is a DECIMAL wider than 18 digits the two do not share one word: the
+// key's image and then the value's are 128-bit words of their own, merged in two passes
+// (compiler/functions/arg_min_max.cpp). A wide DECIMAL is its own image; a 64-bit argument
+// is its image above, widened in its order.
+TALLY_HD i128 wide_key_image(i128 key) { return key; }
+TALLY_HD i128 wide_key_image(i64 key) { return key_image(key); }
+TALLY_HD i128 wide_key_image(double key) { return key_image(key); }
+TALLY_HD i128 wide_value_image(i128 value) { return value; }
+TALLY_HD i128 wide_value_image(i64 value) { return static_cast<i128>(value_image(value)); }
+TALLY_HD i128 wide_value_image(double value) { return static_cast<i128>(value_image(value)); }
 
 }  // namespace tally_arg_pair

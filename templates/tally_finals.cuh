@@ -78,6 +78,78 @@ TALLY_HD double i256_to_double(I256 a) {
   return negative ? -r : r;
 }
 
+TALLY_HD I256 i256_add(I256 a, I256 b) {
+  I256 r;
+  u64 carry = 0;
+  for (int i = 0; i < 4; ++i) {
+    u64 s = a.w[i] + b.w[i];
+    u64 c1 = s < a.w[i];
+    r.w[i] = s + carry;
+    carry = c1 | (r.w[i] < s);
+  }
+  return r;
+}
+
+// a * 2^bits for 0 <= bits < 128, in two's complement (bits shifted out are lost).
+TALLY_HD I256 i256_shl(I256 a, int bits) {
+  I256 r = {{0, 0, 0, 0}};
+  const int limbs = bits / 64, rest = bits % 64;
+  for (int i = 3; i >= limbs; --i) {
+    const u64 lo = a.w[i - limbs];
+    const u64 below = i - limbs - 1 >= 0 ? a.w[i - limbs - 1] : 0ull;
+    r.w[i] = rest == 0 ? lo : (lo << rest) | (below >> (64 - rest));
+  }
+  return r;
+}
+
+// n * a for a >= 0: false when the product passes 255 bits (it would read as negative).
+TALLY_HD bool i256_mul_u64(I256 a, u64 n, I256* out) {
+  u64 carry = 0;
+  for (int i = 0; i < 4; ++i) {
+    const u128 cur = static_cast<u128>(a.w[i]) * n + carry;
+    out->w[i] = static_cast<u64>(cur);
+    carry = static_cast<u64>(cur >> 64);
+  }
+  return carry == 0 && !i256_negative(*out);
+}
+
+// A value split at `bits` as GPU variance states keep it, so that each part's square or
+// product fits 128 bits where x^2 does not: x = high * 2^bits + low, 0 <= low < 2^bits (the
+// shift floors). Values within 62 bits split in 64-bit arithmetic: each product fits 63.
+TALLY_HD i128 split_high(i128 x, int bits) { return x >> bits; }
+TALLY_HD i128 split_low(i128 x, int bits) { return x & ((static_cast<i128>(1) << bits) - 1); }
+TALLY_HD long long split_high(long long x, int bits) { return x >> bits; }
+TALLY_HD long long split_low(long long x, int bits) { return x & ((1ll << bits) - 1); }
+
+// The sum of squares of values split at `bits` from the sums of high^2, high*low and low^2:
+// sum(x^2) = sum(high^2) 2^(2 bits) + sum(high*low) 2^(bits+1) + sum(low^2).
+TALLY_HD I256 split_square_sum(i128 high_sq, i128 cross, i128 low_sq, int bits) {
+  return i256_add(
+      i256_add(i256_shl(i256_from(high_sq), 2 * bits), i256_shl(i256_from(cross), bits + 1)),
+      i256_from(low_sq));
+}
+
+// The exact variance of a 256-bit sum of squares (>= 0); false when n * sumsq passes 255
+// bits. Equal states give variance_exact's bits: the numerator is the same integer.
+TALLY_HD_OUTLINED bool variance_exact_wide(long long n, i128 sum, I256 sumsq, int scale,
+                                           double* out) {
+  I256 scaled;
+  if (!i256_mul_u64(sumsq, static_cast<u64>(n), &scaled)) return false;
+  I256 num = i256_sub(scaled, i256_mul(sum, sum));
+  double v = i256_to_double(num) / (static_cast<double>(n) * static_cast<double>(n - 1));
+  for (int i = 0; i < 2 * scale; ++i) v /= 10.0;
+  *out = v < 0.0 ? 0.0 : v;
+  return true;
+}
+
+// A GPU variance state split at `bits` (the planner bounds its sums so nothing overflows).
+TALLY_HD_OUTLINED double variance_split(long long n, i128 sum, i128 high_sq, i128 cross,
+                                        i128 low_sq, int bits, int scale) {
+  double v = 0.0;
+  variance_exact_wide(n, sum, split_square_sum(high_sq, cross, low_sq, bits), scale, &v);
+  return v;
+}
+
 // Sample variance from an exact state (n values, their sum and sum of squares, all
 // unscaled at `scale` decimal digits): (n*sumsq - sum^2) / (n*(n-1)) / 10^(2*scale).
 // The numerator is computed exactly in 256 bits, so there is no cancellation; the one
@@ -99,7 +171,8 @@ TALLY_HD double variance_from_m2(long long n, double m2) {
 
 // AVG of integers/DECIMAL: sum (unscaled at in_scale) / n at out_scale digits, rounded
 // half away from zero. Returns false when the scaled sum overflows 128 bits.
-TALLY_HD_OUTLINED bool average_exact(i128 sum, long long n, int in_scale, int out_scale, i128* out) {
+TALLY_HD_OUTLINED bool average_exact(i128 sum, long long n, int in_scale, int out_scale,
+                                     i128* out) {
   const i128 limit = static_cast<i128>((~static_cast<u128>(0)) >> 1) / 10;
   i128 num = sum;
   for (int i = in_scale; i < out_scale; ++i) {

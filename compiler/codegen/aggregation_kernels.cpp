@@ -120,10 +120,14 @@ class AggregationWriter {
     return false;
   }
 
-  // Whether a state is ARG_MIN / ARG_MAX's packed pair (templates/tally_arg_pair.cuh).
+  // Whether a state is ARG_MIN / ARG_MAX's packed pair or its two-pass form
+  // (templates/tally_arg_pair.cuh).
   bool uses_arg_pairs() const {
     for (const StateField& f : ctx_.state_fields()) {
-      if (f.kind == FieldKind::ArgMinPair || f.kind == FieldKind::ArgMaxPair) return true;
+      if (f.kind == FieldKind::ArgMinPair || f.kind == FieldKind::ArgMaxPair ||
+          f.kind == FieldKind::ArgKeyMinI128 || f.kind == FieldKind::ArgKeyMaxI128) {
+        return true;
+      }
     }
     return false;
   }

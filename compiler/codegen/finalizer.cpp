@@ -113,6 +113,8 @@ std::string final_code(const AggregationContext& ctx, size_t a, const CellTarget
   d.out_scale = call.type.scale;
   d.float_out = call.type.is_float();
   d.hugeint_out = call.type.is_hugeint();
+  d.square_split = ctx.plan.layout.square_split.at(a);
+  d.wide_value = call.arg && call.arg->type.is_wide_decimal();
   return state_info(ctx.plan.layout.aggregate_states[a]).device_final(d);
 }
 

@@ -37,6 +37,10 @@ std::string PassTerms::make(size_t a, FieldInput in, const RowInput& input, std:
                          fmt::format("{0} ? (i128)0 : mul_checked((i128){1}, (i128){1}, status)",
                                      input.null, input.value),
                          code);
+    case FieldInput::SquareHigh:
+    case FieldInput::SquareCross:
+    case FieldInput::SquareLow:
+      return declare_one(a, in, split_term_hint(in), split_term(a, in, input), code);
     case FieldInput::Deviation:
       return declare_one(a, in, "deviation", deviation(a, FieldKind::SumF64, input.value), code);
     case FieldInput::KeyDeviation:
@@ -66,6 +70,10 @@ std::string PassTerms::make(size_t a, FieldInput in, const RowInput& input, std:
     case FieldInput::ArgMinPair:
     case FieldInput::ArgMaxPair:
       return declare_one(a, in, "pair", arg_pair(a, in == FieldInput::ArgMaxPair, input), code);
+    case FieldInput::ArgKeyImage:
+      return declare_one(a, in, "key_image", wide_key_image(a, input), code);
+    case FieldInput::ArgValueAtKey:
+      return declare_one(a, in, "value_image", value_at_key(a, input), code);
     case FieldInput::Hash:
       return declare_one(a, in, "hash", value_hash(a, input), code);
     default:
@@ -76,12 +84,36 @@ std::string PassTerms::make(size_t a, FieldInput in, const RowInput& input, std:
 std::string PassTerms::declare_one(size_t a, FieldInput in, const std::string& hint,
                                    const std::string& expression, std::string& code) {
   const std::string name = ctx_.symbols.fresh(hints_[a] + "_" + hint);
-  const bool exact =
-      in == FieldInput::Square || in == FieldInput::ArgMinPair || in == FieldInput::ArgMaxPair;
+  const bool exact = in == FieldInput::Square || in == FieldInput::ArgMinPair ||
+                     in == FieldInput::ArgMaxPair || in == FieldInput::SquareHigh ||
+                     in == FieldInput::SquareCross || in == FieldInput::SquareLow ||
+                     in == FieldInput::ArgKeyImage || in == FieldInput::ArgValueAtKey;
   const char* type = in == FieldInput::Hash ? "u64" : exact ? "i128" : "f64";
   code += fmt::format("const {} {} = {};\n", type, name, expression);
   terms_[{a, in}] = name;
   return name;
+}
+
+const char* PassTerms::split_term_hint(FieldInput in) {
+  return in == FieldInput::SquareHigh    ? "square_high"
+         : in == FieldInput::SquareCross ? "square_cross"
+                                         : "square_low";
+}
+
+// One part of the row's square with its value split at the plan's bits (templates/
+// tally_finals.cuh split_square_sum); 0 for a NULL. Values below 2^62 (split at 31 bits or
+// less) multiply in 64 bits.
+std::string PassTerms::split_term(size_t a, FieldInput in, const RowInput& input) const {
+  const int bits = ctx_.plan.layout.square_split.at(a);
+  const char* word = 2 * bits <= 62 ? "i64" : "i128";
+  const std::string high =
+      fmt::format("tally_finals::split_high(({}){}, {})", word, input.value, bits);
+  const std::string low =
+      fmt::format("tally_finals::split_low(({}){}, {})", word, input.value, bits);
+  const std::string product = in == FieldInput::SquareHigh    ? high + " * " + high
+                              : in == FieldInput::SquareCross ? high + " * " + low
+                                                              : low + " * " + low;
+  return fmt::format("{} ? (i128)0 : {}", input.null, product);
 }
 
 // ARG_MIN / ARG_MAX's state word of the row (templates/tally_arg_pair.cuh): each argument
@@ -95,6 +127,33 @@ std::string PassTerms::arg_pair(size_t a, bool greatest, const RowInput& input) 
       "tally_arg_pair::pair(tally_arg_pair::key_image({}), tally_arg_pair::value_image({}), {})",
       word(call.key->type, input.key), word(call.arg->type, input.value),
       greatest ? "true" : "false");
+}
+
+namespace {
+
+// An argument of ARG_MIN/ARG_MAX's two-pass state as the device library's overload for
+// its form takes it: a wide DECIMAL in 128 bits, a float as a double, the rest in 64 bits.
+std::string wide_argument(const Type& t, const std::string& e) {
+  return fmt::format("({}){}", t.is_wide_decimal() ? "i128" : t.is_float() ? "f64" : "i64", e);
+}
+
+}  // namespace
+
+// The two-pass state's key image of the row (templates/tally_arg_pair.cuh).
+std::string PassTerms::wide_key_image(size_t a, const RowInput& input) const {
+  return fmt::format("tally_arg_pair::wide_key_image({})",
+                     wide_argument(ctx_.query.aggregates[a].key->type, input.key));
+}
+
+// Second pass: the value's image where the row's key is its group's best (the first pass's
+// key field), else the identity of the value field's min.
+std::string PassTerms::value_at_key(size_t a, const RowInput& input) const {
+  const AggregateCall& call = ctx_.query.aggregates[a];
+  const auto& ids = ctx_.plan.layout.aggregate_fields[a];
+  const std::string& best = ctx_.fields[static_cast<size_t>(ids.at(1))];
+  return fmt::format("{} == {}[slot] ? tally_arg_pair::wide_value_image({}) : {}",
+                     wide_key_image(a, input), best, wide_argument(call.arg->type, input.value),
+                     field_info(FieldKind::ArgValueAtKey).identity);
 }
 
 // APPROX_COUNT_DISTINCT's hash of the row's value, as the CPU engine hashes it

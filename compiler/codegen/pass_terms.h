@@ -37,6 +37,10 @@ class PassTerms {
                           const std::string& expression, std::string& code);
   std::string deviation(size_t a, FieldKind sum, const std::string& value) const;
   std::string arg_pair(size_t a, bool greatest, const RowInput& input) const;
+  static const char* split_term_hint(FieldInput in);
+  std::string split_term(size_t a, FieldInput in, const RowInput& input) const;
+  std::string wide_key_image(size_t a, const RowInput& input) const;
+  std::string value_at_key(size_t a, const RowInput& input) const;
   std::string value_hash(size_t a, const RowInput& input) const;
 
   AggregationContext& ctx_;

@@ -23,7 +23,7 @@ extern const StateInfo kMinIntState, kMaxIntState, kMinWideState, kMaxWideState,
 extern const AggregateFunction kMin, kMax;
 // variance.cpp
 extern const StateInfo kVarianceWideState, kVarianceDoubleState, kStddevWideState,
-    kStddevDoubleState;
+    kStddevDoubleState, kVarianceSplitState, kStddevSplitState;
 extern const AggregateFunction kVarSamp, kStddevSamp;
 // bool_and_or.cpp
 extern const AggregateFunction kBoolAnd, kBoolOr;
@@ -39,7 +39,7 @@ extern const AggregateFunction kProduct;
 // any_value.cpp
 extern const AggregateFunction kAnyValue;
 // arg_min_max.cpp
-extern const StateInfo kArgMinState, kArgMaxState;
+extern const StateInfo kArgMinState, kArgMaxState, kArgMinWideState, kArgMaxWideState;
 extern const AggregateFunction kArgMin, kArgMax;
 // covariance.cpp (the co-moment state: comoments.h)
 extern const StateInfo kCovarPopState, kCovarSampState, kCorrState;

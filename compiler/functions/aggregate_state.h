@@ -48,6 +48,16 @@ enum class FieldKind : uint8_t {
   ArgMaxPair,
   // APPROX_COUNT_DISTINCT: 2^10 one-byte HyperLogLog registers (templates/tally_hll.cuh).
   HllSketch,
+  // An exact variance whose squares pass 128 bits, its values split as high * 2^b + low
+  // (templates/tally_finals.cuh split_square_sum): the sums of high^2, high*low, low^2.
+  SumSqHighI128,
+  SumSqCrossI128,
+  SumSqLowI128,
+  // ARG_MIN / ARG_MAX of a DECIMAL wider than 18 digits, in two passes: the best key's image,
+  // then the least value's image among the rows holding that key (second pass).
+  ArgKeyMinI128,
+  ArgKeyMaxI128,
+  ArgValueAtKey,
 };
 
 // SketchAdd: a row's hash raises one register of the sketch to its rank.
@@ -68,7 +78,12 @@ enum class FieldInput : uint8_t {
   DeviationFourth,
   ArgMinPair,  // the (key, value) word of templates/tally_arg_pair.cuh
   ArgMaxPair,
-  Hash,  // the value's 64-bit hash (templates/tally_hll.cuh)
+  Hash,           // the value's 64-bit hash (templates/tally_hll.cuh)
+  SquareHigh,     // a split value's high part squared (exact)
+  SquareCross,    // its high part times its low part
+  SquareLow,      // its low part squared
+  ArgKeyImage,    // the second argument's order-preserving 128-bit image
+  ArgValueAtKey,  // the value's 128-bit image where the key is its group's best, else none
 };
 
 struct FieldInfo {
@@ -86,13 +101,14 @@ const FieldInfo& field_info(FieldKind kind);
 struct HostAggState {
   int64_t count = 0;
   int128 sum = 0;
-  int128 sumsq = 0;
+  int128 sumsq = 0;       // an exact variance: the low 128 bits of its sum of squares
+  int128 sumsq_high = 0;  // and the high 128 (compiler/functions/variance.cpp)
   double fsum = 0;
   double fsumsq = 0;
   Value extreme;  // MIN/MAX so far; NULL until the first value
   Value key;      // ARG_MIN/ARG_MAX: the least (greatest) key so far, `extreme` its value
-  // An exact variance whose sum of squares passed 128 bits: its final reads the running
-  // mean and M2 (fsum, fsumsq) kept beside the exact sums.
+  // An exact variance whose sums passed 128 bits (the sum) or 255 (the squares): its final
+  // reads the running mean and M2 (fsum, fsumsq) kept beside the exact sums.
   bool inexact = false;
   // The co-moment states (compiler/functions/comoments.h): fsum and fsumsq hold y's mean and
   // M2, these x's and the sum of products of deviations (C_xy).
@@ -147,6 +163,8 @@ struct DeviceFinal {
   int out_scale = 0;
   bool float_out = false;    // the result is REAL or DOUBLE: the cell holds a double's bits
   bool hugeint_out = false;  // the result is a HUGEINT: all of int128 is in range
+  int square_split = 0;      // a split variance state: the bits its values split at
+  bool wide_value = false;   // the argument is a DECIMAL wider than 18 digits
 };
 
 enum class StateKind : uint8_t {
@@ -196,6 +214,13 @@ enum class StateKind : uint8_t {
   ApproxDistinct,
   SumInterval,
   AvgInterval,
+  // The GPU's form of VarianceWide / StddevWide where squares pass 128 bits (the planner
+  // picks it; the host steps are the wide ones).
+  VarianceSplit,
+  StddevSplit,
+  // The GPU's form of ArgMin / ArgMax where an argument is a DECIMAL wider than 18 digits.
+  ArgMinWide,
+  ArgMaxWide,
 };
 
 // How a state's exact 128-bit sums grow with the rows: the GPU planner refuses a state whose

@@ -60,19 +60,20 @@ constexpr std::array<const AggregateFunction*, 43> kFunctions = {
 };
 
 // In StateKind order.
-constexpr std::array<const StateInfo*, 46> kStates = {
-    &kCountState,        &kSumIntState,         &kSumWideState,      &kSumDoubleState,
-    &kMinIntState,       &kMaxIntState,         &kMinWideState,      &kMaxWideState,
-    &kMinDoubleState,    &kMaxDoubleState,      &kAvgWideState,      &kAvgDoubleState,
-    &kVarianceWideState, &kVarianceDoubleState, &kStddevWideState,   &kStddevDoubleState,
-    &kCountIfState,      &kBitAndState,         &kBitOrState,        &kBitXorState,
-    &kProductState,      &kArgMinState,         &kArgMaxState,       &kCovarPopState,
-    &kCovarSampState,    &kCorrState,           &kRegrSlopeState,    &kRegrInterceptState,
-    &kRegrCountState,    &kRegrR2State,         &kRegrAvgXState,     &kRegrAvgYState,
-    &kRegrSxxState,      &kRegrSyyState,        &kRegrSxyState,      &kSkewnessState,
-    &kKurtosisState,     &kQuantileContState,   &kQuantileDiscState, &kModeState,
-    &kStringAggState,    &kFirstOrderedState,   &kLastOrderedState,  &kApproxDistinctState,
-    &kSumIntervalState,  &kAvgIntervalState,
+constexpr std::array<const StateInfo*, 50> kStates = {
+    &kCountState,        &kSumIntState,         &kSumWideState,       &kSumDoubleState,
+    &kMinIntState,       &kMaxIntState,         &kMinWideState,       &kMaxWideState,
+    &kMinDoubleState,    &kMaxDoubleState,      &kAvgWideState,       &kAvgDoubleState,
+    &kVarianceWideState, &kVarianceDoubleState, &kStddevWideState,    &kStddevDoubleState,
+    &kCountIfState,      &kBitAndState,         &kBitOrState,         &kBitXorState,
+    &kProductState,      &kArgMinState,         &kArgMaxState,        &kCovarPopState,
+    &kCovarSampState,    &kCorrState,           &kRegrSlopeState,     &kRegrInterceptState,
+    &kRegrCountState,    &kRegrR2State,         &kRegrAvgXState,      &kRegrAvgYState,
+    &kRegrSxxState,      &kRegrSyyState,        &kRegrSxyState,       &kSkewnessState,
+    &kKurtosisState,     &kQuantileContState,   &kQuantileDiscState,  &kModeState,
+    &kStringAggState,    &kFirstOrderedState,   &kLastOrderedState,   &kApproxDistinctState,
+    &kSumIntervalState,  &kAvgIntervalState,    &kVarianceSplitState, &kStddevSplitState,
+    &kArgMinWideState,   &kArgMaxWideState,
 };
 
 constexpr const char* kI128Max = "i128_from_words(~0ull, 0x7FFFFFFFFFFFFFFFull)";
@@ -83,7 +84,7 @@ constexpr const char* kMinF64 = "__longlong_as_double(0x7FF8000000000000ll)";
 constexpr const char* kMaxF64 = "__longlong_as_double((long long)0xFFF0000000000000ull)";
 
 // In FieldKind order.
-const std::array<FieldInfo, 25> kFields = {{
+const std::array<FieldInfo, 31> kFields = {{
     {"count", "u64", 8, "0", MergeOp::Add, FieldInput::One, false},
     {"sum", "i128", 16, "0", MergeOp::Add, FieldInput::Value, false},
     {"sum", "f64", 8, "0.0", MergeOp::Add, FieldInput::Value, false},
@@ -110,6 +111,12 @@ const std::array<FieldInfo, 25> kFields = {{
     {"pair", "i128", 16, kI128Min, MergeOp::Max, FieldInput::ArgMaxPair, false},
     {"sketch", "tally_hll::Sketch", 1024, "tally_hll::Sketch{}", MergeOp::SketchAdd,
      FieldInput::Hash, false},
+    {"sum_sq_high", "i128", 16, "0", MergeOp::Add, FieldInput::SquareHigh, false},
+    {"sum_sq_cross", "i128", 16, "0", MergeOp::Add, FieldInput::SquareCross, false},
+    {"sum_sq_low", "i128", 16, "0", MergeOp::Add, FieldInput::SquareLow, false},
+    {"arg_key", "i128", 16, kI128Max, MergeOp::Min, FieldInput::ArgKeyImage, false},
+    {"arg_key", "i128", 16, kI128Min, MergeOp::Max, FieldInput::ArgKeyImage, false},
+    {"arg_value", "i128", 16, kI128Max, MergeOp::Min, FieldInput::ArgValueAtKey, true},
 }};
 
 template <typename Table, typename Key>

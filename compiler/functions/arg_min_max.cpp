@@ -68,16 +68,30 @@ std::string device_final(const DeviceFinal& d) {
                      d.float_out ? "(i128)(u64)" + bits : "(i128)" + bits);
 }
 
-// Both arguments must fit the 64-bit halves of the state word.
+// Both arguments must fit the 64-bit halves of the state word, or a DECIMAL wider than 18
+// digits takes the two-pass state (kArgMinWideState).
 const char* device_refusal(const Type& value, const Type& key) {
   auto fits = [](const Type& t) {
-    return t.is_integer() || t.is_float() || (t.is_decimal() && !t.is_wide_decimal()) ||
-           t.is_string() || t.id == TypeId::Boolean || t.id == TypeId::Date;
+    return t.is_integer() || t.is_float() || t.is_decimal() || t.is_string() ||
+           t.id == TypeId::Boolean || t.id == TypeId::Date;
   };
   if (value.is_hugeint() || key.is_hugeint()) return "a HUGEINT argument";
-  if (value.is_wide_decimal() || key.is_wide_decimal()) return "a DECIMAL wider than 18 digits";
   if (!fits(value) || !fits(key)) return "an argument type its 64-bit state halves do not hold";
   return nullptr;
+}
+
+// The two-pass state's final: the value back from its image; NULL where no row merged.
+std::string device_final_wide(const DeviceFinal& d) {
+  const std::string& image = d.fields[2];
+  std::string value;
+  if (d.wide_value) {
+    value = image;
+  } else {
+    const std::string bits = fmt::format("tally_arg_pair::image_value_bits((u64){}, {})", image,
+                                         d.float_out ? "true" : "false");
+    value = d.float_out ? "(i128)(u64)" + bits : "(i128)" + bits;
+  }
+  return fmt::format("    {0} = {1} == 0; {2} = {3};\n", d.null, d.fields[0], d.out, value);
 }
 
 AggregateTyping typing(const Type&) { return {std::nullopt, "two arguments are needed"}; }
@@ -101,10 +115,23 @@ StateInfo arg_state(StateKind kind, const char* name, FieldKind pair) {
   return s;
 }
 
+// The key's image first, then (second pass) the least value's image among its rows.
+template <int Sign>
+StateInfo wide_state(StateKind kind, const char* name, FieldKind key) {
+  StateInfo s = arg_state<Sign>(kind, name, key);
+  s.fields.push_back(FieldKind::ArgValueAtKey);
+  s.device_final = device_final_wide;
+  return s;
+}
+
 }  // namespace
 
 const StateInfo kArgMinState = arg_state<-1>(StateKind::ArgMin, "ArgMin", FieldKind::ArgMinPair);
 const StateInfo kArgMaxState = arg_state<1>(StateKind::ArgMax, "ArgMax", FieldKind::ArgMaxPair);
+const StateInfo kArgMinWideState =
+    wide_state<-1>(StateKind::ArgMinWide, "ArgMinWide", FieldKind::ArgKeyMinI128);
+const StateInfo kArgMaxWideState =
+    wide_state<1>(StateKind::ArgMaxWide, "ArgMaxWide", FieldKind::ArgKeyMaxI128);
 
 // The kept row is the same with or without DISTINCT.
 const AggregateFunction kArgMin = {

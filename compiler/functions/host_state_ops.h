@@ -6,6 +6,7 @@
 #include "compiler/common/decimal.h"
 #include "compiler/common/error.h"
 #include "compiler/functions/aggregate_state.h"
+#include "templates/tally_finals.cuh"
 
 namespace tally::aggregates {
 
@@ -21,6 +22,22 @@ inline int128 add_exact(int128 a, int128 b, const char* what) {
 
 // An integer, HUGEINT or DECIMAL argument as its unscaled 128-bit value.
 inline int128 exact_value(const Value& v, const Type& arg) { return arg.is_exact128() ? v.d : v.i; }
+
+// An exact variance's 256-bit sum of squares: sumsq's bits below, sumsq_high's above.
+inline tally_finals::I256 square_sum(const HostAggState& s) {
+  const auto lo = static_cast<unsigned __int128>(s.sumsq);
+  const auto hi = static_cast<unsigned __int128>(s.sumsq_high);
+  return {{static_cast<uint64_t>(lo), static_cast<uint64_t>(lo >> 64), static_cast<uint64_t>(hi),
+           static_cast<uint64_t>(hi >> 64)}};
+}
+
+inline void set_square_sum(HostAggState& s, const tally_finals::I256& v) {
+  auto word = [&](int i) {
+    return static_cast<int128>((static_cast<unsigned __int128>(v.w[i + 1]) << 64) | v.w[i]);
+  };
+  s.sumsq = word(0);
+  s.sumsq_high = word(2);
+}
 
 // A count and an exact sum of integers or unscaled DECIMALs (SUM, AVG).
 inline void update_exact_sum(HostAggState& s, const Value& v, const AggContext& ctx) {

@@ -19,7 +19,8 @@ std::optional<std::string> why_aggregate_does_not_combine(const AggregateCall& c
     return fmt::format("{}'s 1 KiB sketch has no 16-byte state cell",
                        aggregate_sql_name(call.kind));
   }
-  const bool arg_pair = state == StateKind::ArgMin || state == StateKind::ArgMax;
+  const bool arg_pair = state == StateKind::ArgMin || state == StateKind::ArgMax ||
+                        state == StateKind::ArgMinWide || state == StateKind::ArgMaxWide;
   if (arg_pair && call.key->type.is_string()) {
     // The part's state holds the key's code, which no other part's codes compare with.
     return fmt::format("{} ordered by a string", aggregate_sql_name(call.kind));

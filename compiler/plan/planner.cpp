@@ -213,8 +213,9 @@ void check_sum_bounds(const BoundSelect& query, const std::vector<ColumnStats>& 
     // A DISTINCT sum is bounded like the plain one: the distinct values are a subset.
     const SumGrowth growth = aggregate_state(a.kind, a.arg->type).growth;
     const long double m = magnitude_log2(*a.arg, stats);
+    // Squares past 128 bits split in halves (state_layout.h), if those fit.
     if ((growth == SumGrowth::Linear && m + rows_log2 >= 126) ||
-        (growth == SumGrowth::Square && 2 * m + rows_log2 >= 126)) {
+        (growth == SumGrowth::Square && square_split_bits(*a.arg, stats, rows) < 0)) {
       unsupported(fmt::format("an exact {} whose 128-bit state could overflow (\"{}\")",
                               aggregate_sql_name(a.kind), a.text));
     }

@@ -1,6 +1,8 @@
 #include "compiler/plan/state_layout.h"
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 
 #include "compiler/plan/expr_facts.h"
 #include "compiler/plan/thread_cell_packing.h"
@@ -40,7 +42,37 @@ int field_for(StateLayout& layout, FieldKind kind, int a, const BoundSelect& que
   return add();
 }
 
+// The GPU's state of `call` and the bits it splits its values at: an exact variance whose
+// squares pass 128 bits splits them; ARG_MIN/ARG_MAX of a DECIMAL wider than 18 digits keeps
+// its key and value apart, in two passes.
+std::pair<const StateInfo*, int> device_state(const AggregateCall& call,
+                                              const std::vector<ColumnStats>& stats,
+                                              uint64_t rows) {
+  const StateInfo& state = aggregate_state(call.kind, call.arg ? call.arg->type : Type::bigint());
+  const bool arg_pair = state.kind == StateKind::ArgMin || state.kind == StateKind::ArgMax;
+  if (arg_pair && (call.arg->type.is_wide_decimal() || call.key->type.is_wide_decimal())) {
+    const bool greatest = state.kind == StateKind::ArgMax;
+    return {&state_info(greatest ? StateKind::ArgMaxWide : StateKind::ArgMinWide), 0};
+  }
+  const bool root = state.kind == StateKind::StddevWide;
+  if (!root && state.kind != StateKind::VarianceWide) return {&state, 0};
+  const int split = square_split_bits(*call.arg, stats, rows);
+  if (split <= 0) return {&state, 0};
+  return {&state_info(root ? StateKind::StddevSplit : StateKind::VarianceSplit), split};
+}
+
 }  // namespace
+
+int square_split_bits(const Expr& arg, const std::vector<ColumnStats>& stats, uint64_t rows) {
+  const long double m = magnitude_log2(arg, stats);
+  const long double rows_log2 = std::log2(std::max<long double>(2, rows));
+  if (2 * m + rows_log2 < 126) return 0;
+  // |x| <= 2^top splits at ceil(top / 2): high^2 <= 2^top, |high*low| < 2^top and low^2 <
+  // 2^(top+1), so each sum stays below 2^(top+1+rows_log2), like a SUM's with a bit to spare.
+  const int top = static_cast<int>(std::ceil(m));
+  if (top + 1 + rows_log2 >= 126) return -1;
+  return (top + 1) / 2;
+}
 
 bool StateLayout::second_pass() const {
   return std::any_of(fields.begin(), fields.end(),
@@ -58,7 +90,9 @@ StateLayout layout_states(const BoundSelect& query, const std::vector<ColumnStat
   layout.fields.push_back({FieldKind::Count, -1});
   for (size_t a = 0; a < query.aggregates.size(); ++a) {
     const AggregateCall& call = query.aggregates[a];
-    const StateInfo& state = aggregate_state(call.kind, call.arg ? call.arg->type : Type::bigint());
+    const auto [state_ptr, split] = device_state(call, stats, rows);
+    const StateInfo& state = *state_ptr;
+    layout.square_split.push_back(split);
     std::vector<int> ids;
     for (FieldKind k : state.fields) {
       ids.push_back(field_for(layout, k, static_cast<int>(a), query, stats));

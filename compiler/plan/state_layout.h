@@ -27,6 +27,8 @@ struct StateLayout {
   // Per aggregate: the scan column whose dictionary decodes a VARCHAR final (MIN/MAX of a
   // string column returns a code), or -1.
   std::vector<int> aggregate_dictionary;
+  // Per aggregate: the bits a split variance state's values split at, or 0.
+  std::vector<int> square_split;
 
   // Whether a second pass over the rows merges some field (DOUBLE variances).
   bool second_pass() const;
@@ -39,6 +41,11 @@ struct StateLayout {
 // to its group, so its fields are never shared.
 StateLayout layout_states(const BoundSelect& query, const std::vector<ColumnStats>& stats,
                           uint64_t rows);
+
+// An exact variance's split on the GPU (VarianceSplit): 0 where the squares of `arg` over
+// `rows` rows fit a 128-bit sum, the bits its values split at where their halves' do, or -1
+// where those would not either.
+int square_split_bits(const Expr& arg, const std::vector<ColumnStats>& stats, uint64_t rows);
 
 // The most one row adds to sum field f when the statistics prove every value it adds
 // non-negative (a NULL adds 0); -1 when they do not, or f is no 128-bit sum.

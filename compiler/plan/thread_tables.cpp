@@ -63,9 +63,16 @@ CellType accumulator(const StateField& field, const BoundSelect& query,
       std::log2(static_cast<long double>(lane_rows)) + 5;  // 5: 32 lanes of a warp
   if (field.kind == FieldKind::Count) return warp_rows_bits < 31 ? CellType::U32 : CellType::U64;
   const bool square = field.kind == FieldKind::SumSqI128;
-  if (field.kind != FieldKind::SumI128 && !square) return field_cell(field.kind);
+  // A split square's parts stay below 2^(magnitude + 1) (state_layout.h square_split_bits).
+  const bool split = field.kind == FieldKind::SumSqHighI128 ||
+                     field.kind == FieldKind::SumSqCrossI128 ||
+                     field.kind == FieldKind::SumSqLowI128;
+  if (field.kind != FieldKind::SumI128 && !square && !split) return field_cell(field.kind);
   const long double magnitude = magnitude_log2(*query.aggregates[field.aggregate].arg, stats);
-  const long double bits = (square ? 2 * magnitude : magnitude) + warp_rows_bits;
+  const long double bits = (square  ? 2 * magnitude
+                            : split ? std::ceil(magnitude) + 1
+                                    : magnitude) +
+                           warp_rows_bits;
   if (bits < 30) return CellType::I32;
   return bits < 62 ? CellType::I64 : CellType::I128;
 }

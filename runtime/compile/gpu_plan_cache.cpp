@@ -10,7 +10,7 @@ namespace tally {
 // it fits in padding as GpuPlan::hash_keys, hash_key_words and block_cache_slots did (all in the
 // fingerprint). GpuPlan's layout, thread_tables, block_table and launches need not be listed: the
 // planner derives them from the listed fields, the statistics and the (fixed) statement.
-static_assert(sizeof(GpuPlan) == 392, "GpuPlan changed: update plan_fingerprint");
+static_assert(sizeof(GpuPlan) == 416, "GpuPlan changed: update plan_fingerprint");
 static_assert(sizeof(ColumnStats) == 64, "ColumnStats changed: update plan_fingerprint");
 static_assert(sizeof(KeyEncoding) == 32, "KeyEncoding changed: update plan_fingerprint");
 

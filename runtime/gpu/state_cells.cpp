@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "compiler/common/error.h"
+#include "compiler/functions/host_state_ops.h"
 #include "compiler/plan/partial_states.h"
 #include "templates/tally_arg_pair.cuh"
 #include "templates/tally_stat_finals.cuh"
@@ -28,9 +29,10 @@ void welford_of_sums(HostAggState& s) {
   if (s.count == 0) return;
   const auto n = static_cast<long double>(s.count);
   const auto sum = static_cast<long double>(s.sum);
+  const auto squares =
+      static_cast<long double>(tally_finals::i256_to_double(aggregates::square_sum(s)));
   s.fsum = static_cast<double>(sum / n);
-  s.fsumsq = static_cast<double>(
-      std::max<long double>(0, static_cast<long double>(s.sumsq) - sum * sum / n));
+  s.fsumsq = static_cast<double>(std::max<long double>(0, squares - sum * sum / n));
 }
 
 // The second pass summed deviations from the part's own mean sum / count; corrected, that is
@@ -76,33 +78,53 @@ Value extreme_of(const FieldCells& c, const AggregateCall& call, size_t a,
   return Value::from_int(c.i64(1));
 }
 
-// An ARG_MIN / ARG_MAX pair word's value and key as the host state keeps them (the key's
-// strings never reach here: compiler/plan/partial_states.cpp refuses them).
+// ARG_MIN / ARG_MAX's kept value from its integer bits (a double's bits for a float).
+Value arg_value_of(const AggregateCall& call, size_t a, int64_t bits,
+                   const StateStringId& string_id) {
+  const Type& type = call.arg->type;
+  if (type.is_string()) return Value::from_int(string_id(a, bits));
+  if (type.is_decimal()) return Value::from_decimal(bits);
+  return type.is_float() ? Value::from_double(std::bit_cast<double>(bits)) : Value::from_int(bits);
+}
+
+// Its key from the key's 64-bit image (the key's strings never reach here:
+// compiler/plan/partial_states.cpp refuses them).
+Value arg_key_of(const AggregateCall& call, int64_t key) {
+  if (call.key->type.is_decimal()) return Value::from_decimal(key);
+  if (call.key->type.is_float()) {
+    return Value::from_double(std::bit_cast<double>(tally_arg_pair::double_bits_of_ordered(key)));
+  }
+  return Value::from_int(key);
+}
+
+// An ARG_MIN / ARG_MAX pair word's value and key as the host state keeps them.
 void arg_pair_of(HostAggState& s, const FieldCells& c, const AggregateCall& call, size_t a,
                  const StateStringId& string_id, bool greatest) {
   if (s.count == 0) return;
-  const Type& type = call.arg->type;
-  const int64_t bits = tally_arg_pair::pair_value_bits(c.cell(1), greatest, type.is_float());
-  if (type.is_string()) {
-    s.extreme = Value::from_int(string_id(a, bits));
-  } else if (type.is_decimal()) {
-    s.extreme = Value::from_decimal(bits);
-  } else {
-    s.extreme =
-        type.is_float() ? Value::from_double(std::bit_cast<double>(bits)) : Value::from_int(bits);
-  }
-  const int64_t key = tally_arg_pair::pair_key(c.cell(1));
-  if (call.key->type.is_decimal()) {
-    s.key = Value::from_decimal(key);
-  } else if (call.key->type.is_float()) {
-    s.key = Value::from_double(std::bit_cast<double>(tally_arg_pair::double_bits_of_ordered(key)));
-  } else {
-    s.key = Value::from_int(key);
-  }
+  const bool is_float = call.arg->type.is_float();
+  s.extreme = arg_value_of(call, a, tally_arg_pair::pair_value_bits(c.cell(1), greatest, is_float),
+                           string_id);
+  s.key = arg_key_of(call, tally_arg_pair::pair_key(c.cell(1)));
 }
 
-HostAggState host_state(StateKind kind, const FieldCells& c, const AggregateCall& call, size_t a,
-                        const StateStringId& string_id) {
+// The two-pass state's key and value images (templates/tally_arg_pair.cuh wide_key_image).
+void arg_images_of(HostAggState& s, const FieldCells& c, const AggregateCall& call, size_t a,
+                   const StateStringId& string_id) {
+  if (s.count == 0) return;
+  if (call.arg->type.is_wide_decimal()) {
+    s.extreme = Value::from_decimal(c.cell(2));
+  } else {
+    const auto image = static_cast<uint64_t>(c.cell(2));
+    s.extreme = arg_value_of(
+        call, a, tally_arg_pair::image_value_bits(image, call.arg->type.is_float()), string_id);
+  }
+  s.key = call.key->type.is_wide_decimal() ? Value::from_decimal(c.cell(1))
+                                           : arg_key_of(call, static_cast<int64_t>(c.cell(1)));
+}
+
+HostAggState host_state(const StateLayout& layout, const FieldCells& c, const AggregateCall& call,
+                        size_t a, const StateStringId& string_id) {
+  const StateKind kind = layout.aggregate_states[a];
   HostAggState s;
   s.count = c.i64(0);
   switch (kind) {
@@ -130,6 +152,13 @@ HostAggState host_state(StateKind kind, const FieldCells& c, const AggregateCall
     case StateKind::StddevWide:
       s.sum = c.cell(1);
       s.sumsq = c.cell(2);
+      welford_of_sums(s);
+      break;
+    case StateKind::VarianceSplit:
+    case StateKind::StddevSplit:
+      s.sum = c.cell(1);
+      aggregates::set_square_sum(s, tally_finals::split_square_sum(c.cell(2), c.cell(3), c.cell(4),
+                                                                   layout.square_split.at(a)));
       welford_of_sums(s);
       break;
     case StateKind::VarianceDouble:
@@ -166,6 +195,10 @@ HostAggState host_state(StateKind kind, const FieldCells& c, const AggregateCall
     case StateKind::ArgMin:
     case StateKind::ArgMax:
       arg_pair_of(s, c, call, a, string_id, kind == StateKind::ArgMax);
+      break;
+    case StateKind::ArgMinWide:
+    case StateKind::ArgMaxWide:
+      arg_images_of(s, c, call, a, string_id);
       break;
     case StateKind::QuantileCont:
     case StateKind::QuantileDisc:
@@ -215,8 +248,7 @@ PartialGroups partial_groups_from_cells(const BoundSelect& query, const GpuPlan&
     groups.states[g].resize(na);
     for (size_t a = 0; a < na; ++a) {
       const FieldCells c{row, plan.layout.aggregate_fields[a]};
-      groups.states[g][a].plain =
-          host_state(plan.layout.aggregate_states[a], c, query.aggregates[a], a, string_id);
+      groups.states[g][a].plain = host_state(plan.layout, c, query.aggregates[a], a, string_id);
     }
   }
   groups.keys = std::move(keys);

@@ -1,7 +1,8 @@
 // The statistical aggregates on the GPU (COVAR_POP/SAMP, CORR, REGR_*, SKEWNESS, KURTOSIS)
 // against the CPU engine, under every strategy that takes the query, NULLs included: the
 // GPU's two passes and the CPU's Welford and Pébay updates agree to 1e-9 relative (1e-9
-// absolute near 0), and both give NULL where PostgreSQL and DuckDB do.
+// absolute near 0), and both give NULL where PostgreSQL and DuckDB do. Exact variances whose
+// squares pass 128 bits agree bit for bit.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
@@ -98,6 +99,24 @@ TEST_CASE("gpu stat aggregates: a large offset beside a small spread keeps its d
             "CORR(c_double + 1e9, c_double * 3 + 1e9), REGR_SLOPE(c_double + 1e9, c_double + 1e9), "
             "SKEWNESS(c_double + 1e6), KURTOSIS(c_double + 1e6) FROM nulls GROUP BY 1 ORDER BY 1",
             1e-5) >= 2);
+}
+
+// Exact variances whose squares pass 128 bits (c_wide: DECIMAL(30,4), 100 bits by its type;
+// a BIGINT times 10^7: 60 bits, 120 squared, over 2^16 rows) keep their values' halves' products on
+// the GPU and 256 bits on the CPU: both compute the same integer numerator, so the doubles agree
+// bit for bit.
+TEST_CASE("gpu stat aggregates: exact variances past 128-bit squares match bit for bit") {
+  const char* const aggregates =
+      "VAR_SAMP(c_wide), STDDEV_SAMP(c_wide), VAR_SAMP(c_wide - 1000000000000000000.5), "
+      "VARIANCE(c_bigint * 10000000), STDDEV(c_bigint * 10000000), COUNT(*)";
+  for (const char* key : {"c_boolean", "c_integer % 7"}) {
+    CHECK(compare_strategies(
+              fmt::format("SELECT {0}, {1} FROM nulls GROUP BY {0} ORDER BY 1", key, aggregates),
+              0) >= 3);
+  }
+  CHECK(compare_strategies(fmt::format("SELECT {} FROM nulls", aggregates), 0) >= 1);
+  const std::string sql = fmt::format("SELECT c_varchar, {} FROM nulls GROUP BY 1", aggregates);
+  CHECK(run_on(sql, DeviceChoice::Auto, "auto").device.rfind("gpu", 0) == 0);
 }
 
 // Every aggregate runs on the GPU: auto takes the GPU and says nothing was declined.

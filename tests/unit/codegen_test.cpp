@@ -109,6 +109,17 @@ TEST_CASE("codegen: NULL-heavy inputs - computed keys and errors paths compile")
   // A computed string enters the set as its id in its string domain (|| of one column and
   // a constant is a host-computed leaf: compiler/plan/string_domain.h).
   CHECK(compile("SELECT COUNT(DISTINCT c_varchar || 'x') FROM nulls", "auto") == 1);
+  // An exact variance whose squares pass 128 bits keeps its values' halves' products.
+  for (const char* s : {"auto", "thread", "block", "direct", "hash"}) {
+    INFO(s);
+    CHECK(compile("SELECT c_boolean, VAR_SAMP(c_wide), STDDEV_SAMP(c_wide * 10) FROM nulls "
+                  "GROUP BY 1",
+                  s) == 1);
+    // So does ARG_MIN/ARG_MAX of a wide DECIMAL: its key and value in two passes.
+    CHECK(compile("SELECT c_boolean, ARG_MIN(c_wide, c_double), ARG_MAX(c_varchar, c_wide) "
+                  "FROM nulls GROUP BY 1",
+                  s) == 1);
+  }
 }
 
 }  // namespace tally
@@ -288,7 +299,7 @@ TEST_CASE("codegen: an aggregate state the GPU cannot hold is declined with its 
   ExecOptions options;
   options.compile_only = true;
   try {
-    db.execute_script("SELECT MAX_BY(c_varchar, c_wide) FROM nulls", options,
+    db.execute_script("SELECT MAX_BY(c_varchar, CAST(c_bigint AS HUGEINT)) FROM nulls", options,
                       [](const StatementOutcome&) {});
     FAIL("MAX_BY compiled for the GPU");
   } catch (const Error& e) {

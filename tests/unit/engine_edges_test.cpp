@@ -302,6 +302,25 @@ TEST_CASE("engine: VAR_SAMP of DOUBLE values with a large mean stays accurate") 
               {{double_cell(1), double_cell(1)}});
 }
 
+// Squares of 10^20 pass 128 bits; the sum of squares is kept in 256 bits, so the variance
+// stays exact where doubles (spaced 16,384 apart there) see three equal values.
+TEST_CASE("engine: VAR_SAMP stays exact when the squares pass 128 bits") {
+  Database db;
+  run_script(db,
+             "CREATE TABLE t (g INTEGER, d DECIMAL(38,0), e DECIMAL(38,4));"
+             "INSERT INTO t VALUES (1, 100000000000000000000, 10000000000000000.0001),"
+             " (1, 100000000000000000002, 10000000000000000.0003),"
+             " (1, 100000000000000000004, 10000000000000000.0005),"
+             " (2, -100000000000000000000, 1), (2, -99999999999999999999, 1)");
+  // g 1: deviations -2, 0, 2 -> 8 / 2 = 4; e's are a ten-thousandth of those: 4e-8.
+  // g 2: deviations -0.5, 0.5 -> 0.5 / 1.
+  expect_rows(
+      run_sql(db,
+              "SELECT g, VAR_SAMP(d), STDDEV_SAMP(d), VAR_SAMP(e) FROM t GROUP BY g ORDER BY g"),
+      {{int_cell(1), double_cell(4), double_cell(2), double_cell(4e-8)},
+       {int_cell(2), double_cell(0.5), double_cell(std::sqrt(0.5)), double_cell(0)}});
+}
+
 TEST_CASE("engine: COUNT(DISTINCT) ignores NULLs") {
   Database db;
   run_script(db,

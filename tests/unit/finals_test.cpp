@@ -1,8 +1,10 @@
 // templates/tally_finals.cuh: AVG of exact sums, which both engines compute with the same
 // function. Its 64-bit path (a scaled sum within int64) must give exactly what 128-bit
-// division gives, at the edges of that range and for both signs.
+// division gives, at the edges of that range and for both signs. And the GPU's split
+// variance state: its three sums rebuild the sum of squares the host keeps in 256 bits.
 #include <doctest/doctest.h>
 
+#include <random>
 #include <vector>
 
 #include "templates/tally_finals.cuh"
@@ -60,6 +62,59 @@ TEST_CASE("average_exact scales before dividing and reports 128-bit overflow") {
   i128 out = 0;
   const i128 huge = static_cast<i128>(~static_cast<unsigned __int128>(0) >> 2);
   CHECK_FALSE(tally_finals::average_exact(huge, 1, 0, 4, &out));
+}
+
+bool same(const tally_finals::I256& a, const tally_finals::I256& b) {
+  for (int i = 0; i < 4; ++i) {
+    if (a.w[i] != b.w[i]) return false;
+  }
+  return true;
+}
+
+// Values of up to `top` bits in magnitude, both signs, split at (top + 1) / 2 as the planner
+// does: the three sums give the exact sum of squares, and the variance the same bits.
+void check_split(int top, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const int bits = (top + 1) / 2;
+  i128 sum = 0, high = 0, cross = 0, low = 0;
+  tally_finals::I256 squares = tally_finals::i256_from(0);
+  const long long n = 1000;
+  for (long long i = 0; i < n; ++i) {
+    const auto magnitude = (static_cast<tally_finals::u128>(rng()) << 64 | rng()) >> (128 - top);
+    const i128 x = rng() % 2 ? -static_cast<i128>(magnitude) : static_cast<i128>(magnitude);
+    const i128 h = tally_finals::split_high(x, bits), l = tally_finals::split_low(x, bits);
+    REQUIRE(l >= 0);
+    REQUIRE(h * (static_cast<i128>(1) << bits) + l == x);
+    if (top <= 62) {  // the 64-bit overloads the Scan takes for such values
+      const auto x64 = static_cast<long long>(x);
+      CHECK(tally_finals::split_high(x64, bits) == h);
+      CHECK(tally_finals::split_low(x64, bits) == l);
+    }
+    sum += x;
+    high += h * h;
+    cross += h * l;
+    low += l * l;
+    squares = tally_finals::i256_add(squares, tally_finals::i256_mul(x, x));
+  }
+  CHECK(same(tally_finals::split_square_sum(high, cross, low, bits), squares));
+  double wide = 0;
+  REQUIRE(tally_finals::variance_exact_wide(n, sum, squares, 4, &wide));
+  CHECK(tally_finals::variance_split(n, sum, high, cross, low, bits, 4) == wide);
+  CHECK(wide > 0);
+}
+
+TEST_CASE("split variance states rebuild the exact sum of squares") {
+  for (int top : {20, 61, 62, 63, 64, 77, 100, 115}) check_split(top, 40 + top);
+}
+
+TEST_CASE("variance_exact_wide gives variance_exact's bits where squares fit 128 bits") {
+  const i128 sum = 1234567890123, sumsq = static_cast<i128>(98765432109876543) * 1000003;
+  double wide = 0;
+  REQUIRE(tally_finals::variance_exact_wide(7, sum, tally_finals::i256_from(sumsq), 2, &wide));
+  CHECK(wide == tally_finals::variance_exact(7, sum, sumsq, 2));
+  // n times a sum of squares near 2^255 passes 255 bits: refused, not wrapped.
+  const tally_finals::I256 huge = {{0, 0, 0, 0x4000000000000000ull}};
+  CHECK_FALSE(tally_finals::variance_exact_wide(4, 0, huge, 0, &wide));
 }
 
 }  // namespace

@@ -29,6 +29,38 @@ std::vector<KernelId> kernels(const GpuPlan& p) {
 
 }  // namespace
 
+TEST_CASE("plan layout: an exact variance whose squares pass 128 bits splits its values") {
+  // c_wide is a DECIMAL(30,4), its statistics no range (past 64 bits): 100 bits by its type,
+  // squares 200; halves at 50 bits.
+  GpuPlan p = plan("SELECT VAR_SAMP(c_wide), STDDEV_SAMP(c_wide), VAR_SAMP(c_integer) FROM nulls");
+  const StateLayout& l = p.layout;
+  REQUIRE(l.aggregate_states.size() == 3);
+  CHECK(l.aggregate_states[0] == StateKind::VarianceSplit);
+  CHECK(l.aggregate_states[1] == StateKind::StddevSplit);
+  CHECK(l.aggregate_states[2] == StateKind::VarianceWide);
+  CHECK(l.square_split[0] == 50);
+  CHECK(l.square_split[2] == 0);
+  // Both share one count, sum and the three parts: the same argument.
+  CHECK(l.aggregate_fields[0] == l.aggregate_fields[1]);
+  REQUIRE(l.aggregate_fields[0].size() == 5);
+  CHECK(l.fields[l.aggregate_fields[0][2]].kind == FieldKind::SumSqHighI128);
+  CHECK(l.fields[l.aggregate_fields[0][4]].kind == FieldKind::SumSqLowI128);
+}
+
+TEST_CASE("plan layout: ARG_MIN of a wide DECIMAL keeps its key and value apart") {
+  GpuPlan p = plan(
+      "SELECT ARG_MIN(c_wide, c_integer), ARG_MAX(c_double, c_wide), ARG_MIN(c_integer, c_date) "
+      "FROM nulls");
+  const StateLayout& l = p.layout;
+  REQUIRE(l.aggregate_states.size() == 3);
+  CHECK(l.aggregate_states[0] == StateKind::ArgMinWide);
+  CHECK(l.aggregate_states[1] == StateKind::ArgMaxWide);
+  CHECK(l.aggregate_states[2] == StateKind::ArgMin);
+  CHECK(l.fields[l.aggregate_fields[1][1]].kind == FieldKind::ArgKeyMaxI128);
+  // The value among the best key's rows takes a second pass over the rows.
+  CHECK(l.second_pass());
+}
+
 TEST_CASE("plan layout: aggregates over the same argument share fields") {
   GpuPlan p = plan(
       "SELECT l_returnflag, SUM(l_quantity), AVG(l_quantity), COUNT(l_quantity), COUNT(*), "
