@@ -6,6 +6,7 @@
 #include "compiler/bind/select_binder.h"
 #include "compiler/common/suggest.h"
 #include "compiler/eval/evaluator.h"
+#include "compiler/ir/key_conditions.h"
 
 namespace tally {
 
@@ -84,6 +85,7 @@ BoundSelect SelectBinder::bind() {
   for (const auto& o : outputs_) result_.outputs.push_back({o.name, o.expr});
   result_.visible_outputs = visible_;
   result_.parameter_types = ctx_.parameter_types();
+  move_key_conditions_to_where(result_);
   return std::move(result_);
 }
 

@@ -94,11 +94,31 @@ TEST_CASE("gpu having: a parameter, an error inside HAVING and a HAVING left to 
                        Error);
   CHECK_THROWS_WITH_AS(run(divides, DeviceChoice::Cpu), doctest::Contains("division by zero"),
                        Error);
-  // A string key: the host evaluates HAVING over every group the GPU returns.
+  // A string key beside an aggregate: the host evaluates HAVING over every group the GPU
+  // returns.
   const char* on_host =
-      "SELECT l_returnflag, COUNT(*) FROM lineitem GROUP BY 1 HAVING l_returnflag <> 'R'";
+      "SELECT l_returnflag, COUNT(*) FROM lineitem GROUP BY 1 "
+      "HAVING l_returnflag <> 'R' OR COUNT(*) < 10";
   CHECK(!in_finalizer(run(on_host, DeviceChoice::Gpu)));
   CHECK(test::compare_gpu_strategies(having_db(), on_host) > 0);
+}
+
+// Conditions on keys alone run as the Scan's filter (compiler/ir/key_conditions.h): string
+// and computed keys, beside an aggregate condition the Finalizer keeps.
+TEST_CASE("gpu having: conditions on keys alone filter rows in the Scan") {
+  const char* const queries[] = {
+      "SELECT l_returnflag, l_linestatus, COUNT(*), SUM(l_quantity) FROM lineitem GROUP BY 1, 2 "
+      "HAVING l_returnflag <> 'R' AND l_linestatus LIKE 'F%' ORDER BY 1, 2",
+      "SELECT c_varchar, c_integer % 5, COUNT(*), AVG(c_decimal) FROM nulls GROUP BY 1, 2 "
+      "HAVING c_varchar IS NOT NULL AND c_integer % 5 IN (1, 3) AND COUNT(*) > 10 ORDER BY 1, 2",
+      "SELECT upper(c_varchar), COUNT(*) FROM nulls GROUP BY 1 HAVING upper(c_varchar) > 'D' ORDER "
+      "BY 1"};
+  for (const char* sql : queries) {
+    INFO(sql);
+    const Run gpu = run(sql, DeviceChoice::Gpu);
+    CHECK(gpu.explain.find("filter:") != std::string::npos);
+    CHECK(test::compare_gpu_strategies(having_db(), sql) > 0);
+  }
 }
 
 }  // namespace tally
