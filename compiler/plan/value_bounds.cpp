@@ -310,10 +310,11 @@ long double magnitude_log2(const Expr& e, const std::vector<ColumnStats>& stats)
       e.type.is_decimal() ? e.type.precision * ten : (e.type.is_hugeint() ? 127 : 63);
   switch (e.kind) {
     case ExprKind::ColumnRef: {
-      // A HUGEINT column's statistics saturate at the int64 range: inside it they bound it.
+      // A HUGEINT's or wide DECIMAL's statistics saturate at the int64 range: inside it they
+      // bound the column (a DECIMAL(38,2) of amounts is 126 bits by its type).
       const ColumnStats& s = stats[static_cast<size_t>(e.index)];
       const bool inside = s.has_values && s.min > INT64_MIN && s.max < INT64_MAX;
-      if (!e.type.is_hugeint() || !inside) return declared;
+      if (!(e.type.is_hugeint() || e.type.is_wide_decimal()) || !inside) return declared;
       return std::log2(std::max({std::fabs(static_cast<long double>(s.min)),
                                  std::fabs(static_cast<long double>(s.max)), 1.0L}));
     }

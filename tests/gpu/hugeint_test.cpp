@@ -1,7 +1,8 @@
 // HUGEINT columns on the GPU against the CPU engine: 128-bit values past 2^64 (negative ones
 // too) and NULLs as GROUP BY keys alone and beside others, under MIN/MAX/COUNT, in filters
-// and checked arithmetic; SUM and AVG where the statistics bound the 128-bit sum. A SUM the
-// statistics cannot bound is declined by name, and auto runs the CPU.
+// and checked arithmetic; SUM and AVG where the statistics bound the 128-bit sum (of a
+// DECIMAL(38,2) too). A SUM the statistics cannot bound is declined by name, and auto runs
+// the CPU.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -23,7 +24,11 @@ Database& huge_db() {
         "CREATE TABLE huge (k INTEGER, h HUGEINT, s HUGEINT);"
         "INSERT INTO huge SELECT range % 97, CASE WHEN range % 13 = 0 THEN NULL ELSE "
         "CAST(range % 500 - 250 AS HUGEINT) * CAST('36893488147419103232' AS HUGEINT) + range % "
-        "3 END, range % 1000 - 500 FROM range(60000)");
+        "3 END, range % 1000 - 500 FROM range(60000);"
+        "CREATE TABLE amounts (k INTEGER, a DECIMAL(38,2), w DECIMAL(38,2));"
+        "INSERT INTO amounts SELECT range % 31, CASE WHEN range % 11 = 0 THEN NULL ELSE "
+        "CAST(range * 7 - 200000 AS DECIMAL(38,2)) / 100 END, CAST(range AS DECIMAL(38,2)) * "
+        "CAST('1000000000000000000' AS DECIMAL(38,2)) FROM range(60000)");
     return d;
   }();
   return *db;
@@ -57,6 +62,18 @@ TEST_CASE("gpu hugeint: MIN - MAX - COUNT and filters past 2^64") {
 TEST_CASE("gpu hugeint: SUM and AVG of a column the statistics bound") {
   check_gpu("SELECT k, SUM(s), AVG(s), MIN(s), MAX(s) FROM huge GROUP BY k ORDER BY k");
   check_gpu("SELECT SUM(s), SUM(CAST(k AS HUGEINT)), COUNT(s) FROM huge WHERE h IS NOT NULL");
+}
+
+// A DECIMAL(38,2) is 126 bits by its type; its statistics, inside the int64 range, bound
+// it to 19 bits here, so its sums and variances run on the GPU. One whose values pass int64
+// (w, to 2^76) keeps the type's bound: its SUM is declined as a HUGEINT's is.
+TEST_CASE("gpu hugeint: SUM - AVG - VAR_SAMP of a 38-digit DECIMAL its statistics bound") {
+  check_gpu(
+      "SELECT k, SUM(a), AVG(a), VAR_SAMP(a), MIN(a), COUNT(a) FROM amounts GROUP BY k ORDER BY k");
+  check_gpu("SELECT SUM(a), STDDEV_SAMP(a), MAX(w) FROM amounts WHERE a > 0");
+  CHECK_THROWS_WITH_AS(
+      test::run_on_device(huge_db(), "SELECT SUM(w) FROM amounts", DeviceChoice::Gpu, "auto"),
+      doctest::Contains("SUM"), Error);
 }
 
 TEST_CASE("gpu hugeint: an unbounded SUM is declined and auto runs the CPU") {

@@ -41,6 +41,22 @@ TEST_CASE("value bounds: TPC-H Q1's charge factors are non-negative 32-bit value
   CHECK(p.hi == 10494950.0L * 100);
 }
 
+// A wide DECIMAL's statistics saturate at the int64 range: inside it they bound the column,
+// where its type alone says 126 bits (a 128-bit SUM over two rows could overflow).
+TEST_CASE("value bounds: a 38-digit DECIMAL of small amounts is as wide as its statistics") {
+  ExprPtr amount = make_column_ref(0, Type::decimal(38, 2));
+  auto saturated = [](int64_t lo, int64_t hi, bool values) {
+    ColumnStats s;  // as runtime/storage/scan_stats.cpp gives a wide column: no range
+    s.min = lo;
+    s.max = hi;
+    s.has_values = values;
+    return std::vector<ColumnStats>{s};
+  };
+  CHECK(magnitude_log2(*amount, saturated(-1000, 1 << 20, true)) == doctest::Approx(20));
+  CHECK(magnitude_log2(*amount, saturated(INT64_MIN, 5, true)) > 125);  // past int64
+  CHECK(magnitude_log2(*amount, saturated(0, 0, false)) > 125);         // only NULLs
+}
+
 TEST_CASE("value bounds: signs - scales and what stays unknown") {
   std::vector<ColumnStats> stats = {range(-5, 7), ColumnStats{}};
   const Type i = Type::integer();
