@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "compiler/common/error.h"
+#include "templates/tally_mix.cuh"
 
 namespace tally {
 
@@ -71,14 +72,6 @@ class DirectIndex : public GroupIndex {
   std::vector<size_t> strides_;
   std::vector<uint8_t> used_;
 };
-
-inline uint64_t mix(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  return h ^ (h >> 33);
-}
 
 // One group per distinct key: 0.0 and -0.0 one key, every NaN one key (encode_group_key).
 inline uint64_t double_word(double f) {
@@ -150,7 +143,7 @@ class HashIndex : public GroupIndex {
     }
     for_rows(sel, [&](uint32_t r) {
       uint64_t h = 0x9E3779B97F4A7C15ull;
-      for (size_t j = 0; j < width; ++j) h = mix(h ^ out[r * width + j]);
+      for (size_t j = 0; j < width; ++j) h = fmix64(h ^ out[r * width + j]);
       hashes_in_[r] = h;
     });
   }

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "templates/tally_mix.cuh"
+
 namespace tally {
 
 GroupTable::GroupTable(size_t key_bytes) : key_bytes_(key_bytes), slots_(64, 0), mask_(63) {}
@@ -17,12 +19,8 @@ uint64_t GroupTable::hash_bytes(const uint8_t* key, size_t n) {
   }
   uint64_t tail = 0;
   std::memcpy(&tail, key + i, n - i);
-  h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
-  // Murmur3 finalizer: spreads the bits used by the slot mask.
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  return h;
+  // Murmur3's finalizer spreads the bits the slot mask uses.
+  return fmix64(h ^ tail);
 }
 
 uint32_t GroupTable::find_or_insert(const uint8_t* key) {
