@@ -60,9 +60,12 @@ void move_key_conditions_to_where(BoundSelect& query) {
   conjuncts(query.having, terms);
   std::vector<ExprPtr> where, having;
   if (query.filter) where.push_back(query.filter);
+  // Only the terms before the first one that stays: AND is lazy, so a later term (10 / k)
+  // is evaluated for a group only where the earlier ones (SUM(x) > 0) were not false, and
+  // as a filter it could raise an error the HAVING never reached.
   for (const ExprPtr& t : terms) {
     bool any_key = false;
-    if (reads_keys_only(*t, query, any_key) && any_key) {
+    if (having.empty() && reads_keys_only(*t, query, any_key) && any_key) {
       where.push_back(over_rows(t, query));
     } else {
       having.push_back(t);

@@ -9,10 +9,12 @@
 
 namespace tally {
 
-// Moves each AND-ed term of the HAVING that reads group keys and nothing computed by the
-// aggregation (no aggregate, no GROUPING()) into the WHERE, the keys replaced by their
-// expressions. Not with grouping sets (a dropped key reads NULL there), nor over float or
-// INTERVAL keys (a group's rows may differ in what the group's key shows: -0.0 and 0.0).
+// Moves the leading AND-ed terms of the HAVING that read group keys and nothing computed by
+// the aggregation (no aggregate, no GROUPING()) into the WHERE, the keys replaced by their
+// expressions; the terms from the first other one on stay, so no term is evaluated where the
+// HAVING's lazy AND did not evaluate it. Not with grouping sets (a dropped key reads NULL
+// there), nor over float or INTERVAL keys (a group's rows may differ in what the group's key
+// shows: -0.0 and 0.0).
 void move_key_conditions_to_where(BoundSelect& query);
 
 }  // namespace tally
