@@ -129,16 +129,21 @@ TALLY_HD I256 split_square_sum(i128 high_sq, i128 cross, i128 low_sq, int bits) 
       i256_from(low_sq));
 }
 
+// The sample variance of the exact numerator n*sumsq - sum^2 (unscaled at `scale` decimal
+// digits): its conversion to double is the one rounding. Requires n >= 2.
+TALLY_HD double variance_of_numerator(I256 num, long long n, int scale) {
+  double v = i256_to_double(num) / (static_cast<double>(n) * static_cast<double>(n - 1));
+  for (int i = 0; i < 2 * scale; ++i) v /= 10.0;
+  return v < 0.0 ? 0.0 : v;
+}
+
 // The exact variance of a 256-bit sum of squares (>= 0); false when n * sumsq passes 255
 // bits. Equal states give variance_exact's bits: the numerator is the same integer.
 TALLY_HD_OUTLINED bool variance_exact_wide(long long n, i128 sum, I256 sumsq, int scale,
                                            double* out) {
   I256 scaled;
   if (!i256_mul_u64(sumsq, static_cast<u64>(n), &scaled)) return false;
-  I256 num = i256_sub(scaled, i256_mul(sum, sum));
-  double v = i256_to_double(num) / (static_cast<double>(n) * static_cast<double>(n - 1));
-  for (int i = 0; i < 2 * scale; ++i) v /= 10.0;
-  *out = v < 0.0 ? 0.0 : v;
+  *out = variance_of_numerator(i256_sub(scaled, i256_mul(sum, sum)), n, scale);
   return true;
 }
 
@@ -155,10 +160,8 @@ TALLY_HD_OUTLINED double variance_split(long long n, i128 sum, i128 high_sq, i12
 // The numerator is computed exactly in 256 bits, so there is no cancellation; the one
 // rounding is its conversion to double. Requires n >= 2.
 TALLY_HD_OUTLINED double variance_exact(long long n, i128 sum, i128 sumsq, int scale) {
-  I256 num = i256_sub(i256_mul(static_cast<i128>(n), sumsq), i256_mul(sum, sum));
-  double v = i256_to_double(num) / (static_cast<double>(n) * static_cast<double>(n - 1));
-  for (int i = 0; i < 2 * scale; ++i) v /= 10.0;
-  return v < 0.0 ? 0.0 : v;
+  return variance_of_numerator(i256_sub(i256_mul(static_cast<i128>(n), sumsq), i256_mul(sum, sum)),
+                               n, scale);
 }
 
 // Sample variance from the sum of squared deviations from the mean (M2), which both
