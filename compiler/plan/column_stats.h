@@ -5,12 +5,18 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "compiler/common/value.h"
+
 namespace tally {
 
 struct ColumnStats {
   bool has_range = false;  // min/max known (integer-like payloads, dictionary codes)
   int64_t min = 0;
   int64_t max = 0;
+  // HUGEINT, wide DECIMAL and INTERVAL columns: the exact range of the non-NULL values (min
+  // and max saturate at the int64 range; has_range is false), valid when has_values.
+  int128 wide_min = 0;
+  int128 wide_max = 0;
   bool has_nulls = false;
   bool has_values = true;      // at least one non-NULL value
   size_t dictionary_size = 0;  // VARCHAR columns

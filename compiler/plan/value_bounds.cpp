@@ -310,13 +310,12 @@ long double magnitude_log2(const Expr& e, const std::vector<ColumnStats>& stats)
       e.type.is_decimal() ? e.type.precision * ten : (e.type.is_hugeint() ? 127 : 63);
   switch (e.kind) {
     case ExprKind::ColumnRef: {
-      // A HUGEINT's or wide DECIMAL's statistics saturate at the int64 range: inside it they
-      // bound the column (a DECIMAL(38,2) of amounts is 126 bits by its type).
+      // A HUGEINT's or wide DECIMAL's exact range bounds it (a DECIMAL(38,2) of amounts is
+      // 126 bits by its type).
       const ColumnStats& s = stats[static_cast<size_t>(e.index)];
-      const bool inside = s.has_values && s.min > INT64_MIN && s.max < INT64_MAX;
-      if (!(e.type.is_hugeint() || e.type.is_wide_decimal()) || !inside) return declared;
-      return std::log2(std::max({std::fabs(static_cast<long double>(s.min)),
-                                 std::fabs(static_cast<long double>(s.max)), 1.0L}));
+      if (!(e.type.is_hugeint() || e.type.is_wide_decimal()) || !s.has_values) return declared;
+      return std::log2(std::max({std::fabs(static_cast<long double>(s.wide_min)),
+                                 std::fabs(static_cast<long double>(s.wide_max)), 1.0L}));
     }
     case ExprKind::Cast: {
       const Expr& c = *e.children[0];

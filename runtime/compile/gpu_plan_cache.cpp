@@ -11,7 +11,7 @@ namespace tally {
 // fingerprint). GpuPlan's layout, thread_tables, block_table and launches need not be listed: the
 // planner derives them from the listed fields, the statistics and the (fixed) statement.
 static_assert(sizeof(GpuPlan) == 416, "GpuPlan changed: update plan_fingerprint");
-static_assert(sizeof(ColumnStats) == 64, "ColumnStats changed: update plan_fingerprint");
+static_assert(sizeof(ColumnStats) == 112, "ColumnStats changed: update plan_fingerprint");
 static_assert(sizeof(KeyEncoding) == 32, "KeyEncoding changed: update plan_fingerprint");
 
 namespace {
@@ -28,7 +28,7 @@ void append_bytes(std::string& f, const Values&... values) {
 std::string plan_fingerprint(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
                              const std::string& arch) {
   std::string f;
-  f.reserve(arch.size() + 96 + plan.keys.size() * 26 + stats.size() * 48);
+  f.reserve(arch.size() + 96 + plan.keys.size() * 26 + stats.size() * 80);
   append_bytes(f, arch.size());
   f += arch;
   append_bytes(f, plan.strategy, plan.slots, plan.state_slots, plan.shared_thread_tables,
@@ -40,8 +40,8 @@ std::string plan_fingerprint(const GpuPlan& plan, const std::vector<ColumnStats>
     append_bytes(f, k.bounded, k.min, k.values, k.nullable, k.dictionary_column, k.exact);
   }
   for (const ColumnStats& s : stats) {
-    append_bytes(f, s.has_range, s.min, s.max, s.has_nulls, s.has_values, s.dictionary_size,
-                 s.layout, s.bits, s.base, s.plain_width);
+    append_bytes(f, s.has_range, s.min, s.max, s.wide_min, s.wide_max, s.has_nulls, s.has_values,
+                 s.dictionary_size, s.layout, s.bits, s.base, s.plain_width);
   }
   return f;
 }

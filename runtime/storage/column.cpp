@@ -122,7 +122,20 @@ ColumnPtr Column::borrow_plain(Type type, std::span<const uint8_t> bytes,
     column->max_ = any ? std::max(column->max_, v) : v;
     any = true;
   }
+  column->scan_wide_range();
   return column;
+}
+
+void Column::scan_wide_range() {
+  if (!type_.is_wide()) return;
+  bool any = false;
+  for (size_t row = 0; row < size_; ++row) {
+    if (!is_valid(row)) continue;
+    const int128 v = get_wide(row);
+    wide_min_ = any ? std::min(wide_min_, v) : v;
+    wide_max_ = any ? std::max(wide_max_, v) : v;
+    any = true;
+  }
 }
 
 // ---- ColumnBuilder: appends ----
@@ -446,6 +459,8 @@ void ColumnBuilder::finish_plain(std::span<ColumnBuilder> parts, Column& column)
   }
   column.min_ = saturate(range.lo);
   column.max_ = saturate(range.hi);
+  column.wide_min_ = range.lo;
+  column.wide_max_ = range.hi;
 }
 
 // The dictionary is sorted so that code order is string order: comparisons and ORDER BY

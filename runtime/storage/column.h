@@ -72,6 +72,10 @@ class Column {
   // Valid when size() > null_count().
   int64_t min_int() const { return min_; }
   int64_t max_int() const { return max_; }
+  // HUGEINT, wide DECIMAL and INTERVAL columns: the exact range, which the planner's
+  // magnitudes read where the int64 range above saturates (0 for other types).
+  int128 min_wide() const { return wide_min_; }
+  int128 max_wide() const { return wide_max_; }
   size_t encoded_bytes() const;
 
   // A Plain column over `bytes` (size rows of physical_width(type) bytes each, native
@@ -86,6 +90,9 @@ class Column {
   friend class ColumnBuilder;
   friend struct ColumnCodec;  // runtime/storage/table_file.cpp: columns to and from files
   int64_t plain_int(size_t row) const;
+  // Sets wide_min_/wide_max_ from the values, for columns whose range no builder computed
+  // (borrowed memory, table files, whose statistics hold only the saturated int64 range).
+  void scan_wide_range();
   uint64_t unpack(size_t row) const { return unpack_field(packed_, row, bits_); }
 
   Type type_;
@@ -101,6 +108,8 @@ class Column {
   int bits_ = 0;
   int64_t min_ = 0;
   int64_t max_ = 0;
+  int128 wide_min_ = 0;
+  int128 wide_max_ = 0;
   std::vector<std::string> dictionary_;
 };
 

@@ -12,6 +12,8 @@ std::vector<ColumnStats> scan_stats(const BoundSelect& query, const Table& table
     s.has_range = integer_like && c.size() > c.null_count();
     s.min = c.min_int();
     s.max = c.max_int();
+    s.wide_min = c.min_wide();
+    s.wide_max = c.max_wide();
     s.has_nulls = c.has_nulls();
     s.has_values = c.size() > c.null_count();
     s.dictionary_size = c.dictionary().size();

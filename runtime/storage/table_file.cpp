@@ -199,6 +199,7 @@ struct ColumnCodec {
     uint64_t words = in.scalar<uint64_t>();
     for (uint64_t i = 0; i < words; ++i) c->dictionary_.push_back(in.text());
     check_shape(*c, in);
+    c->scan_wide_range();
     return c;
   }
 

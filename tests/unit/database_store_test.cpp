@@ -36,6 +36,8 @@ void expect_same_table(const Table& a, const Table& b) {
     CHECK(x.null_count() == y.null_count());
     CHECK(x.min_int() == y.min_int());
     CHECK(x.max_int() == y.max_int());
+    CHECK(x.min_wide() == y.min_wide());  // not stored: read back from the values
+    CHECK(x.max_wide() == y.max_wide());
     CHECK(x.dictionary() == y.dictionary());
     CHECK(x.validity_words() == y.validity_words());
     CHECK(x.packed_words() == y.packed_words());
@@ -119,8 +121,10 @@ TEST_CASE("table files: a HUGEINT column makes a version 4 file and reads back")
   auto back = read_table_file(path.string());
   expect_same_table(*db.table("h"), *back);
   CHECK(back->schema.columns[1].type == Type::hugeint());
-  CHECK(back->columns[1]->get_wide(0) ==
-        static_cast<int128>((~static_cast<unsigned __int128>(0)) >> 1));
+  const int128 largest = static_cast<int128>((~static_cast<unsigned __int128>(0)) >> 1);
+  CHECK(back->columns[1]->get_wide(0) == largest);
+  CHECK(back->columns[1]->max_wide() == largest);
+  CHECK(back->columns[1]->min_wide() == -largest - 1);
 }
 
 TEST_CASE("table files: an INTERVAL column makes a version 4 file and reads back") {

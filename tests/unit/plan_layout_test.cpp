@@ -30,15 +30,15 @@ std::vector<KernelId> kernels(const GpuPlan& p) {
 }  // namespace
 
 TEST_CASE("plan layout: an exact variance whose squares pass 128 bits splits its values") {
-  // c_wide is a DECIMAL(30,4), its statistics no range (past 64 bits): 100 bits by its type,
-  // squares 200; halves at 50 bits.
+  // c_wide is a DECIMAL(30,4) whose values pass 64 bits: up to 10^23 unscaled, 77 bits by
+  // its exact range (100 by its type), squares 153; halves at 39 bits.
   GpuPlan p = plan("SELECT VAR_SAMP(c_wide), STDDEV_SAMP(c_wide), VAR_SAMP(c_integer) FROM nulls");
   const StateLayout& l = p.layout;
   REQUIRE(l.aggregate_states.size() == 3);
   CHECK(l.aggregate_states[0] == StateKind::VarianceSplit);
   CHECK(l.aggregate_states[1] == StateKind::StddevSplit);
   CHECK(l.aggregate_states[2] == StateKind::VarianceWide);
-  CHECK(l.square_split[0] == 50);
+  CHECK(l.square_split[0] == 39);
   CHECK(l.square_split[2] == 0);
   // Both share one count, sum and the three parts: the same argument.
   CHECK(l.aggregate_fields[0] == l.aggregate_fields[1]);

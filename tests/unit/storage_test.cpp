@@ -208,9 +208,14 @@ TEST_CASE("storage: wide DECIMAL is Plain little-endian int128") {
   CHECK(column->plain_bytes()[15] == 0x01);  // most significant byte last
   for (int b = 16; b < 32; ++b) CHECK(column->plain_bytes()[b] == 0xff);
   CHECK(column->get_wide(0) == v);
-  // Stats saturate to the int64 range.
+  // The int64 stats saturate; the wide ones are exact.
   CHECK(column->min_int() == -1);
   CHECK(column->max_int() == std::numeric_limits<int64_t>::max());
+  CHECK(column->min_wide() == -1);
+  CHECK(column->max_wide() == v);
+  auto with_nulls = build(Type::decimal(30, 2), {kNull, D(v), kNull, D(-v)});
+  CHECK(with_nulls->min_wide() == -v);
+  CHECK(with_nulls->max_wide() == v);
 }
 
 TEST_CASE("storage: strings become a sorted dictionary with codes in string order") {

@@ -1,6 +1,8 @@
 // Interval reasoning the code generator uses to pick 32-bit arithmetic (compiler/plan/gpu_plan.h).
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "compiler/ir/expr.h"
 #include "compiler/plan/gpu_plan.h"
 
@@ -41,20 +43,24 @@ TEST_CASE("value bounds: TPC-H Q1's charge factors are non-negative 32-bit value
   CHECK(p.hi == 10494950.0L * 100);
 }
 
-// A wide DECIMAL's statistics saturate at the int64 range: inside it they bound the column,
-// where its type alone says 126 bits (a 128-bit SUM over two rows could overflow).
-TEST_CASE("value bounds: a 38-digit DECIMAL of small amounts is as wide as its statistics") {
+// A wide DECIMAL is as wide as its exact range, where its type alone says 126 bits (a 128-bit
+// SUM over two rows could overflow); the int64 range of its statistics saturates.
+TEST_CASE("value bounds: a 38-digit DECIMAL is as wide as its values") {
   ExprPtr amount = make_column_ref(0, Type::decimal(38, 2));
-  auto saturated = [](int64_t lo, int64_t hi, bool values) {
-    ColumnStats s;  // as runtime/storage/scan_stats.cpp gives a wide column: no range
-    s.min = lo;
-    s.max = hi;
+  auto wide = [](int128 lo, int128 hi, bool values) {
+    ColumnStats s;  // as runtime/storage/scan_stats.cpp gives a wide column: no int64 range
+    s.min = INT64_MIN;
+    s.max = INT64_MAX;
+    s.wide_min = lo;
+    s.wide_max = hi;
     s.has_values = values;
     return std::vector<ColumnStats>{s};
   };
-  CHECK(magnitude_log2(*amount, saturated(-1000, 1 << 20, true)) == doctest::Approx(20));
-  CHECK(magnitude_log2(*amount, saturated(INT64_MIN, 5, true)) > 125);  // past int64
-  CHECK(magnitude_log2(*amount, saturated(0, 0, false)) > 125);         // only NULLs
+  CHECK(magnitude_log2(*amount, wide(-1000, 1 << 20, true)) == doctest::Approx(20));
+  CHECK(magnitude_log2(*amount, wide(-(int128{1} << 80), 5, true)) == doctest::Approx(80));
+  CHECK(magnitude_log2(*amount, wide(0, int128{3} << 100, true)) ==
+        doctest::Approx(100 + std::log2(3.0L)));
+  CHECK(magnitude_log2(*amount, wide(0, 0, false)) > 125);  // only NULLs: the type's bound
 }
 
 TEST_CASE("value bounds: signs - scales and what stays unknown") {
