@@ -284,9 +284,20 @@ void CudaExprEmitter::set_group_operands(std::vector<CudaOperand> keys,
   aggregate_operands_ = std::move(aggregates);
 }
 
-CudaOperand CudaExprEmitter::emit_column(const Expr& e, std::string&) {
-  const ColumnNames& c = columns_.at(static_cast<size_t>(e.index));
+void CudaExprEmitter::set_column_operand(int scan_column, CudaOperand code) {
+  column_operands_.emplace_back(scan_column, std::move(code));
+}
+
+CudaOperand CudaExprEmitter::column_operand(int scan_column) const {
+  for (const auto& [column, operand] : column_operands_) {
+    if (column == scan_column) return operand;
+  }
+  const ColumnNames& c = columns_.at(static_cast<size_t>(scan_column));
   return {c.value, c.null};
+}
+
+CudaOperand CudaExprEmitter::emit_column(const Expr& e, std::string&) {
+  return column_operand(e.index);
 }
 
 CudaOperand CudaExprEmitter::emit_constant(const Expr& e, std::string& out) {

@@ -63,6 +63,9 @@ class CudaExprEmitter {
   // the aggregation (HAVING: compiler/plan/device_having.h) reads GroupKeyRef and AggregateRef
   // from them; before this they are unsupported.
   void set_group_operands(std::vector<CudaOperand> keys, std::vector<CudaOperand> aggregates);
+  // Where the Finalizer holds a dictionary column's code: the cell of a key that is that
+  // column (compiler/plan/device_having.h), read in place of the Scan's decoded row.
+  void set_column_operand(int scan_column, CudaOperand code);
 
   // The string domain of a computed VARCHAR expression already emitted, or -1.
   int string_domain_of(const Expr& e) const;
@@ -126,6 +129,9 @@ class CudaExprEmitter {
   std::vector<std::string> lookup_names_;  // per lookup: its table's values (`<name>_null`)
   int domain_ = -1;  // the domain the string being emitted belongs to (-1: none)
   std::vector<CudaOperand> key_operands_, aggregate_operands_;  // set_group_operands
+  std::vector<std::pair<int, CudaOperand>> column_operands_;    // set_column_operand
+  // The operand holding a scan column's value: the Scan's decoded row, or its Finalizer stand-in.
+  CudaOperand column_operand(int scan_column) const;
 };
 
 }  // namespace tally

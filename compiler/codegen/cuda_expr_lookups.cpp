@@ -17,9 +17,10 @@ CudaOperand CudaExprEmitter::emit_lookup(const Expr& e, int column, std::string&
 
 std::string CudaExprEmitter::code_index(int column, std::string& out) {
   const std::string code = symbols_.fresh(columns_[column].value + "_code");
+  const CudaOperand value = column_operand(column);
   // NULL strings read the entry after the last code.
-  out += fmt::format("const i64 {} = {} ? {}ll : {};\n", code, columns_[column].null,
-                     stats_[column].dictionary_size, columns_[column].value);
+  out += fmt::format("const i64 {} = {} ? {}ll : {};\n", code, value.null,
+                     stats_[column].dictionary_size, value.value);
   return code;
 }
 

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "compiler/codegen/group_slot.h"
+#include "compiler/plan/device_having.h"
 
 namespace tally {
 
@@ -193,8 +194,15 @@ void emit_device_having(AggregationContext& ctx) {
          fmt::format("group_value_nulls[{}]", a)});
   }
   ctx.emitter.set_group_operands(std::move(keys), std::move(aggregates));
-  ctx.emitter.check_supported(*ctx.query.having);
-  ctx.having = ctx.emitter.emit(*ctx.query.having, ctx.having_code);
+  for (size_t i = 0; i < ctx.query.group_keys.size(); ++i) {
+    const Expr& key = *ctx.query.group_keys[i];
+    if (key.kind != ExprKind::ColumnRef || !key.type.is_string()) continue;
+    ctx.emitter.set_column_operand(
+        key.index, {fmt::format("(i64)group_keys[{}]", i), fmt::format("group_key_nulls[{}]", i)});
+  }
+  const ExprPtr having = having_over_string_key_columns(ctx.query);
+  ctx.emitter.check_supported(*having);
+  ctx.having = ctx.emitter.emit(*having, ctx.having_code);
 }
 
 std::string finalize_body(AggregationContext& ctx) {

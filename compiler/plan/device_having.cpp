@@ -1,5 +1,7 @@
 #include "compiler/plan/device_having.h"
 
+#include "compiler/plan/expr_facts.h"
+
 namespace tally {
 
 namespace {
@@ -10,7 +12,25 @@ bool number_cell(const Type& t) {
   return !t.is_string() && !t.is_interval() && t.id != TypeId::Null;
 }
 
+bool string_column_key(const BoundSelect& query, int key) {
+  const Expr& k = *query.group_keys.at(static_cast<size_t>(key));
+  return k.kind == ExprKind::ColumnRef && k.type.is_string();
+}
+
+ExprPtr over_string_key_columns(const ExprPtr& e, const BoundSelect& query) {
+  if (e->kind == ExprKind::GroupKeyRef && string_column_key(query, e->index)) {
+    return query.group_keys.at(static_cast<size_t>(e->index));
+  }
+  if (e->children.empty()) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  for (ExprPtr& c : copy->children) c = over_string_key_columns(c, query);
+  return copy;
+}
+
+// Over having_over_string_key_columns' form: a string key is a column there, read only
+// inside a term the Finalizer looks up by the column's code.
 bool fits(const Expr& e, const BoundSelect& query) {
+  if (dictionary_lookup_column(e, query) >= 0) return true;
   if (e.type.is_string() || e.type.is_interval()) return false;
   switch (e.kind) {
     case ExprKind::GroupKeyRef: {
@@ -49,7 +69,12 @@ bool fits(const Expr& e, const BoundSelect& query) {
 }  // namespace
 
 bool having_fits_device(const BoundSelect& query) {
-  return query.having && query.grouping_sets.empty() && fits(*query.having, query);
+  return query.having && query.grouping_sets.empty() &&
+         fits(*having_over_string_key_columns(query), query);
+}
+
+ExprPtr having_over_string_key_columns(const BoundSelect& query) {
+  return over_string_key_columns(query.having, query);
 }
 
 }  // namespace tally

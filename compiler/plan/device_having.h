@@ -9,8 +9,14 @@ namespace tally {
 
 // Whether the Finalizer can evaluate the query's HAVING: comparisons, logic and arithmetic
 // over constants, parameters and the cells of group keys and aggregates that hold numbers,
-// booleans or times (not strings, intervals, or floating-point keys), and no grouping sets
-// (each set's GROUPING() differs). False without HAVING.
+// booleans or times (not intervals or floating-point keys), a string key's column through a
+// table by its dictionary code (`key <> 'R'`, `key LIKE 'F%'`), and no grouping sets (each
+// set's GROUPING() differs). False without HAVING.
 bool having_fits_device(const BoundSelect& query);
+
+// The query's HAVING with each reference to a key that is a VARCHAR column replaced by that
+// column: the Finalizer reads the column's code from the key's cell, so a term on the key
+// alone becomes a per-code lookup as in the Scan (compiler/codegen/cuda_expr.h).
+ExprPtr having_over_string_key_columns(const BoundSelect& query);
 
 }  // namespace tally

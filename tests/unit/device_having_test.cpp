@@ -31,11 +31,22 @@ TEST_CASE("device having: numbers and times and booleans of keys and aggregates 
       on_device("SELECT c_smallint, MIN(c_real), AVG(c_decimal) FROM nulls GROUP BY 1 "
                 "HAVING c_smallint IN (1, 3) AND COALESCE(MIN(c_real), 0) > 0.5 "
                 "AND CASE WHEN AVG(c_decimal) > 0 THEN 1 ELSE 0 END = 1"));
-  // A string key's cell is a dictionary code; VARCHAR results are ids of their domains. (A
+  // A string column key's cell is its dictionary code: a term on it is a table by code. (A
   // condition on keys alone moves to WHERE: compiler/ir/key_conditions.h.)
   CHECK(
+      on_device("SELECT l_returnflag, COUNT(*) FROM lineitem GROUP BY 1 "
+                "HAVING l_returnflag = 'R' OR COUNT(*) > 5"));
+  CHECK(
+      on_device("SELECT l_shipmode, l_returnflag, SUM(l_quantity) FROM lineitem GROUP BY 1, 2 "
+                "HAVING (l_shipmode LIKE '%AIR%' OR l_returnflag IN ('A', 'N')) AND "
+                "SUM(l_quantity) > 10"));
+  // A computed string key is an id of its domain; VARCHAR results too.
+  CHECK(
+      !on_device("SELECT upper(c_varchar), COUNT(*) FROM nulls GROUP BY 1 "
+                 "HAVING upper(c_varchar) > 'D' OR COUNT(*) > 3"));
+  CHECK(
       !on_device("SELECT l_returnflag, COUNT(*) FROM lineitem GROUP BY 1 "
-                 "HAVING l_returnflag = 'R' OR COUNT(*) > 5"));
+                 "HAVING l_returnflag < MAX(l_shipmode) OR COUNT(*) > 5"));
   CHECK(
       !on_device("SELECT l_linenumber, MAX(l_shipmode) FROM lineitem GROUP BY 1 "
                  "HAVING MAX(l_shipmode) > 'M'"));
@@ -66,6 +77,17 @@ TEST_CASE("device having: the plan and --explain say so and the Finalizer compil
     if (!cuda::nvrtc_available()) continue;
     const cuda::CompiledKernel binary = cuda::compile_cuda(g.source, "having.cu");
     CHECK(!binary.image.empty());
+  }
+  // A string key's term reads a table by the key's code in the Finalizer.
+  const test::GeneratedScan coded = test::generate_scan(
+      having_db(),
+      "SELECT l_returnflag, l_linestatus, COUNT(*) FROM lineitem GROUP BY 1, 2 "
+      "HAVING l_returnflag <> 'R' OR COUNT(*) < 10",
+      GpuStrategy::Auto);
+  CHECK(coded.plan.having_on_device());
+  CHECK(coded.source.find("? 3ll : (i64)group_keys[0]") != std::string::npos);
+  if (cuda::nvrtc_available()) {
+    CHECK(!cuda::compile_cuda(coded.source, "having_codes.cu").image.empty());
   }
   const test::GeneratedScan host = test::generate_scan(
       having_db(),
