@@ -323,6 +323,17 @@ long double magnitude_log2(const Expr& e, const std::vector<ColumnStats>& stats)
       if (c.type.is_float()) return declared;
       return magnitude_log2(c, stats) + std::max(0, scale_of(e) - scale_of(c)) * ten;
     }
+    case ExprKind::Constant:  // a non-NULL one's value bounds it above
+      return e.value.null ? 0 : declared;
+    case ExprKind::Round: {
+      // |round(x)| <= |x| + half a step, a step being 10^-digits: in the result's unscaled
+      // units, at most twice the larger of the shifted |x| and the step.
+      const Expr& c = *e.children[0];
+      if (!e.type.is_decimal() || !c.type.is_decimal()) return declared;
+      const long double shifted = magnitude_log2(c, stats) + (scale_of(e) - scale_of(c)) * ten;
+      const long double step = std::max(0, scale_of(e) - e.digits) * ten;
+      return std::max({0.0L, shifted, step}) + 1;
+    }
     case ExprKind::Negate:
     case ExprKind::Abs:
       return magnitude_log2(*e.children[0], stats);

@@ -63,6 +63,28 @@ TEST_CASE("value bounds: a 38-digit DECIMAL is as wide as its values") {
   CHECK(magnitude_log2(*amount, wide(0, 0, false)) > 125);  // only NULLs: the type's bound
 }
 
+// A CASE without ELSE has a NULL branch, which adds nothing; ROUND moves the unscaled digits
+// and may carry one step up (ROUND(49.99, -2) is 0, ROUND(50.00, -2) is 100).
+TEST_CASE("value bounds: magnitudes of a CASE without ELSE and of ROUND") {
+  ColumnStats s;  // a wide column: no int64 range, so the interval analysis knows nothing
+  s.wide_min = -5000;
+  s.wide_max = 9000;
+  const std::vector<ColumnStats> stats = {s};
+  ExprPtr x = make_column_ref(0, Type::decimal(38, 2));
+  ExprPtr positive = make_node(ExprKind::Compare, Type::boolean(), {x, x});
+  ExprPtr no_else = make_node(ExprKind::Case, x->type, {positive, x, make_null_constant(x->type)});
+  CHECK(magnitude_log2(*no_else, stats) == doctest::Approx(std::log2(9000.0L)));
+  auto round = [&](int digits, int scale) {
+    auto r = std::make_shared<Expr>(*make_node(ExprKind::Round, Type::decimal(38, scale), {x}));
+    r->digits = digits;
+    return magnitude_log2(*r, stats);
+  };
+  CHECK(round(1, 1) == doctest::Approx(std::log2(900.0L) + 1));  // |r| <= 900.0 + 0.05
+  CHECK(round(2, 2) == doctest::Approx(std::log2(9000.0L) + 1));
+  CHECK(round(-2, 0) == doctest::Approx(std::log2(100.0L) + 1));  // 90.00 -> 100: the step
+  CHECK(std::exp2(round(-2, 0)) >= 100);
+}
+
 TEST_CASE("value bounds: signs - scales and what stays unknown") {
   std::vector<ColumnStats> stats = {range(-5, 7), ColumnStats{}};
   const Type i = Type::integer();
