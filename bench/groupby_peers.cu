@@ -49,6 +49,32 @@ __global__ void __launch_bounds__(kAtomicsBlock)
   });
 }
 
+// COUNT(*) and SUM(value) of a key packed in one 64-bit word, the count above bit 32: one
+// global atomic a row instead of two. A sum's low half may carry into the count; the add that
+// carried sees it in the old word it gets back and counts it in `carries`, which
+// packed_finish takes out of the count and adds to the sum (rows < 2^31 and values < 2^31,
+// so count and carries stay under 2^32).
+__global__ void __launch_bounds__(kAtomicsBlock)
+    packed_atomics(const uint32_t* __restrict__ keys, const int32_t* __restrict__ values,
+                   uint64_t rows, unsigned long long* packed, unsigned* carries) {
+  for_each_row(keys, values, rows, [&](uint32_t key, int32_t v) {
+    const unsigned long long low = static_cast<unsigned>(v);
+    const unsigned long long old = atomicAdd(packed + key, (1ull << 32) + low);
+    if ((old & 0xffffffffull) + low > 0xffffffffull) atomicAdd(carries + key, 1u);
+  });
+}
+
+// In place: the packed words become 64-bit sums, the carries 32-bit counts.
+__global__ void packed_finish(uint32_t k, unsigned long long* packed, unsigned* carries) {
+  for (uint32_t slot = blockIdx.x * blockDim.x + threadIdx.x; slot < k;
+       slot += gridDim.x * blockDim.x) {
+    const unsigned long long word = packed[slot];
+    const unsigned carried = carries[slot];
+    carries[slot] = static_cast<unsigned>(word >> 32) - carried;
+    packed[slot] = (word & 0xffffffffull) + (static_cast<unsigned long long>(carried) << 32);
+  }
+}
+
 // A block-private table in shared memory (SharedCountSums) of the keys [base, base + slots),
 // flushed once; rows with other keys are skipped (the sliced peer's other passes take them).
 __global__ void __launch_bounds__(kSharedBlock)
@@ -107,6 +133,15 @@ cudaError_t run_atomics(uint32_t) {
   global_atomics<<<g_grid_atomics, kAtomicsBlock>>>(g.keys.as<uint32_t>(), g.values.as<int32_t>(),
                                                     g.rows, g.counts.as<unsigned>(),
                                                     g.sums.as<unsigned long long>());
+  return cudaGetLastError();
+}
+
+cudaError_t run_packed(uint32_t k) {
+  packed_atomics<<<g_grid_atomics, kAtomicsBlock>>>(g.keys.as<uint32_t>(), g.values.as<int32_t>(),
+                                                    g.rows, g.sums.as<unsigned long long>(),
+                                                    g.counts.as<unsigned>());
+  packed_finish<<<(k + 255) / 256 < 1024 ? (k + 255) / 256 : 1024, 256>>>(
+      k, g.sums.as<unsigned long long>(), g.counts.as<unsigned>());
   return cudaGetLastError();
 }
 
@@ -198,6 +233,11 @@ GroupbyPeerResult prepare(int peer, uint32_t k, Launch& launch) {
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, global_atomics, kAtomicsBlock, 0));
     g_grid_atomics = std::max(1, per_sm) * sms;
     launch.run = run_atomics;
+  } else if (peer == kPeerPacked) {
+    PEER_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, packed_atomics, kAtomicsBlock, 0));
+    g_grid_atomics = std::max(1, per_sm) * sms;
+    launch.run = run_packed;
   } else if (peer == kPeerShared || peer == kPeerSliced) {
     int optin = 0;
     PEER_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
@@ -337,6 +377,8 @@ const char* groupby_peer_name(int peer) {
       return "sliced";
     case kPeerInterleaved:
       return "interleaved";
+    case kPeerPacked:
+      return "packed";
   }
   return "?";
 }

@@ -30,8 +30,11 @@ enum GroupbyPeer {
   // so the S blocks of a group read the same rows at about the same time (once from memory,
   // S - 1 times from L2) and each flushes its slice once.
   kPeerInterleaved = 6,
+  // The atomics peer with COUNT(*) and SUM(value) packed in one 64-bit word: one global atomic
+  // a row; a sum's carry into the count is seen by the add that made it and taken out after.
+  kPeerPacked = 7,
 };
-#define GROUPBY_PEER_COUNT 7
+#define GROUPBY_PEER_COUNT 8
 
 enum GroupbyPeerStatus {
   kPeerRan = 0,
@@ -45,8 +48,8 @@ typedef struct {
   char message[256];
 } GroupbyPeerResult;
 
-const char* groupby_peer_name(
-    int peer);  // "atomics", "shared", "cub", "cluster", "partition", "sliced", "interleaved"
+const char* groupby_peer_name(int peer);  // "atomics", "shared", "cub", "cluster", "partition",
+                                          // "sliced", "interleaved", "packed"
 
 // Copies `rows` values (the same for every K) to device 0; rows < 2^31. Returns 0, or -1
 // with groupby_peers_error() saying why.
