@@ -43,6 +43,8 @@ constexpr const char* kKernelNames[] = {
     "group_key_nulls",
     "group_values",
     "group_value_nulls",
+    "packed_counts",
+    "pack_carries",
 };
 
 SymbolTable kernel_symbols() {
@@ -62,6 +64,7 @@ AggregationContext::AggregationContext(const BoundSelect& query, const GpuPlan& 
       symbols(kernel_symbols()),
       columns(name_columns(query, symbols)),
       fields(name_fields(plan.layout, query, symbols)),
+      packing(count_sum_packing(plan, query, stats)),
       emitter(query, stats, program.lookups, args, declarations, symbols, columns,
               &program.string_domains) {}
 

@@ -12,6 +12,7 @@
 #include "compiler/codegen/gpu_program.h"
 #include "compiler/codegen/program_names.h"
 #include "compiler/codegen/symbol_table.h"
+#include "compiler/plan/count_sum_packing.h"
 
 namespace tally {
 
@@ -34,6 +35,10 @@ struct AggregationContext {
   std::string declarations;
   std::vector<ColumnNames> columns;
   std::vector<std::string> fields;  // per state field: its array
+  // The row count packed with a sum in the global tables: its words and carries (declared
+  // only where packing.packs()).
+  CountSumPacking packing;
+  std::string packed_counts = "packed_counts", pack_carries = "pack_carries";
   CudaExprEmitter emitter;
   // GpuPlan::having_on_device(): the predicate's statements and where its value is
   // (compiler/codegen/finalizer.h emit_device_having).

@@ -205,9 +205,29 @@ void emit_device_having(AggregationContext& ctx) {
   ctx.having = ctx.emitter.emit(*having, ctx.having_code);
 }
 
+namespace {
+
+// The rows and the sum the Scan packed in one word (compiler/plan/count_sum_packing.h) join
+// the fields the block caches flushed into, before anything reads them.
+std::string unpack_count_sum(const AggregationContext& ctx) {
+  if (!ctx.packing.packs()) return "";
+  const std::string& sum = ctx.fields[static_cast<size_t>(ctx.packing.field)];
+  const std::string offset =
+      ctx.packing.offset == 0
+          ? ""
+          : fmt::format(" + (i128)({}ll) * (i128)taken.rows", ctx.packing.offset);
+  return fmt::format(
+      "{{ const PackedCountSum taken = packed_count_sum_take(&{}[slot], &{}[slot]);\n"
+      "{}[slot] += taken.rows;\n{}[slot] += (i128)taken.sum{}; }}\n",
+      ctx.packed_counts, ctx.pack_carries, ctx.fields[0], sum, offset);
+}
+
+}  // namespace
+
 std::string finalize_body(AggregationContext& ctx) {
   // A no-op unless launched as the Scan's dependent; then the Scan's states are complete.
   std::string b = "wait_for_prior_grid();\n" + state_slot_loop_head(ctx.plan, false) + " {\n";
+  b += unpack_count_sum(ctx);
   b += fmt::format("if (!({})) continue;\n", occupied(ctx));
   if (ctx.plan.having_on_device()) return b + having_group(ctx) + "}\n";
   const CellTargets out{false, ctx.query.group_keys.size(), ctx.query.aggregates.size()};

@@ -33,6 +33,9 @@ enum class ArgKind {
   OutValueNulls,   // 1 byte per cell of OutValues
   DistinctSet,     // u64* the DISTINCT aggregates' set (templates/tally_distinct.cuh)
   SliceFirst,      // the first slot of this Scan pass's slice (GpuPlan::block_slices)
+  // The row count packed with a sum (compiler/plan/count_sum_packing.h), per state slot:
+  PackedCounts,  // u64 words: the count above bit 32, the sum's low bits below
+  PackCarries,   // u32: the sum's carries into the count
   // A non-aggregated query (GpuPlan::projection, templates/tally_project.cuh):
   BlockCounts,     // u64 per block: rows that pass, by the count pass
   BlockOffsets,    // u64 per block: the exclusive scan of BlockCounts

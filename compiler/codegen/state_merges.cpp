@@ -315,7 +315,20 @@ std::string StateMerges::merge_fields(const std::vector<Input>& inputs,
     sum += fmt::format("{}((u64)({}) << {})", sum.empty() ? "" : " + ", term, at.shift);
   };
   std::string m;
+  // The global tables' row count and packed sum: one atomic (compiler/plan/count_sum_packing.h).
+  const bool global = slot_cells.empty() && register_slot < 0 && !m2_pass_;
+  const CountSumPacking& counted = ctx_.packing;
   for (const FieldMerge& fm : field_merges(inputs)) {
+    if (global && counted.packs() && fm.field == 0) continue;
+    if (global && counted.packs() && fm.field == static_cast<size_t>(counted.field)) {
+      std::string addend = counted.offset == 0
+                               ? fmt::format("(u64)({})", fm.value)
+                               : fmt::format("(u64)(({}) - ({}ll))", fm.value, counted.offset);
+      if (!fm.null.empty()) addend = fmt::format("({} ? 0ull : {})", fm.null, addend);
+      m += fmt::format("packed_count_sum_add(&{}[slot], &{}[slot], {});\n", ctx_.packed_counts,
+                       ctx_.pack_carries, addend);
+      continue;
+    }
     if (packed(fm.field)) {
       pack(fm.field,
            fm.null.empty() ? fm.value : fmt::format("{} ? 0ull : (u64)({})", fm.null, fm.value));

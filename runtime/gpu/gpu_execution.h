@@ -4,6 +4,7 @@
 // part of a table split across engines (gpu_parts.cpp).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -310,6 +311,13 @@ class GpuExecution {
     if (c_.plan.strategy == GpuStrategy::Hash) {
       table_keys_ = engine_.pool.allocate(hash_table_bytes(c_.plan), "hash table keys");
     }
+    const auto& args = c_.program->args;
+    if (std::any_of(args.begin(), args.end(),
+                    [](const ArgSlot& a) { return a.kind == ArgKind::PackedCounts; })) {
+      // Set to 0 by the Init kernel, as the fields are.
+      packed_counts_ = engine_.pool.allocate(slots * 8, "packed row counts");
+      pack_carries_ = engine_.pool.allocate(slots * 4, "the packed sums' carries");
+    }
     if (c_.plan.distinct_capacity > 0) {
       // Three words an entry, all zero: every entry empty (templates/tally_distinct.cuh).
       distinct_ = engine_.pool.allocate(c_.plan.distinct_capacity * 24, "the DISTINCT set");
@@ -366,6 +374,10 @@ class GpuExecution {
         return slice_first_;
       case ArgKind::StateField:
         return fields_[a.index].ptr();
+      case ArgKind::PackedCounts:
+        return packed_counts_.ptr();
+      case ArgKind::PackCarries:
+        return pack_carries_.ptr();
       case ArgKind::OutKeys:
         return out_keys_.ptr();
       case ArgKind::OutKeyNulls:
@@ -467,6 +479,7 @@ class GpuExecution {
   std::vector<cuda::DeviceBuffer> fields_, lookups_;
   LookupTables lookup_tables_;
   cuda::DeviceBuffer table_keys_, distinct_;
+  cuda::DeviceBuffer packed_counts_, pack_carries_;  // compiler/plan/count_sum_packing.h
   cuda::DeviceBuffer results_;  // a small result's one buffer: the views below are parts of it
   cuda::DeviceBuffer status_, out_count_;
   std::vector<uint64_t> arg_words_;  // the kernels' parameter block (KernelArgs<N>)

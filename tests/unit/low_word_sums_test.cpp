@@ -47,12 +47,15 @@ TEST_CASE("codegen: non-negative sums whose total fits 64 bits merge with a 64-b
   CHECK(large.find("atomic_add_low(") == std::string::npos);
 }
 
+// The first bounded sum shares the row count's word (compiler/plan/count_sum_packing.h).
 TEST_CASE("codegen: a hash scan's per-row merges of bounded sums are 64-bit adds") {
   const std::string hash = source(
-      "SELECT l_orderkey, SUM(l_quantity), SUM(l_quantity - 30) FROM lineitem GROUP BY "
-      "l_orderkey",
+      "SELECT l_orderkey, SUM(l_quantity), SUM(l_extendedprice), SUM(l_quantity - 30) FROM "
+      "lineitem GROUP BY l_orderkey",
       GpuStrategy::Hash);
-  CHECK(hash.find("atomic_add_low(&sum_l_quantity[slot], (u64)(") != std::string::npos);
+  CHECK(hash.find("packed_count_sum_add(&packed_counts[slot], &pack_carries[slot], "
+                  "(l_quantity_null ? 0ull : (u64)(l_quantity)))") != std::string::npos);
+  CHECK(hash.find("atomic_add_low(&sum_l_extendedprice[slot], (u64)(") != std::string::npos);
   CHECK(hash.find("atomic_add(&sum_l_quantity_30[slot], (i128)") != std::string::npos);
 }
 

@@ -1,0 +1,68 @@
+// compiler/plan/count_sum_packing.h on the GPU: Direct and Hash tables that add the row count
+// and a sum with one atomic give the CPU engine's results, where the sums carry past 32 bits,
+// take an offset, skip NULLs, and where a hash table grows and the Scan runs again.
+#include <doctest/doctest.h>
+
+#include <optional>
+
+#include "tests/gpu/gpu_support.h"
+#include "tests/gpu/strategy_compare.h"
+
+namespace tally {
+namespace {
+
+Database& packed_db() {
+  static Database* db = [] {
+    auto* d = new Database();
+    test::run_script(
+        *d,
+        "CREATE TABLE p (k INTEGER, small INTEGER, big BIGINT, neg INTEGER, nv INTEGER);"
+        "INSERT INTO p SELECT range % 997, range * 7919 % 1000000, range * 2654435761 % "
+        "4000000000, range * 104729 % 1000000001 - 500000000, CASE WHEN range % 7 = 0 THEN "
+        "NULL ELSE range % 50000 END FROM range(200000)");
+    return d;
+  }();
+  return *db;
+}
+
+Result run(const std::string& sql, DeviceChoice device, uint64_t capacity = 0) {
+  ExecOptions options;
+  options.device = device;
+  options.strategy = "hash";
+  options.hash_capacity = capacity;
+  std::optional<Result> last;
+  packed_db().execute_script(sql, options, [&](const StatementOutcome& o) {
+    if (o.result) last = o.result;
+  });
+  REQUIRE(last.has_value());
+  return *last;
+}
+
+}  // namespace
+
+TEST_CASE("gpu packed counts: one atomic a row gives the CPU engine's counts and sums") {
+  const char* const queries[] = {
+      "SELECT k, COUNT(*), SUM(small) FROM p GROUP BY k ORDER BY k",
+      // about 200 rows of values to 4e9 a group: each sum carries past 32 bits many times
+      "SELECT k, COUNT(*), SUM(big), AVG(big) FROM p GROUP BY k ORDER BY k",
+      "SELECT k % 10 AS m, COUNT(*), SUM(big) FROM p GROUP BY m ORDER BY m",
+      // values from -5e8: packed less the offset, which comes back once a row
+      "SELECT k, COUNT(*), SUM(neg), MIN(neg) FROM p GROUP BY k ORDER BY k",
+      // a nullable sum adds 0 for NULL and is NULL where a group has no value
+      "SELECT small % 3000 AS m, COUNT(*), SUM(nv), COUNT(nv) FROM p WHERE k < 500 GROUP BY m "
+      "ORDER BY m",
+      "SELECT k, SUM(big) FROM p WHERE small > 500000 GROUP BY k ORDER BY k"};
+  for (const char* sql : queries) {
+    INFO(sql);
+    CHECK(test::compare_gpu_strategies(packed_db(), sql) > 0);
+  }
+}
+
+TEST_CASE("gpu packed counts: a hash table that grows runs the Scan again from zero") {
+  const std::string sql = "SELECT k, COUNT(*), SUM(big) FROM p GROUP BY k ORDER BY k";
+  const Result cpu = run(sql, DeviceChoice::Cpu);
+  const Result gpu = run(sql, DeviceChoice::Gpu, 64);  // 997 groups: grown and rerun
+  CHECK(test::result_difference(cpu, gpu, test::gpu_tolerances(cpu)) == "");
+}
+
+}  // namespace tally
