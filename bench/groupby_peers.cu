@@ -75,6 +75,31 @@ __global__ void packed_finish(uint32_t k, unsigned long long* packed, unsigned* 
   }
 }
 
+// The packed word the other way round, with no returned value to wait for: the count in the
+// low `count_bits` (as many as the row count needs, so it never carries), the sum above it
+// modulo 2^(64 - count_bits). A sum is exact where its count times the largest value (col2 <
+// 10^6) stays below that; packed_red_finish marks any other group (a sum of ~0, so the
+// check fails) where a query compiler would run the table again unpacked.
+__global__ void __launch_bounds__(kAtomicsBlock)
+    packed_red_atomics(const uint32_t* __restrict__ keys, const int32_t* __restrict__ values,
+                       uint64_t rows, uint32_t count_bits, unsigned long long* packed) {
+  for_each_row(keys, values, rows, [&](uint32_t key, int32_t v) {
+    atomicAdd(packed + key, (static_cast<unsigned long long>(v) << count_bits) + 1ull);
+  });
+}
+
+__global__ void packed_red_finish(uint32_t k, uint32_t count_bits, unsigned long long* packed,
+                                  unsigned* counts) {
+  for (uint32_t slot = blockIdx.x * blockDim.x + threadIdx.x; slot < k;
+       slot += gridDim.x * blockDim.x) {
+    const unsigned long long word = packed[slot];
+    const unsigned long long count = word & ((1ull << count_bits) - 1);
+    const bool exact = count * 1000000ull < (1ull << (64 - count_bits));
+    counts[slot] = static_cast<unsigned>(count);
+    packed[slot] = exact ? word >> count_bits : ~0ull;
+  }
+}
+
 // A block-private table in shared memory (SharedCountSums) of the keys [base, base + slots),
 // flushed once; rows with other keys are skipped (the sliced peer's other passes take them).
 __global__ void __launch_bounds__(kSharedBlock)
@@ -142,6 +167,17 @@ cudaError_t run_packed(uint32_t k) {
                                                     g.counts.as<unsigned>());
   packed_finish<<<(k + 255) / 256 < 1024 ? (k + 255) / 256 : 1024, 256>>>(
       k, g.sums.as<unsigned long long>(), g.counts.as<unsigned>());
+  return cudaGetLastError();
+}
+
+cudaError_t run_packed_red(uint32_t k) {
+  uint32_t count_bits = 1;
+  while ((1ull << count_bits) <= g.rows) ++count_bits;
+  packed_red_atomics<<<g_grid_atomics, kAtomicsBlock>>>(g.keys.as<uint32_t>(),
+                                                        g.values.as<int32_t>(), g.rows, count_bits,
+                                                        g.sums.as<unsigned long long>());
+  packed_red_finish<<<(k + 255) / 256 < 1024 ? (k + 255) / 256 : 1024, 256>>>(
+      k, count_bits, g.sums.as<unsigned long long>(), g.counts.as<unsigned>());
   return cudaGetLastError();
 }
 
@@ -238,6 +274,11 @@ GroupbyPeerResult prepare(int peer, uint32_t k, Launch& launch) {
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, packed_atomics, kAtomicsBlock, 0));
     g_grid_atomics = std::max(1, per_sm) * sms;
     launch.run = run_packed;
+  } else if (peer == kPeerPackedRed) {
+    PEER_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, packed_red_atomics,
+                                                             kAtomicsBlock, 0));
+    g_grid_atomics = std::max(1, per_sm) * sms;
+    launch.run = run_packed_red;
   } else if (peer == kPeerShared || peer == kPeerSliced) {
     int optin = 0;
     PEER_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
@@ -379,6 +420,8 @@ const char* groupby_peer_name(int peer) {
       return "interleaved";
     case kPeerPacked:
       return "packed";
+    case kPeerPackedRed:
+      return "packed_red";
   }
   return "?";
 }

@@ -33,8 +33,11 @@ enum GroupbyPeer {
   // The atomics peer with COUNT(*) and SUM(value) packed in one 64-bit word: one global atomic
   // a row; a sum's carry into the count is seen by the add that made it and taken out after.
   kPeerPacked = 7,
+  // The packed word with the count in its low bits (never carrying) and the sum above, modulo:
+  // one atomic a row whose result nobody waits for, exact where count x largest value fits.
+  kPeerPackedRed = 8,
 };
-#define GROUPBY_PEER_COUNT 8
+#define GROUPBY_PEER_COUNT 9
 
 enum GroupbyPeerStatus {
   kPeerRan = 0,
@@ -49,7 +52,7 @@ typedef struct {
 } GroupbyPeerResult;
 
 const char* groupby_peer_name(int peer);  // "atomics", "shared", "cub", "cluster", "partition",
-                                          // "sliced", "interleaved", "packed"
+                                          // "sliced", "interleaved", "packed", "packed_red"
 
 // Copies `rows` values (the same for every K) to device 0; rows < 2^31. Returns 0, or -1
 // with groupby_peers_error() saying why.
