@@ -52,12 +52,25 @@ TALLY_DEV void packed_count_sum_add(u64* word, u32* carries, u64 addend) {
   if ((old & 0xffffffffull) + addend > 0xffffffffull) atomicAdd(carries, 1u);
 }
 
-// The rows and the sum a packed word and its carries hold; both are left 0, so taking them
+// The rows and the sum a packed word (and its carries) hold; both are left 0, so taking them
 // twice adds nothing the second time.
 struct PackedCountSum {
   u64 rows;
   u64 sum;
 };
+
+// The low-count layout: the count in the low `count_bits`, which hold more than the table's
+// rows so it never carries, and the sum above it modulo 2^(64 - count_bits). One add whose
+// result nobody waits for (a RED): the carrying layout's returned word costs a round trip.
+// The sum is exact while its count times the largest addend fits; the Finalizer checks.
+TALLY_DEV void packed_low_count_add(u64* word, u64 addend, u32 count_bits) {
+  atomicAdd(word, (addend << count_bits) + 1ull);
+}
+TALLY_DEV PackedCountSum packed_low_count_take(u64* word, u32 count_bits) {
+  const u64 packed = *word;
+  *word = 0;
+  return {packed & ((1ull << count_bits) - 1), packed >> count_bits};
+}
 TALLY_DEV PackedCountSum packed_count_sum_take(u64* word, u32* carries) {
   const u64 packed = *word;
   const u64 carried = *carries;

@@ -26,6 +26,9 @@ constexpr unsigned int kStatusSkewnessOutOfRange = 16384;
 constexpr unsigned int kStatusKurtosisOutOfRange = 32768;
 constexpr unsigned int kStatusTimestampOutOfRange = 65536;  // past 0001-01-01 ... 9999-12-31
 constexpr unsigned int kStatusHugeintOverflow = 131072;     // past -2^127 ... 2^127-1
+// A group whose packed sum could have wrapped (compiler/plan/count_sum_packing.h): the host
+// runs the query again with the carrying layout, never a wrong answer.
+constexpr unsigned int kStatusPackedSumAmbiguous = 262144;
 
 // 32-bit words of the status buffer: the status word, then the coordination words of a
 // Scan that sets its own states (LaunchSync, tally_init_in_scan.cuh). The host zeroes them.

@@ -33,11 +33,14 @@ class AggregationWriter {
                       ctx_.args.add({ArgKind::StateField, static_cast<int>(f)}));
     }
     if (ctx_.packing.packs()) {
-      ctx_.declarations += fmt::format(
-          "u64* __restrict__ const {0} = (u64*)args[{1}]; (void){0};\n"
-          "u32* __restrict__ const {2} = (u32*)args[{3}]; (void){2};\n",
-          ctx_.packed_counts, ctx_.args.add({ArgKind::PackedCounts}), ctx_.pack_carries,
-          ctx_.args.add({ArgKind::PackCarries}));
+      ctx_.declarations +=
+          fmt::format("u64* __restrict__ const {0} = (u64*)args[{1}]; (void){0};\n",
+                      ctx_.packed_counts, ctx_.args.add({ArgKind::PackedCounts}));
+    }
+    if (ctx_.packing.packs() && ctx_.packing.count_bits == 0) {
+      ctx_.declarations +=
+          fmt::format("u32* __restrict__ const {0} = (u32*)args[{1}]; (void){0};\n",
+                      ctx_.pack_carries, ctx_.args.add({ArgKind::PackCarries}));
     }
     check_supported();
     const std::string scan = scan_body(ctx_, false);
@@ -196,8 +199,9 @@ class AggregationWriter {
       b += fmt::format("{}[slot] = {};\n", ctx_.fields[f],
                        field_info(ctx_.state_fields()[f].kind).identity);
     }
-    if (ctx_.packing.packs()) {
-      b += fmt::format("{}[slot] = 0;\n{}[slot] = 0;\n", ctx_.packed_counts, ctx_.pack_carries);
+    if (ctx_.packing.packs()) b += fmt::format("{}[slot] = 0;\n", ctx_.packed_counts);
+    if (ctx_.packing.packs() && ctx_.packing.count_bits == 0) {
+      b += fmt::format("{}[slot] = 0;\n", ctx_.pack_carries);
     }
     b += "}\n";
     if (ctx_.plan.strategy == GpuStrategy::Hash) b += "global_table_clear(table);\n";

@@ -216,10 +216,22 @@ std::string unpack_count_sum(const AggregationContext& ctx) {
       ctx.packing.offset == 0
           ? ""
           : fmt::format(" + (i128)({}ll) * (i128)taken.rows", ctx.packing.offset);
+  const CountSumPacking& p = ctx.packing;
+  const std::string take =
+      p.count_bits == 0
+          ? fmt::format("packed_count_sum_take(&{}[slot], &{}[slot])", ctx.packed_counts,
+                        ctx.pack_carries)
+          : fmt::format("packed_low_count_take(&{}[slot], {}u)", ctx.packed_counts, p.count_bits);
+  const std::string check =
+      p.count_bits == 0 || p.exact_rows == ~0ull
+          ? ""
+          : fmt::format(
+                "if (taken.rows > {}ull) raise_status(status, kStatusPackedSumAmbiguous);\n",
+                p.exact_rows);
   return fmt::format(
-      "{{ const PackedCountSum taken = packed_count_sum_take(&{}[slot], &{}[slot]);\n"
-      "{}[slot] += taken.rows;\n{}[slot] += (i128)taken.sum{}; }}\n",
-      ctx.packed_counts, ctx.pack_carries, ctx.fields[0], sum, offset);
+      "{{ const PackedCountSum taken = {};\n{}{}[slot] += taken.rows;\n"
+      "{}[slot] += (i128)taken.sum{}; }}\n",
+      take, check, ctx.fields[0], sum, offset);
 }
 
 }  // namespace

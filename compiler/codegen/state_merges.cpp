@@ -325,8 +325,11 @@ std::string StateMerges::merge_fields(const std::vector<Input>& inputs,
                                ? fmt::format("(u64)({})", fm.value)
                                : fmt::format("(u64)(({}) - ({}ll))", fm.value, counted.offset);
       if (!fm.null.empty()) addend = fmt::format("({} ? 0ull : {})", fm.null, addend);
-      m += fmt::format("packed_count_sum_add(&{}[slot], &{}[slot], {});\n", ctx_.packed_counts,
-                       ctx_.pack_carries, addend);
+      m += counted.count_bits == 0
+               ? fmt::format("packed_count_sum_add(&{}[slot], &{}[slot], {});\n",
+                             ctx_.packed_counts, ctx_.pack_carries, addend)
+               : fmt::format("packed_low_count_add(&{}[slot], {}, {}u);\n", ctx_.packed_counts,
+                             addend, counted.count_bits);
       continue;
     }
     if (packed(fm.field)) {

@@ -1,5 +1,7 @@
 #include "compiler/plan/count_sum_packing.h"
 
+#include <algorithm>
+
 #include "compiler/plan/expr_facts.h"
 #include "compiler/plan/value_bounds.h"
 
@@ -11,18 +13,35 @@ constexpr long double kPackedRange = 4294967296.0L;  // 2^32: the sum's half of 
 
 // The offset that brings the aggregate's values into [0, 2^32), if there is one.
 bool packable_values(const AggregateCall& call, const BoundSelect& query,
-                     const std::vector<ColumnStats>& stats, int64_t& offset) {
+                     const std::vector<ColumnStats>& stats, int64_t& offset, uint64_t& largest) {
   if (!call.arg || call.distinct || call.key) return false;
   const ValueBounds v = value_bounds(*call.arg, stats);
   if (!v.known || v.hi - v.lo >= kPackedRange) return false;
   if (v.lo >= 0 && v.hi < kPackedRange) {
     offset = 0;
+    largest = static_cast<uint64_t>(v.hi);
     return true;
   }
   // A NULL adds nothing to the sum but one to the row count, which the offset goes back by.
   if (may_be_null(*call.arg, query, stats) || v.lo < -9.2e18L) return false;
   offset = static_cast<int64_t>(v.lo);
+  largest = static_cast<uint64_t>(v.hi - v.lo);
   return true;
+}
+
+// The low-count layout for `rows` rows and addends up to `largest`, unless a group of the
+// plan's average size comes within 8x of the rows a sum stays exact for.
+void choose_layout(CountSumPacking& p, const GpuPlan& plan, uint64_t largest) {
+  if (plan.packed_sum_carries) return;
+  uint32_t bits = 1;
+  while (bits < 63 && (1ull << bits) <= plan.rows) ++bits;
+  const uint64_t sum_range = bits >= 64 ? 0 : ~0ull >> bits;  // 2^(64 - bits) - 1
+  const uint64_t exact_rows = largest == 0 ? ~0ull : sum_range / largest;
+  const uint64_t average = plan.rows / std::max<uint64_t>(plan.slots, 1);
+  if (exact_rows / 8 < average) return;
+  p.count_bits = bits;
+  // Every group is exact when the whole table's sum fits.
+  p.exact_rows = exact_rows >= plan.rows ? ~0ull : exact_rows;
 }
 
 }  // namespace
@@ -38,12 +57,14 @@ CountSumPacking count_sum_packing(const GpuPlan& plan, const BoundSelect& query,
   for (size_t f = 1; f < fields.size(); ++f) {
     if (fields[f].kind != FieldKind::SumI128) continue;
     int64_t offset = 0;
+    uint64_t largest = 0;
     if (!packable_values(query.aggregates.at(static_cast<size_t>(fields[f].aggregate)), query,
-                         stats, offset)) {
+                         stats, offset, largest)) {
       continue;
     }
     packing.field = static_cast<int>(f);
     packing.offset = offset;
+    choose_layout(packing, plan, largest);
     return packing;
   }
   return packing;

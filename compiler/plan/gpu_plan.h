@@ -112,6 +112,10 @@ struct GpuPlan {
   bool quick_scan = false;
   // The query's HAVING is one the Finalizer can evaluate (compiler/plan/device_having.h).
   bool having_fits = false;
+  // A packed row count and sum keep the count above bit 32 and count the sum's carries
+  // (compiler/plan/count_sum_packing.h): set for the rerun after a group's sum in the
+  // low-count layout could have wrapped.
+  bool packed_sum_carries = false;
   std::string reason;      // why this strategy, for --explain
   std::string considered;  // for --explain: the group bound and every strategy's fit
 

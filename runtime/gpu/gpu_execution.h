@@ -311,11 +311,16 @@ class GpuExecution {
     if (c_.plan.strategy == GpuStrategy::Hash) {
       table_keys_ = engine_.pool.allocate(hash_table_bytes(c_.plan), "hash table keys");
     }
+    // Set to 0 by the Init kernel, as the fields are.
     const auto& args = c_.program->args;
-    if (std::any_of(args.begin(), args.end(),
-                    [](const ArgSlot& a) { return a.kind == ArgKind::PackedCounts; })) {
-      // Set to 0 by the Init kernel, as the fields are.
+    auto takes = [&](ArgKind kind) {
+      return std::any_of(args.begin(), args.end(),
+                         [&](const ArgSlot& a) { return a.kind == kind; });
+    };
+    if (takes(ArgKind::PackedCounts)) {
       packed_counts_ = engine_.pool.allocate(slots * 8, "packed row counts");
+    }
+    if (takes(ArgKind::PackCarries)) {
       pack_carries_ = engine_.pool.allocate(slots * 4, "the packed sums' carries");
     }
     if (c_.plan.distinct_capacity > 0) {
@@ -521,12 +526,15 @@ inline bool rerun_after(uint32_t status, const GpuExecution& run, GpuPlan& plan,
     throw Error(ErrorKind::Internal, "a GROUP BY key fell outside the domain its statistics gave");
   }
   const bool full = (status & (kStatusTableFull | kStatusDistinctFull)) != 0;
-  if (!full) return false;
+  const bool ambiguous = (status & kStatusPackedSumAmbiguous) != 0;
+  if (!full && !ambiguous) return false;
   if (attempt >= kMaxAttempts)
     throw Error(ErrorKind::Device, "the GPU hash table kept filling up; giving up");
   // A full table costs a rerun with a larger one, never a wrong answer.
   if (status & kStatusTableFull) plan = with_hash_capacity(plan, grown_capacity(plan, rows));
   if (status & kStatusDistinctFull) plan = with_distinct_capacity(plan, plan.distinct_capacity * 4);
+  // A group's packed sum could have wrapped: the carrying layout cannot.
+  if (ambiguous) plan.packed_sum_carries = true;
   return true;
 }
 

@@ -31,6 +31,9 @@ TEST_CASE("count sum packing: global tables pack a narrow sum with the row count
     const CountSumPacking p = packing(sql, s);
     CHECK(p.packs());
     CHECK(p.offset == 0);
+    // 60,175 rows: 16 count bits; 2^48 / 5,000 rows of quantities is more than the table.
+    CHECK(p.count_bits == 16);
+    CHECK(p.exact_rows == ~0ull);
   }
   // Per-thread and per-block tables add on chip: nothing to pack.
   CHECK(!packing("SELECT l_returnflag, COUNT(*), SUM(l_quantity) FROM lineitem GROUP BY 1",
@@ -38,6 +41,39 @@ TEST_CASE("count sum packing: global tables pack a narrow sum with the row count
              .packs());
   // A count and its carries must stay below 2^32.
   CHECK(!packing(sql, GpuStrategy::Hash, 1ull << 31).packs());
+}
+
+// The low-count layout's sums are exact to a number of rows; where a group of average size comes
+// near it, and after a group passed it, the count goes above bit 32 and carries.
+TEST_CASE("count sum packing: the layout follows the rows a sum stays exact for") {
+  const char* sql = "SELECT l_orderkey, COUNT(*), SUM(l_quantity) FROM lineitem GROUP BY 1";
+  const BoundSelect q = test::bind_first(packing_db(), sql);
+  const auto stats = scan_stats(q, *packing_db().table(q.table));
+  GpuPlan plan = test::plan_bound(packing_db(), q, GpuStrategy::Hash);
+  plan.rows = 1ull << 26;  // 27 count bits: sums of 37 bits, 2^37 / 5,000 = 27,487,790 rows
+  plan.slots = 1ull << 16;
+  CountSumPacking p = count_sum_packing(plan, q, stats);
+  CHECK(p.count_bits == 27);
+  CHECK(p.exact_rows == 27487790);
+  plan.slots = 4;  // 2^24 rows a group on average
+  CHECK(count_sum_packing(plan, q, stats).count_bits == 0);
+  plan.slots = 1ull << 16;
+  plan.packed_sum_carries = true;
+  p = count_sum_packing(plan, q, stats);
+  CHECK(p.packs());
+  CHECK(p.count_bits == 0);
+  const std::string source = generate_cuda(q, plan, stats).source;
+  CHECK(source.find("packed_count_sum_add(&packed_counts[slot], &pack_carries[slot]") !=
+        std::string::npos);
+  plan.packed_sum_carries = false;
+  const std::string low = generate_cuda(q, plan, stats).source;
+  CHECK(low.find("packed_low_count_add(&packed_counts[slot], ") != std::string::npos);
+  CHECK(low.find("if (taken.rows > 27487790ull) raise_status(status, kStatusPackedSumAmbiguous)") !=
+        std::string::npos);
+  CHECK(low.find("pack_carries") == std::string::npos);
+  if (!cuda::nvrtc_available()) return;
+  CHECK(!cuda::compile_cuda(source, "carries.cu").image.empty());
+  CHECK(!cuda::compile_cuda(low, "low_count.cu").image.empty());
 }
 
 TEST_CASE("count sum packing: offsets and NULLs") {
@@ -60,9 +96,8 @@ TEST_CASE("count sum packing: the Scan adds one word and the Finalizer takes it 
   const test::GeneratedScan g = test::generate_scan(
       packing_db(), "SELECT l_orderkey, COUNT(*), SUM(l_discount - 0.05) FROM lineitem GROUP BY 1",
       GpuStrategy::Hash);
-  CHECK(g.source.find("packed_count_sum_add(&packed_counts[slot], &pack_carries[slot]") !=
-        std::string::npos);
-  CHECK(g.source.find("packed_count_sum_take") != std::string::npos);
+  CHECK(g.source.find("packed_low_count_add(&packed_counts[slot], ") != std::string::npos);
+  CHECK(g.source.find("packed_low_count_take") != std::string::npos);
   CHECK(g.source.find("(i128)(-5ll) * (i128)taken.rows") != std::string::npos);
   if (!cuda::nvrtc_available()) return;
   CHECK(!cuda::compile_cuda(g.source, "packed.cu").image.empty());

@@ -53,8 +53,8 @@ TEST_CASE("codegen: a hash scan's per-row merges of bounded sums are 64-bit adds
       "SELECT l_orderkey, SUM(l_quantity), SUM(l_extendedprice), SUM(l_quantity - 30) FROM "
       "lineitem GROUP BY l_orderkey",
       GpuStrategy::Hash);
-  CHECK(hash.find("packed_count_sum_add(&packed_counts[slot], &pack_carries[slot], "
-                  "(l_quantity_null ? 0ull : (u64)(l_quantity)))") != std::string::npos);
+  CHECK(hash.find("packed_low_count_add(&packed_counts[slot], (l_quantity_null ? 0ull : "
+                  "(u64)(l_quantity)), 16u)") != std::string::npos);
   CHECK(hash.find("atomic_add_low(&sum_l_extendedprice[slot], (u64)(") != std::string::npos);
   CHECK(hash.find("atomic_add(&sum_l_quantity_30[slot], (i128)") != std::string::npos);
 }
