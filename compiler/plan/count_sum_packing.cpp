@@ -1,5 +1,7 @@
 #include "compiler/plan/count_sum_packing.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "compiler/plan/expr_facts.h"
@@ -68,6 +70,29 @@ CountSumPacking count_sum_packing(const GpuPlan& plan, const BoundSelect& query,
     return packing;
   }
   return packing;
+}
+
+std::string describe_count_sum_packing(const GpuPlan& plan, const BoundSelect& query,
+                                       const std::vector<ColumnStats>& stats) {
+  const CountSumPacking p = count_sum_packing(plan, query, stats);
+  if (!p.packs()) return "";
+  const auto& call =
+      query.aggregates.at(static_cast<size_t>(plan.layout.fields[p.field].aggregate));
+  const std::string offset = p.offset == 0 ? "" : fmt::format(" less {}", p.offset);
+  if (p.count_bits == 0) {
+    return fmt::format(
+        "  packed: the row count and {}{} in one 64-bit word a slot, the count above bit 32, "
+        "the sum's carries counted apart\n",
+        call.text, offset);
+  }
+  const std::string exact =
+      p.exact_rows == ~0ull
+          ? "exact for every group"
+          : fmt::format("a group past {} rows runs again with carries", p.exact_rows);
+  return fmt::format(
+      "  packed: the row count and {}{} in one 64-bit word a slot, the count in the low {} bits "
+      "({})\n",
+      call.text, offset, p.count_bits, exact);
 }
 
 }  // namespace tally

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "compiler/ir/query.h"
@@ -39,5 +40,10 @@ struct CountSumPacking {
 // asks for carries, or its groups' average rows come within 8x of what a sum is exact for.
 CountSumPacking count_sum_packing(const GpuPlan& plan, const BoundSelect& query,
                                   const std::vector<ColumnStats>& stats);
+
+// For --explain: a line saying which sum shares the row count's word and in which layout, or
+// "" where none does.
+std::string describe_count_sum_packing(const GpuPlan& plan, const BoundSelect& query,
+                                       const std::vector<ColumnStats>& stats);
 
 }  // namespace tally

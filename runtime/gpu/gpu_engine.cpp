@@ -15,6 +15,7 @@
 #include "compiler/common/error.h"
 #include "compiler/common/run_parallel.h"
 #include "compiler/eval/evaluator.h"
+#include "compiler/plan/count_sum_packing.h"
 #include "runtime/cuda/device.h"
 #include "runtime/cuda/memory.h"
 #include "runtime/cuda/module.h"
@@ -250,7 +251,7 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   // `rows`: ResultRows from the groups' cells, or a projection's rows of Values.
   auto finish = [&](auto rows, const GpuCompilation& c) {
     if (options.describe) {
-      report.plan = describe_plan(plan);
+      report.plan = describe_plan(plan) + describe_count_sum_packing(plan, query, stats);
       report.source = c.program->source;
     }
     auto finish_start = std::chrono::steady_clock::now();

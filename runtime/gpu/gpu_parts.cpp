@@ -8,6 +8,7 @@
 
 #include "compiler/common/elapsed.h"
 #include "compiler/common/error.h"
+#include "compiler/plan/count_sum_packing.h"
 #include "compiler/plan/partial_states.h"
 #include "runtime/gpu/gpu_engine.h"
 #include "runtime/gpu/gpu_engine_impl.h"
@@ -155,7 +156,7 @@ PartialGroups GpuEngine::finish_part(GpuPartRun& part_run) {
     s.queue_attempt();
   }
   PartialGroups groups = s.run->download_states(s.strings);
-  s.report.plan = describe_plan(s.plan);
+  s.report.plan = describe_plan(s.plan) + describe_count_sum_packing(s.plan, s.query, s.stats);
   s.report.source = s.c->program->source;
   s.report.column_bytes = impl_->uploaded_bytes - s.uploaded_before;
   if (s.report_out) *s.report_out = s.report;

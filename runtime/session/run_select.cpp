@@ -11,6 +11,7 @@
 #include "compiler/eval/evaluator.h"
 #include "compiler/ir/grouping_sets.h"
 #include "compiler/parse/ast_walk.h"
+#include "compiler/plan/count_sum_packing.h"
 #include "runtime/compile/grouping_sets_plans.h"
 #include "runtime/cpu/cpu_engine.h"
 #include "runtime/cuda/device.h"
@@ -339,7 +340,9 @@ StatementOutcome Database::compile_select(const BoundSelect& bound, const TableP
   const KernelTiers tiers = options.kernel_tiers == KernelTiers::QuickOnly ? KernelTiers::QuickOnly
                                                                            : KernelTiers::Unrolled;
   GpuCompilation c = compile_in_tiers(query, stats, plan, options.arch, plans, {tiers, nullptr});
-  if (options.explain) outcome.explain += describe_plan(plan);
+  if (options.explain) {
+    outcome.explain += describe_plan(plan) + describe_count_sum_packing(plan, query, stats);
+  }
   if (options.emit_cuda) outcome.cuda = c.program->source;
   outcome.tag = fmt::format("COMPILE {} ({} bytes of {})", options.arch, c.binary->image.size(),
                             c.binary->is_ptx ? "PTX" : "cubin");

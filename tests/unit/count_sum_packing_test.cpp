@@ -55,6 +55,9 @@ TEST_CASE("count sum packing: the layout follows the rows a sum stays exact for"
   CountSumPacking p = count_sum_packing(plan, q, stats);
   CHECK(p.count_bits == 27);
   CHECK(p.exact_rows == 27487790);
+  CHECK(describe_count_sum_packing(plan, q, stats) ==
+        "  packed: the row count and SUM(l_quantity) in one 64-bit word a slot, the count in the "
+        "low 27 bits (a group past 27487790 rows runs again with carries)\n");
   plan.slots = 4;  // 2^24 rows a group on average
   CHECK(count_sum_packing(plan, q, stats).count_bits == 0);
   plan.slots = 1ull << 16;
@@ -62,6 +65,8 @@ TEST_CASE("count sum packing: the layout follows the rows a sum stays exact for"
   p = count_sum_packing(plan, q, stats);
   CHECK(p.packs());
   CHECK(p.count_bits == 0);
+  CHECK(describe_count_sum_packing(plan, q, stats).find("the count above bit 32") !=
+        std::string::npos);
   const std::string source = generate_cuda(q, plan, stats).source;
   CHECK(source.find("packed_count_sum_add(&packed_counts[slot], &pack_carries[slot]") !=
         std::string::npos);
