@@ -196,7 +196,7 @@ void emit_device_having(AggregationContext& ctx) {
   ctx.emitter.set_group_operands(std::move(keys), std::move(aggregates));
   for (size_t i = 0; i < ctx.query.group_keys.size(); ++i) {
     const Expr& key = *ctx.query.group_keys[i];
-    if (key.kind != ExprKind::ColumnRef || !key.type.is_string()) continue;
+    if (!string_column_key(key)) continue;
     ctx.emitter.set_column_operand(
         key.index, {fmt::format("(i64)group_keys[{}]", i), fmt::format("group_key_nulls[{}]", i)});
   }

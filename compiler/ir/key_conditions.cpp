@@ -37,15 +37,6 @@ bool reads_keys_only(const Expr& e, const BoundSelect& query, bool& any_key) {
   return true;
 }
 
-// `e` with each group key reference replaced by the key's expression over the rows.
-ExprPtr over_rows(const ExprPtr& e, const BoundSelect& query) {
-  if (e->kind == ExprKind::GroupKeyRef) return query.group_keys.at(static_cast<size_t>(e->index));
-  if (e->children.empty()) return e;
-  auto copy = std::make_shared<Expr>(*e);
-  for (ExprPtr& c : copy->children) c = over_rows(c, query);
-  return copy;
-}
-
 ExprPtr conjunction(std::vector<ExprPtr> terms) {
   if (terms.empty()) return nullptr;
   if (terms.size() == 1) return terms[0];
@@ -66,7 +57,7 @@ void move_key_conditions_to_where(BoundSelect& query) {
   for (const ExprPtr& t : terms) {
     bool any_key = false;
     if (having.empty() && reads_keys_only(*t, query, any_key) && any_key) {
-      where.push_back(over_rows(t, query));
+      where.push_back(with_keys_over_rows(t, query));
     } else {
       having.push_back(t);
     }
@@ -74,6 +65,18 @@ void move_key_conditions_to_where(BoundSelect& query) {
   if (having.size() == terms.size()) return;
   query.filter = conjunction(std::move(where));
   query.having = conjunction(std::move(having));
+}
+
+ExprPtr with_keys_over_rows(const ExprPtr& e, const BoundSelect& query,
+                            const std::function<bool(const Expr& key)>& replace) {
+  if (e->kind == ExprKind::GroupKeyRef) {
+    const ExprPtr& key = query.group_keys.at(static_cast<size_t>(e->index));
+    if (!replace || replace(*key)) return key;
+  }
+  if (e->children.empty()) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  for (ExprPtr& c : copy->children) c = with_keys_over_rows(c, query, replace);
+  return copy;
 }
 
 }  // namespace tally

@@ -1,5 +1,6 @@
 #include "compiler/plan/device_having.h"
 
+#include "compiler/ir/key_conditions.h"
 #include "compiler/plan/expr_facts.h"
 
 namespace tally {
@@ -10,21 +11,6 @@ namespace {
 // string id.
 bool number_cell(const Type& t) {
   return !t.is_string() && !t.is_interval() && t.id != TypeId::Null;
-}
-
-bool string_column_key(const BoundSelect& query, int key) {
-  const Expr& k = *query.group_keys.at(static_cast<size_t>(key));
-  return k.kind == ExprKind::ColumnRef && k.type.is_string();
-}
-
-ExprPtr over_string_key_columns(const ExprPtr& e, const BoundSelect& query) {
-  if (e->kind == ExprKind::GroupKeyRef && string_column_key(query, e->index)) {
-    return query.group_keys.at(static_cast<size_t>(e->index));
-  }
-  if (e->children.empty()) return e;
-  auto copy = std::make_shared<Expr>(*e);
-  for (ExprPtr& c : copy->children) c = over_string_key_columns(c, query);
-  return copy;
 }
 
 // Over having_over_string_key_columns' form: a string key is a column there, read only
@@ -73,8 +59,12 @@ bool having_fits_device(const BoundSelect& query) {
          fits(*having_over_string_key_columns(query), query);
 }
 
+bool string_column_key(const Expr& key) {
+  return key.kind == ExprKind::ColumnRef && key.type.is_string();
+}
+
 ExprPtr having_over_string_key_columns(const BoundSelect& query) {
-  return over_string_key_columns(query.having, query);
+  return with_keys_over_rows(query.having, query, string_column_key);
 }
 
 }  // namespace tally

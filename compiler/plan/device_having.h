@@ -18,5 +18,7 @@ bool having_fits_device(const BoundSelect& query);
 // column: the Finalizer reads the column's code from the key's cell, so a term on the key
 // alone becomes a per-code lookup as in the Scan (compiler/codegen/cuda_expr.h).
 ExprPtr having_over_string_key_columns(const BoundSelect& query);
+// Whether a group key is a VARCHAR column, which that form reads as the column.
+bool string_column_key(const Expr& key);
 
 }  // namespace tally
