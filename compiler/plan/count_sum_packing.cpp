@@ -37,7 +37,7 @@ void choose_layout(CountSumPacking& p, const GpuPlan& plan, uint64_t largest) {
   if (plan.packed_sum_carries) return;
   uint32_t bits = 1;
   while (bits < 63 && (1ull << bits) <= plan.rows) ++bits;
-  const uint64_t sum_range = bits >= 64 ? 0 : ~0ull >> bits;  // 2^(64 - bits) - 1
+  const uint64_t sum_range = ~0ull >> bits;  // 2^(64 - bits) - 1
   const uint64_t exact_rows = largest == 0 ? ~0ull : sum_range / largest;
   const uint64_t average = plan.rows / std::max<uint64_t>(plan.slots, 1);
   if (exact_rows / 8 < average) return;

@@ -116,8 +116,8 @@ ColumnPtr Column::borrow_plain(Type type, std::span<const uint8_t> bytes,
       ++column->null_count_;
       continue;
     }
-    if (type.is_float()) continue;
-    int64_t v = type.is_wide() ? saturate(column->get_wide(row)) : column->get_int(row);
+    if (type.is_float() || type.is_wide()) continue;  // wide: scan_wide_range
+    int64_t v = column->get_int(row);
     column->min_ = any ? std::min(column->min_, v) : v;
     column->max_ = any ? std::max(column->max_, v) : v;
     any = true;
@@ -136,6 +136,8 @@ void Column::scan_wide_range() {
     wide_max_ = any ? std::max(wide_max_, v) : v;
     any = true;
   }
+  min_ = saturate(wide_min_);
+  max_ = saturate(wide_max_);
 }
 
 // ---- ColumnBuilder: appends ----

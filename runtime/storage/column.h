@@ -90,8 +90,9 @@ class Column {
   friend class ColumnBuilder;
   friend struct ColumnCodec;  // runtime/storage/table_file.cpp: columns to and from files
   int64_t plain_int(size_t row) const;
-  // Sets wide_min_/wide_max_ from the values, for columns whose range no builder computed
-  // (borrowed memory, table files, whose statistics hold only the saturated int64 range).
+  // Sets wide_min_/wide_max_ from the values, and min_/max_ as them saturated, for columns whose
+  // range no builder computed (borrowed memory, table files, whose statistics hold only the
+  // saturated int64 range).
   void scan_wide_range();
   uint64_t unpack(size_t row) const { return unpack_field(packed_, row, bits_); }
 
