@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <string>
@@ -100,6 +101,32 @@ __global__ void packed_red_finish(uint32_t k, uint32_t count_bits, unsigned long
   }
 }
 
+// packed_red_atomics over the keys [base, base + slots) only: the l2_sliced peer's passes,
+// each over every key but adding only its slice's rows, whose table then stays in L2. A value
+// is loaded only for a row of the slice.
+__global__ void __launch_bounds__(kAtomicsBlock)
+    l2_slice_atomics(const uint32_t* __restrict__ keys, const int32_t* __restrict__ values,
+                     uint64_t rows, uint32_t count_bits, uint32_t base, uint32_t slots,
+                     unsigned long long* packed) {
+  const auto add = [&](uint32_t key, uint64_t row) {
+    if (key - base >= slots) return;
+    const unsigned long long v = static_cast<unsigned>(__ldg(values + row));
+    atomicAdd(packed + key, (v << count_bits) + 1ull);
+  };
+  const uint64_t quads = rows / 4;
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  const uint64_t first = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const uint4* k4 = reinterpret_cast<const uint4*>(keys);
+  for (uint64_t i = first; i < quads; i += stride) {
+    const uint4 k = __ldg(k4 + i);
+    add(k.x, 4 * i);
+    add(k.y, 4 * i + 1);
+    add(k.z, 4 * i + 2);
+    add(k.w, 4 * i + 3);
+  }
+  for (uint64_t i = quads * 4 + first; i < rows; i += stride) add(keys[i], i);
+}
+
 // A block-private table in shared memory (SharedCountSums) of the keys [base, base + slots),
 // flushed once; rows with other keys are skipped (the sliced peer's other passes take them).
 __global__ void __launch_bounds__(kSharedBlock)
@@ -176,6 +203,21 @@ cudaError_t run_packed_red(uint32_t k) {
   packed_red_atomics<<<g_grid_atomics, kAtomicsBlock>>>(g.keys.as<uint32_t>(),
                                                         g.values.as<int32_t>(), g.rows, count_bits,
                                                         g.sums.as<unsigned long long>());
+  packed_red_finish<<<(k + 255) / 256 < 1024 ? (k + 255) / 256 : 1024, 256>>>(
+      k, count_bits, g.sums.as<unsigned long long>(), g.counts.as<unsigned>());
+  return cudaGetLastError();
+}
+
+uint32_t g_l2_slice_slots = 0;  // the l2_sliced peer's keys a pass
+
+cudaError_t run_l2_sliced(uint32_t k) {
+  uint32_t count_bits = 1;
+  while ((1ull << count_bits) <= g.rows) ++count_bits;
+  for (uint32_t base = 0; base < k; base += g_l2_slice_slots) {
+    l2_slice_atomics<<<g_grid_atomics, kAtomicsBlock>>>(
+        g.keys.as<uint32_t>(), g.values.as<int32_t>(), g.rows, count_bits, base,
+        std::min(g_l2_slice_slots, k - base), g.sums.as<unsigned long long>());
+  }
   packed_red_finish<<<(k + 255) / 256 < 1024 ? (k + 255) / 256 : 1024, 256>>>(
       k, count_bits, g.sums.as<unsigned long long>(), g.counts.as<unsigned>());
   return cudaGetLastError();
@@ -279,6 +321,20 @@ GroupbyPeerResult prepare(int peer, uint32_t k, Launch& launch) {
                                                              kAtomicsBlock, 0));
     g_grid_atomics = std::max(1, per_sm) * sms;
     launch.run = run_packed_red;
+  } else if (peer == kPeerL2Sliced) {
+    // Slices of 8-byte words that fill at most a quarter of L2 (TALLY_PEER_L2_SLICE_BYTES
+    // overrides it, to find where the table stops fitting).
+    int l2 = 0;
+    PEER_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+    const char* bytes_env = std::getenv("TALLY_PEER_L2_SLICE_BYTES");
+    const uint64_t bytes = bytes_env ? std::strtoull(bytes_env, nullptr, 10) : uint64_t(l2) / 4;
+    g_l2_slice_slots = 1;
+    while (2 * uint64_t{g_l2_slice_slots} * 8 <= bytes) g_l2_slice_slots *= 2;
+    if (k <= g_l2_slice_slots) return not_applicable("K's table fits one slice of L2");
+    PEER_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, l2_slice_atomics, kAtomicsBlock, 0));
+    g_grid_atomics = std::max(1, per_sm) * sms;
+    launch.run = run_l2_sliced;
   } else if (peer == kPeerShared || peer == kPeerSliced) {
     int optin = 0;
     PEER_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
@@ -422,6 +478,8 @@ const char* groupby_peer_name(int peer) {
       return "packed";
     case kPeerPackedRed:
       return "packed_red";
+    case kPeerL2Sliced:
+      return "l2_sliced";
   }
   return "?";
 }

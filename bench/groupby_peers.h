@@ -36,8 +36,11 @@ enum GroupbyPeer {
   // The packed word with the count in its low bits (never carrying) and the sum above, modulo:
   // one atomic a row whose result nobody waits for, exact where count x largest value fits.
   kPeerPackedRed = 8,
+  // packed_red in one pass per slice of the keys, each pass adding only its slice's rows, so
+  // that a table larger than L2 is updated a quarter of L2 at a time.
+  kPeerL2Sliced = 9,
 };
-#define GROUPBY_PEER_COUNT 9
+#define GROUPBY_PEER_COUNT 10
 
 enum GroupbyPeerStatus {
   kPeerRan = 0,
@@ -52,7 +55,8 @@ typedef struct {
 } GroupbyPeerResult;
 
 const char* groupby_peer_name(int peer);  // "atomics", "shared", "cub", "cluster", "partition",
-                                          // "sliced", "interleaved", "packed", "packed_red"
+                                          // "sliced", "interleaved", "packed", "packed_red",
+                                          // "l2_sliced"
 
 // Copies `rows` values (the same for every K) to device 0; rows < 2^31. Returns 0, or -1
 // with groupby_peers_error() saying why.
