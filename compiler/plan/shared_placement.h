@@ -13,8 +13,9 @@ namespace tally {
 
 // A block table holds at most this many slots.
 inline constexpr uint64_t kMaxBlockSlots = 1ull << 16;
-inline constexpr uint32_t kAutoBlockSlices = 8;     // auto slices a Block table up to this many
-inline constexpr uint32_t kForcedBlockSlices = 16;  // --strategy block up to this many
+inline constexpr uint32_t kAutoBlockSlices = 8;        // auto slices a Block table up to this many
+inline constexpr uint32_t kAutoBlockSlicesPacked = 4;  // ... where Direct would pack (planner.cpp)
+inline constexpr uint32_t kForcedBlockSlices = 16;     // --strategy block up to this many
 
 // The launch of a Block plan and its table.
 struct BlockPlacement {
