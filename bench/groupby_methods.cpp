@@ -79,7 +79,9 @@ Measured run_tally(GpuEngine& engine, const BoundSelect& query, const Point& poi
   m.bytes = bytes_read(query, point);
   try {
     GpuRunOptions options;
-    options.strategy = strategy_from_name(strategy);
+    // direct1: a Direct plan that never slices its table for L2, whatever its size.
+    options.strategy = strategy_from_name(strategy == "direct1" ? "direct" : strategy);
+    if (strategy == "direct1") options.plan_l2_bytes = ~0ull;
     GpuRunReport report;
     auto run = [&] {
       return engine.run(query, *point.table, {}, std::make_shared<StringHeap>(), options, &report);

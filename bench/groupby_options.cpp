@@ -11,14 +11,15 @@ const char* const kSweepUsage =
     "usage: groupby_sweep [--quick] [--cpu] [--rows N] [--k-min K] [--k-max K] [--k-step M]\n"
     "                     [--kinds column,mod,two,string] [--dists "
     "uniform,zipf0.5,zipf1.0,zipf1.5]\n"
-    "                     [--strategies thread,direct,hash,block,auto] [--reps R] [--warmup W]\n"
-    "                     [--csv FILE] [--seed S] [--time-limit SECONDS] [--help]\n"
+    "                     [--strategies thread,direct,direct1,hash,block,auto] [--reps R]\n"
+    "                     [--warmup W] [--csv FILE] [--seed S] [--time-limit SECONDS] [--help]\n"
     "  Numbers may be written 2^N. Defaults: 2^27 rows, K = 1, 2, 4, ... 2^24, every kind,\n"
     "  distribution and strategy, 1 warm-up and 5 timed runs.\n"
     "  --quick  2^24 rows, K = 1, 4, 16, ... 2^22, column and mod keys, uniform and zipf1.0,\n"
     "           3 timed runs, no warm-up, a time limit of 170 s (options after it still apply)\n"
     "  --cpu    no GPU: the CPU engine runs each query once, checked against a host loop\n"
-    "  --time-limit  start no point after this many seconds (0: no limit)\n";
+    "  --time-limit  start no point after this many seconds (0: no limit)\n"
+    "  direct1  direct in one pass over the rows, never in L2 slices (compiler/plan/l2_slices.h)\n";
 
 namespace {
 

@@ -73,17 +73,18 @@ StateMerges::StateMerges(AggregationContext& ctx, bool m2_pass)
       in_shared_(thread_tables_ && ctx.plan.shared_thread_tables),
       block_table_(ctx.plan.strategy == GpuStrategy::Block && !m2_pass),
       block_cache_(ctx.plan.block_cache_slots > 0 && !m2_pass),
+      global_slices_(ctx.plan.strategy == GpuStrategy::Direct && ctx.plan.sliced() && !m2_pass),
       hints_(aggregate_hints(ctx.query)),
       terms_(ctx, m2_pass, hints_) {
-  if (!in_shared_ && !block_table_ && !block_cache_) return;
   bool declared = false;
+  if (sliced() || global_slices_) {
+    slice_first_ = ctx.symbols.declare("slice_first", "slice_first", declared);
+    slice_cell_ = ctx.symbols.declare("slice_cell", "slice_cell", declared);
+  }
+  if (!in_shared_ && !block_table_ && !block_cache_) return;
   if (block_cache_) {
     cache_tags_ = ctx.symbols.declare("cache_tags", "cached_slots", declared);
     cache_ = ctx.symbols.declare("block_cache", "block_cache", declared);
-  }
-  if (sliced()) {
-    slice_first_ = ctx.symbols.declare("slice_first", "slice_first", declared);
-    slice_cell_ = ctx.symbols.declare("slice_cell", "slice_cell", declared);
   }
   for (size_t f = 0; f < ctx.fields.size(); ++f) {
     cell_arrays_.push_back(
@@ -129,7 +130,7 @@ std::string StateMerges::atomic_merge(size_t f, const std::string& target,
 }
 
 std::string StateMerges::declarations() {
-  std::string d;
+  std::string d = global_slices_ ? slice_first_declaration() : "";
   if (block_table_ || block_cache_) d += block_table_declarations();
   if (thread_tables_) {
     if (in_shared_) d += shared_table_declarations();
@@ -231,28 +232,39 @@ std::string StateMerges::merge_row() {
   std::string code;
   std::vector<Input> inputs = aggregate_inputs(code);
   terms_.declare(inputs, code);
-  if (sliced()) {
-    // A pass merges its slice's rows only: the others are another pass's, and a row must not
-    // reach DISTINCT's set or the states twice.
-    return fmt::format("const u32 {0} = (u32)slot - {1};\nif ({0} < {2}u) {{\n{3}}}\n", slice_cell_,
-                       slice_first_, table_entries(), code + merge_fields(inputs, slice_cell_, -1));
-  }
+  if (sliced()) return in_slice(code + merge_fields(inputs, slice_cell_, -1));
   if (in_shared_ || block_table_) return code + merge_fields(inputs, "(u32)slot", -1);
   if (block_cache_) {
     const std::string cached = ctx_.symbols.fresh("cached");
-    return code + fmt::format(
-                      "const i32 {0} = {1}.insert_or_find((u32)slot);\n"
-                      "if ({0} >= 0) {{\n{2}}} else {{\n{3}}}\n",
-                      cached, cache_, merge_fields(inputs, fmt::format("(u32){}", cached), -1),
-                      merge_fields(inputs, "", -1));
+    code += fmt::format(
+        "const i32 {0} = {1}.insert_or_find((u32)slot);\n"
+        "if ({0} >= 0) {{\n{2}}} else {{\n{3}}}\n",
+        cached, cache_, merge_fields(inputs, fmt::format("(u32){}", cached), -1),
+        merge_fields(inputs, "", -1));
+    return global_slices_ ? in_slice(code) : code;
   }
-  if (!thread_tables_) return code + merge_fields(inputs, "", -1);
+  if (!thread_tables_) {
+    code += merge_fields(inputs, "", -1);
+    return global_slices_ ? in_slice(code) : code;
+  }
   // A compile-time index per slot keeps the accumulators in registers.
   for (uint64_t s = 0; s < ctx_.plan.slots; ++s) {
     code += fmt::format("if ((u32)slot == {}u) {{\n{}}}\n", s,
                         merge_fields(inputs, "", static_cast<int>(s)));
   }
   return code;
+}
+
+// A pass merges its slice's rows only: the others are another pass's, and a row must not
+// reach DISTINCT's set or the states twice.
+std::string StateMerges::in_slice(const std::string& merges) {
+  return fmt::format("const u32 {0} = (u32)slot - {1};\nif ({0} < {2}u) {{\n{3}}}\n", slice_cell_,
+                     slice_first_, ctx_.plan.slice_slots, merges);
+}
+
+std::string StateMerges::slice_first_declaration() {
+  return fmt::format("const u32 {} = (u32)args[{}];\n", slice_first_,
+                     ctx_.args.add({ArgKind::SliceFirst}));
 }
 
 // One field's merge of `value`: into the block's table (or cache) or the thread's cell at
@@ -457,10 +469,7 @@ std::string StateMerges::block_table_declarations() {
   if (block_cache_) arrays.push_back({cache_tags_, "u32", 4, ctx_.fields.size(), ""});
   std::string d = "extern __shared__ __align__(16) u8 block_cells[];\n" +
                   carve_shared_arrays("block_cells", arrays, table_entries());
-  if (sliced()) {
-    d += fmt::format("const u32 {} = (u32)args[{}];\n", slice_first_,
-                     ctx_.args.add({ArgKind::SliceFirst}));
-  }
+  if (sliced()) d += slice_first_declaration();
   SymbolTable::Scope loop(ctx_.symbols);
   const std::string s = ctx_.symbols.fresh("table_slot");
   std::string identities;
@@ -483,10 +492,10 @@ std::string StateMerges::block_table_declarations() {
 // Cells of the block's table (its group slots) or of its cache.
 uint64_t StateMerges::table_entries() const {
   if (block_cache_) return ctx_.plan.block_cache_slots;
-  return sliced() ? ctx_.plan.block_slice_slots : ctx_.plan.slots;
+  return sliced() ? ctx_.plan.slice_slots : ctx_.plan.slots;
 }
 
-bool StateMerges::sliced() const { return block_table_ && ctx_.plan.block_slices > 1; }
+bool StateMerges::sliced() const { return block_table_ && ctx_.plan.scan_slices > 1; }
 
 // Each occupied slot of the block's table (its row count is not 0) merges into the global
 // states once: one atomic per field per group per block, not per row.

@@ -67,6 +67,8 @@ class StateMerges {
   std::string flush_block_table();
   std::string flush_cells(const std::string& skip, const std::string& global_slot);
   uint64_t table_entries() const;
+  std::string slice_first_declaration();
+  std::string in_slice(const std::string& merges);
   bool sliced() const;  // a Block plan's Scan runs once per slice of its slots
   bool in_block_table(size_t f) const;
   std::string flush_value(size_t f, uint64_t slot, uint32_t part, const std::string& type) const;
@@ -79,8 +81,11 @@ class StateMerges {
   const bool in_shared_;
   const bool block_table_;
   const bool block_cache_;
+  // A Direct plan's Scan runs once per slice of its global table (GpuPlan::scan_slices), so
+  // that each pass's slots stay in L2; the second pass of variances reads every row once.
+  const bool global_slices_;
   std::string cache_tags_, cache_;        // the block cache's tag array and its table
-  std::string slice_first_, slice_cell_;  // a sliced Block pass's first slot; a row's cell
+  std::string slice_first_, slice_cell_;  // a sliced pass's first slot; a row's cell in it
   std::vector<std::string> hints_;        // per aggregate: what its temporaries are called
   PassTerms terms_;                       // squares and deviations a row merges
   std::vector<std::string> cells_;        // per field: this thread's shared cells

@@ -90,11 +90,13 @@ struct GpuPlan {
   // Direct and Hash: slots of each block's cache of hot groups in shared memory (0: none),
   // a hash table keyed by the global slot whose cells are block_table's.
   uint32_t block_cache_slots = 0;
-  // Block: a domain larger than one block's table runs the Scan once per slice of
-  // block_slice_slots slots, each pass merging only its slice's rows on chip (1: no slices).
-  uint32_t block_slices = 1;
-  uint64_t block_slice_slots = 0;
-  bool sliced() const { return block_slices > 1; }
+  // The Scan runs once per slice of slice_slots slots, each pass merging only its slice's
+  // rows (1: no slices): a Block plan whose domain is larger than one block's table (each
+  // slice on chip), or a Direct plan whose table is larger than L2 and whose rows' keys are
+  // scattered over it (each slice in L2; compiler/plan/l2_slices.h).
+  uint32_t scan_slices = 1;
+  uint64_t slice_slots = 0;
+  bool sliced() const { return scan_slices > 1; }
   // The Finalizer evaluates HAVING and writes only the groups it keeps; not where it writes
   // state fields, whose groups are not final yet.
   bool having_on_device() const { return having_fits && !emit_states; }

@@ -462,7 +462,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     plan.considered += fmt::format(
         "              block in slices: {} slices of {} slots, {} bytes of shared memory a "
         "block, one pass over the rows each (auto takes up to {})\n",
-        slices->count, slices->slots, slices->placement.table.shared_bytes, kAutoBlockSlices);
+        slices->count, slices->slots, slices->placement.table.shared_bytes, auto_slices);
   }
   GpuStrategy chosen = forced;
   std::optional<CalibratedChoice> measured;
@@ -537,8 +537,8 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   if (chosen == GpuStrategy::Block) {
     if (!fits_block) {
       in_blocks = std::move(slices->placement);
-      plan.block_slices = slices->count;
-      plan.block_slice_slots = slices->slots;
+      plan.scan_slices = slices->count;
+      plan.slice_slots = slices->slots;
     }
     plan.block = in_blocks->block;
     plan.grid = in_blocks->grid;
@@ -626,8 +626,7 @@ std::string describe_plan(const GpuPlan& plan) {
     out += fmt::format(
         "  block table: {} slices of {} slots, one Scan pass each, x ({}) = {} bytes of shared "
         "memory a block\n",
-        plan.block_slices, plan.block_slice_slots, block_cell_names(plan),
-        plan.block_table.shared_bytes);
+        plan.scan_slices, plan.slice_slots, block_cell_names(plan), plan.block_table.shared_bytes);
   } else if (plan.strategy == GpuStrategy::Block) {
     out += fmt::format("  block table: {} slots x ({}) = {} bytes of shared memory a block\n",
                        plan.slots, block_cell_names(plan), plan.block_table.shared_bytes);

@@ -8,8 +8,10 @@
 #include <optional>
 
 #include "compiler/common/elapsed.h"
+#include "compiler/plan/l2_slices.h"
 #include "runtime/compile/group_estimate.h"
 #include "runtime/compile/kernel_cache.h"
+#include "runtime/compile/key_locality.h"
 #include "runtime/compile/nvrtc_stamp.h"
 
 namespace tally {
@@ -17,16 +19,22 @@ namespace tally {
 GpuPlan plan_for(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows,
                  const GpuCompileOptions& options) {
   GpuPlan plan = plan_gpu(query, stats, rows, options.limits, options.strategy, options.parameters);
+  static const std::vector<Value> kNone;
+  const bool values_known = query.parameter_types.empty() || options.parameters;
+  const std::vector<Value>& parameters = options.parameters ? *options.parameters : kNone;
+  if (plan.strategy == GpuStrategy::Direct && options.table && values_known &&
+      l2_slices_may_pay(plan, query, stats, options.limits)) {
+    const std::optional<KeyLocality> locality =
+        sample_key_locality(query, *options.table, plan, parameters);
+    if (locality) plan = with_l2_slices(std::move(plan), query, stats, options.limits, *locality);
+  }
   if (plan.strategy != GpuStrategy::Hash) return plan;
   if (options.hash_capacity > 0) return with_hash_capacity(plan, options.hash_capacity);
   // A sample costs about a millisecond of evaluation: worth it only where the row-based
   // table is large enough to cost more to clear and finalize.
   constexpr uint64_t kSampleAbove = uint64_t{1} << 18, kSampleRows = 8192;
-  const bool values_known = query.parameter_types.empty() || options.parameters;
   if (options.table && plan.slots > kSampleAbove && values_known) {
-    static const std::vector<Value> kNone;
-    const GroupEstimate e = estimate_groups(
-        query, *options.table, options.parameters ? *options.parameters : kNone, kSampleRows);
+    const GroupEstimate e = estimate_groups(query, *options.table, parameters, kSampleRows);
     if (e.passed > 0) {
       plan = with_estimated_groups(
           plan, e.groups, fmt::format("{} distinct keys in {} sampled rows", e.distinct, e.passed));

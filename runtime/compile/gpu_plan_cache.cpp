@@ -34,9 +34,8 @@ std::string plan_fingerprint(const GpuPlan& plan, const std::vector<ColumnStats>
   append_bytes(f, plan.strategy, plan.slots, plan.state_slots, plan.shared_thread_tables,
                plan.projection, plan.hash_keys, plan.hash_key_words, plan.block, plan.grid,
                plan.blocks_per_sm, plan.rows, plan.distinct_capacity, plan.block_cache_slots,
-               plan.block_slices, plan.block_slice_slots, plan.streamed, plan.emit_states,
-               plan.quick_scan, plan.having_fits, plan.packed_sum_carries, plan.keys.size(),
-               stats.size());
+               plan.scan_slices, plan.slice_slots, plan.streamed, plan.emit_states, plan.quick_scan,
+               plan.having_fits, plan.packed_sum_carries, plan.keys.size(), stats.size());
   for (const KeyEncoding& k : plan.keys) {
     append_bytes(f, k.bounded, k.min, k.values, k.nullable, k.dictionary_column, k.exact);
   }

@@ -7,7 +7,6 @@
 #include <unordered_map>
 
 #include "compiler/common/error.h"
-#include "compiler/common/string_heap.h"
 #include "compiler/eval/evaluator.h"
 
 namespace tally {
@@ -19,20 +18,6 @@ uint64_t splitmix64(uint64_t x) {
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
   return x ^ (x >> 31);
-}
-
-// Row `row`'s scan columns as the evaluator reads them (strings interned into `strings`).
-void read_row(const BoundSelect& query, const Table& table, size_t row, StringHeap& strings,
-              std::vector<Value>& values) {
-  values.resize(query.scan.size());
-  for (size_t c = 0; c < query.scan.size(); ++c) {
-    const Column& column = *table.columns[query.scan[c].table_column];
-    Value v = column.is_valid(row) ? column.get_value(row) : Value();
-    if (!v.null && query.scan[c].type.is_string()) {
-      v.i = strings.intern(column.dictionary()[static_cast<size_t>(v.i)]);
-    }
-    values[c] = v;
-  }
 }
 
 // The keys as bytes: a NULL flag and the value's 16 payload bytes each.
@@ -65,6 +50,19 @@ uint64_t estimate_from_counts(const std::unordered_map<std::string, uint32_t>& s
 
 }  // namespace
 
+void read_scan_row(const BoundSelect& query, const Table& table, size_t row, StringHeap& strings,
+                   std::vector<Value>& values) {
+  values.resize(query.scan.size());
+  for (size_t c = 0; c < query.scan.size(); ++c) {
+    const Column& column = *table.columns[query.scan[c].table_column];
+    Value v = column.is_valid(row) ? column.get_value(row) : Value();
+    if (!v.null && query.scan[c].type.is_string()) {
+      v.i = strings.intern(column.dictionary()[static_cast<size_t>(v.i)]);
+    }
+    values[c] = v;
+  }
+}
+
 GroupEstimate estimate_groups(const BoundSelect& query, const Table& table,
                               const std::vector<Value>& parameters, uint64_t sample_rows) {
   GroupEstimate e;
@@ -85,7 +83,7 @@ GroupEstimate estimate_groups(const BoundSelect& query, const Table& table,
   std::vector<std::unordered_map<std::string, uint32_t>> seen(sets.size());
   e.sampled = std::min(rows, sample_rows);
   for (uint64_t i = 0; i < e.sampled; ++i) {
-    read_row(query, table, splitmix64(i) % rows, strings, values);
+    read_scan_row(query, table, splitmix64(i) % rows, strings, values);
     ctx.columns = values.data();
     try {
       if (query.filter && !is_true(evaluate(*query.filter, ctx))) continue;

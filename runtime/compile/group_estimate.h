@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "compiler/common/string_heap.h"
 #include "compiler/ir/query.h"
 #include "runtime/storage/table.h"
 
@@ -25,6 +26,10 @@ struct GroupEstimate {
 // for sqrt(N / n) keys each), whose ratio error is bounded. Both can fall short on skewed
 // keys: the hash table's grow-and-rerun covers an underestimate. Rows whose filter or keys
 // raise an error are skipped (the query itself reports those).
+// Row `row`'s scan columns as the CPU evaluator reads them (strings interned into `strings`).
+void read_scan_row(const BoundSelect& query, const Table& table, size_t row, StringHeap& strings,
+                   std::vector<Value>& values);
+
 GroupEstimate estimate_groups(const BoundSelect& query, const Table& table,
                               const std::vector<Value>& parameters, uint64_t sample_rows);
 

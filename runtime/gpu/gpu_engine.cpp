@@ -226,6 +226,7 @@ GpuCompileOptions GpuEngine::compile_options(const GpuRunOptions& options,
   compile.strategy = options.strategy;
   compile.hash_capacity = options.hash_capacity;
   compile.limits = limits();
+  if (options.plan_l2_bytes > 0) compile.limits.l2_bytes = options.plan_l2_bytes;
   compile.arch = arch();
   compile.parameters = &parameters;
   compile.table = &table;

@@ -37,6 +37,9 @@ struct GpuRunOptions {
   uint64_t hash_capacity = 0;        // > 0: first Hash attempt at this capacity (tests of growth)
   GpuPlanCache* plans = nullptr;     // a prepared statement's: skips codegen for a known plan
   uint64_t device_memory_limit = 0;  // > 0: the most device memory the engine may hold
+  // > 0: plan as if L2 held this many bytes (compiler/plan/l2_slices.h): small to make tests
+  // slice small tables, UINT64_MAX to compare a Direct plan in one pass with its slices.
+  uint64_t plan_l2_bytes = 0;
   Placement placement = Placement::Auto;
   uint64_t batch_rows = 0;  // > 0: streamed batches of this many rows (rounded up to 1024)
   // A streamed part takes its batches from this queue, shared with the CPU engine

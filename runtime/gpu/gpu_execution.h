@@ -270,10 +270,10 @@ class GpuExecution {
   // A Scan pass over every batch. Init ran on the default stream, which the batches' streams
   // do not wait for, so the device is idle before the first copy.
   // The Scan over the rows the arguments name: once, or once per slice of a sliced Block
-  // plan (each pass merges its slice's rows; GpuPlan::block_slices).
+  // plan (each pass merges its slice's rows; GpuPlan::scan_slices).
   void launch_scan(const cuda::Kernel& kernel, const cuda::Stream* stream) {
     const uint64_t shared = scan_shared_bytes(c_.plan);
-    for (uint32_t p = 0; p < c_.plan.block_slices; ++p) {
+    for (uint32_t p = 0; p < c_.plan.scan_slices; ++p) {
       set_slice(p);
       launch_with_args(kernel, c_.plan.grid, c_.plan.block, arg_words_, false, shared, stream);
     }
@@ -281,7 +281,7 @@ class GpuExecution {
   }
 
   void set_slice(uint32_t p) {
-    slice_first_ = uint64_t{p} * c_.plan.block_slice_slots;
+    slice_first_ = uint64_t{p} * c_.plan.slice_slots;
     for (size_t i = 0; i < c_.program->args.size(); ++i) {
       if (c_.program->args[i].kind == ArgKind::SliceFirst) arg_words_[i] = slice_first_;
     }

@@ -234,12 +234,12 @@ TEST_CASE("plan layout: a block table larger than shared memory runs in slices")
   // over many rows auto takes them: one Scan pass a slice, Init setting the states first.
   GpuPlan p = plan_for(q, uint64_t{1} << 27, GpuStrategy::Auto);
   CHECK(p.strategy == GpuStrategy::Block);
-  CHECK(p.block_slices == 4);
-  CHECK(p.block_slice_slots == (p.slots + 3) / 4);
-  CHECK(p.block_table.shared_bytes == p.block_slice_slots * (4 + 8));
+  CHECK(p.scan_slices == 4);
+  CHECK(p.slice_slots == (p.slots + 3) / 4);
+  CHECK(p.block_table.shared_bytes == p.slice_slots * (4 + 8));
   CHECK(has_launch(p.launches, KernelId::Init));
   CHECK(describe_plan(p).find(fmt::format("block table: 4 slices of {} slots, one Scan pass each",
-                                          p.block_slice_slots)) != std::string::npos);
+                                          p.slice_slots)) != std::string::npos);
   const GpuProgram program = generate_cuda(q, p, scan_stats(q, *layout_db().table(q.table)));
   CHECK(program.source.find("const u32 slice_cell = (u32)slot - slice_first;") !=
         std::string::npos);
@@ -256,7 +256,7 @@ TEST_CASE("plan layout: a block table larger than shared memory runs in slices")
   GpuPlan forced = plan_for(wide, rows, GpuStrategy::Block);
   CHECK(forced.strategy == GpuStrategy::Block);
   CHECK(forced.sliced());
-  CHECK(forced.block_slice_slots * forced.block_slices >= forced.slots);
+  CHECK(forced.slice_slots * forced.scan_slices >= forced.slots);
 }
 
 TEST_CASE("plan layout: direct and hash tables keep a block cache of hot groups") {
