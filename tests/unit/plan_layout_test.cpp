@@ -257,6 +257,21 @@ TEST_CASE("plan layout: a block table larger than shared memory runs in slices")
   CHECK(forced.strategy == GpuStrategy::Block);
   CHECK(forced.sliced());
   CHECK(forced.slice_slots * forced.scan_slices >= forced.slots);
+  // 8 slices: auto takes them where a Direct table keeps the count and sum apart (values past a
+  // 2^32 range), and runs direct where it would pack them into one atomic a row
+  // (kAutoBlockSlicesPacked).
+  const BoundSelect apart = test::bind_first(
+      layout_db(),
+      "SELECT l_orderkey * 2, COUNT(*), SUM(l_orderkey * 100000) FROM lineitem GROUP BY 1");
+  const GpuPlan in_slices = plan_for(apart, uint64_t{1} << 27, GpuStrategy::Auto);
+  CHECK(in_slices.strategy == GpuStrategy::Block);
+  CHECK(in_slices.scan_slices == 8);
+  const BoundSelect packs = test::bind_first(
+      layout_db(), "SELECT l_orderkey * 2, COUNT(*), SUM(l_quantity) FROM lineitem GROUP BY 1");
+  const GpuPlan direct = plan_for(packs, uint64_t{1} << 27, GpuStrategy::Auto);
+  CHECK(direct.strategy == GpuStrategy::Direct);
+  CHECK(direct.considered.find("8 slices of") != std::string::npos);
+  CHECK(direct.considered.find("(auto takes up to 4)") != std::string::npos);
 }
 
 TEST_CASE("plan layout: direct and hash tables keep a block cache of hot groups") {
