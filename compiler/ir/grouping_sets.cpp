@@ -77,6 +77,10 @@ int64_t grouping_value(const Expr& grouping, uint64_t mask) {
   return value;
 }
 
+bool is_one_pass_grouping_query(const BoundSelect& query) {
+  return !query.group_keys.empty() && query.group_keys.back()->kind == ExprKind::GroupingSetId;
+}
+
 BoundSelect one_pass_grouping_query(const BoundSelect& query) {
   BoundSelect one = query;
   one.group_keys.push_back(make_node(ExprKind::GroupingSetId, Type::integer(), {}));

@@ -26,6 +26,9 @@ int64_t grouping_value(const Expr& grouping, uint64_t mask);
 // no HAVING, ORDER BY, DISTINCT or LIMIT. one_pass_set_groups reads them back per set.
 BoundSelect one_pass_grouping_query(const BoundSelect& query);
 
+// Whether `query` is such a one-pass query: its last key is the set id.
+bool is_one_pass_grouping_query(const BoundSelect& query);
+
 // The groups of one_pass_grouping_query's rows that belong to set `set`, as the keys of
 // split_grouping_sets(query)[set] (the set's own keys, in order) and the aggregates.
 struct SetGroups {

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "compiler/functions/aggregate_state.h"
+#include "compiler/ir/grouping_sets.h"
 #include "compiler/plan/count_sum_packing.h"
 
 namespace tally {
@@ -32,13 +33,9 @@ double uniform_distinct(uint64_t n, uint64_t d) {
   return dd * -std::expm1(static_cast<double>(n) * std::log1p(-1.0 / dd));
 }
 
-bool one_pass_grouping_sets(const BoundSelect& query) {
-  return !query.group_keys.empty() && query.group_keys.back()->kind == ExprKind::GroupingSetId;
-}
-
 bool eligible(const GpuPlan& plan, const BoundSelect& query) {
   return plan.strategy == GpuStrategy::Direct && !plan.sliced() && !plan.projection &&
-         !plan.layout.sketches() && !one_pass_grouping_sets(query) && plan.slots < (1ull << 32);
+         !plan.layout.sketches() && !is_one_pass_grouping_query(query) && plan.slots < (1ull << 32);
 }
 
 // Bits of encoded column data a row reads, NULL flags included.
@@ -60,13 +57,7 @@ uint64_t merges_per_row(const GpuPlan& plan, const CountSumPacking& packing) {
   return packing.packs() ? merges - 1 : merges;
 }
 
-uint64_t l2_budget(const DeviceLimits& limits) { return limits.l2_bytes / kL2Share; }
-
-}  // namespace
-
-uint64_t merged_bytes_per_slot(const GpuPlan& plan, const BoundSelect& query,
-                               const std::vector<ColumnStats>& stats) {
-  const CountSumPacking packing = count_sum_packing(plan, query, stats);
+uint64_t merged_bytes(const GpuPlan& plan, const CountSumPacking& packing) {
   uint64_t bytes = packing.packs() ? sizeof(uint64_t) : 0;
   const auto& fields = plan.layout.fields;
   for (size_t f = 0; f < fields.size(); ++f) {
@@ -77,23 +68,37 @@ uint64_t merged_bytes_per_slot(const GpuPlan& plan, const BoundSelect& query,
   return bytes;
 }
 
+uint64_t l2_budget(const DeviceLimits& limits) { return limits.l2_bytes / kL2Share; }
+
+bool passes_budget(const GpuPlan& plan, uint64_t per_slot, const DeviceLimits& limits) {
+  return per_slot > 0 && plan.slots > l2_budget(limits) / per_slot;
+}
+
+}  // namespace
+
+uint64_t merged_bytes_per_slot(const GpuPlan& plan, const BoundSelect& query,
+                               const std::vector<ColumnStats>& stats) {
+  return merged_bytes(plan, count_sum_packing(plan, query, stats));
+}
+
 bool l2_slices_may_pay(const GpuPlan& plan, const BoundSelect& query,
                        const std::vector<ColumnStats>& stats, const DeviceLimits& limits) {
-  if (!eligible(plan, query)) return false;
-  const uint64_t per_slot = merged_bytes_per_slot(plan, query, stats);
-  return per_slot > 0 && plan.slots > l2_budget(limits) / per_slot;
+  return eligible(plan, query) &&
+         passes_budget(plan, merged_bytes_per_slot(plan, query, stats), limits);
 }
 
 GpuPlan with_l2_slices(GpuPlan plan, const BoundSelect& query,
                        const std::vector<ColumnStats>& stats, const DeviceLimits& limits,
                        const KeyLocality& locality) {
-  if (!l2_slices_may_pay(plan, query, stats, limits)) return plan;
-  const uint64_t per_slot = merged_bytes_per_slot(plan, query, stats);
+  if (!eligible(plan, query)) return plan;
+  const CountSumPacking packing = count_sum_packing(plan, query, stats);
+  const uint64_t per_slot = merged_bytes(plan, packing);
+  if (!passes_budget(plan, per_slot, limits)) return plan;
   const uint64_t budget = l2_budget(limits);
   const uint64_t slice_slots = std::bit_floor(std::max<uint64_t>(budget / per_slot, 1));
   const uint64_t slices = (plan.slots + slice_slots - 1) / slice_slots;
   const uint64_t reread_bits = (slices - 1) * row_bits(query, stats);
-  const uint64_t merges = merges_per_row(plan, count_sum_packing(plan, query, stats));
+  const uint64_t merges = merges_per_row(plan, packing);
   const uint64_t window_slots = std::min(locality.window_slots, plan.slots);
   std::string verdict;
   if (window_slots <= budget / per_slot) {

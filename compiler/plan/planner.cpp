@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "compiler/common/error.h"
+#include "compiler/ir/grouping_sets.h"
 #include "compiler/plan/calibrated_choice.h"
 #include "compiler/plan/count_sum_packing.h"
 #include "compiler/plan/device_having.h"
@@ -90,7 +91,7 @@ KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
 // One-pass grouping sets (compiler/ir/grouping_sets.h): a key some set drops is NULL in that
 // set's groups, so it needs its NULL digit even where the column has no NULL.
 void hold_dropped_keys_null(const BoundSelect& query, std::vector<KeyEncoding>& keys) {
-  if (keys.empty() || query.group_keys.back()->kind != ExprKind::GroupingSetId) return;
+  if (!is_one_pass_grouping_query(query)) return;
   for (uint64_t mask : query.grouping_sets) {
     for (size_t k = 0; k + 1 < keys.size(); ++k) {
       if (!((mask >> k) & 1)) keys[k].nullable = true;

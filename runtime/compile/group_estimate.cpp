@@ -8,6 +8,7 @@
 
 #include "compiler/common/error.h"
 #include "compiler/eval/evaluator.h"
+#include "compiler/ir/grouping_sets.h"
 
 namespace tally {
 
@@ -75,8 +76,7 @@ GroupEstimate estimate_groups(const BoundSelect& query, const Table& table,
   ctx.strings = &strings;
   // One-pass grouping sets (compiler/ir/grouping_sets.h): the last key is the set id, and
   // a row makes one group per set, so each set's groups are estimated apart and summed.
-  const bool one_pass =
-      !query.group_keys.empty() && query.group_keys.back()->kind == ExprKind::GroupingSetId;
+  const bool one_pass = is_one_pass_grouping_query(query);
   const size_t real_keys = query.group_keys.size() - (one_pass ? 1 : 0);
   const std::vector<uint64_t> sets = one_pass ? query.grouping_sets : std::vector<uint64_t>{~0ull};
   std::vector<Value> values, keys(real_keys), set_keys;
