@@ -117,6 +117,7 @@ Runner add_run_command(CLI::App& app) {
   add_output_options(cmd, args->output);
   add_adaptive_compile_option(cmd, args->output);
   add_quick_kernels_option(cmd, args->output);
+  add_interpreter_option(cmd, args->output);
   return [args] { return run(*args); };
 }
 

@@ -100,6 +100,12 @@ void add_quick_kernels_option(CLI::App* cmd, OutputArgs& output) {
                  "first with the unrolled ones in the background (SET quick_kernels)");
 }
 
+void add_interpreter_option(CLI::App* cmd, OutputArgs& output) {
+  add_off_switch(cmd, output.interpreter, "--no-interpreter",
+                 "Compile a new statement's GPU kernels before it runs, not run it on the "
+                 "precompiled interpreter while they compile (SET interpreted_kernels)");
+}
+
 void add_param_option(CLI::App* cmd, std::vector<std::string>& params) {
   // One value per -p, so that a file name after it is not taken as a second value.
   cmd->add_option("-p,--param", params, "Value of a '?' parameter, in order (repeatable)")
@@ -151,6 +157,7 @@ ExecOptions exec_options_for(const OutputArgs& output) {
   options.coprocess = output.coprocess;
   options.adaptive_compile = output.adaptive_compile;
   options.kernel_tiers = output.quick_kernels ? KernelTiers::QuickFirst : KernelTiers::Unrolled;
+  options.interpreted_kernels = output.interpreter ? "on" : "off";
   if (output.progress) options.load_progress = terminal_progress_line();
   return options;
 }

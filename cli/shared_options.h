@@ -28,6 +28,7 @@ struct OutputArgs {
   // turns it off), off for the commands that compile ahead or run prepared statements.
   bool adaptive_compile = false;
   bool quick_kernels = false;  // SET quick_kernels's starting value, as adaptive_compile's
+  bool interpreter = false;    // SET interpreted_kernels's starting value, likewise
   std::string format = "table";
   bool timing = false;
   bool progress = true;       // --no-progress: no progress line for long loads on a terminal
@@ -43,6 +44,8 @@ void add_output_options(CLI::App* cmd, OutputArgs& output);
 void add_adaptive_compile_option(CLI::App* cmd, OutputArgs& output);
 // Turns quick kernels on, and adds --no-quick-kernels (tally run and shell).
 void add_quick_kernels_option(CLI::App* cmd, OutputArgs& output);
+// Turns the interpreted tier on, and adds --no-interpreter (tally run and shell).
+void add_interpreter_option(CLI::App* cmd, OutputArgs& output);
 // --timing alone (tally compile and prepare, which print no rows).
 void add_timing_option(CLI::App* cmd, OutputArgs& output);
 // -p/--param VALUE, repeatable: the values of '?' parameters in order.

@@ -216,6 +216,7 @@ Runner add_shell_command(CLI::App& app) {
   add_output_options(cmd, args->output);
   add_adaptive_compile_option(cmd, args->output);
   add_quick_kernels_option(cmd, args->output);
+  add_interpreter_option(cmd, args->output);
   cmd->add_option("--history", args->history,
                   "History file (default: $TALLY_HISTORY, else ~/.tally_history; '' for none)");
   return [args] {

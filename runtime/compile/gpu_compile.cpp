@@ -202,6 +202,10 @@ bool binary_cached(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
   return in_memory(memory_key(program.source, arch)) || on_disk(program.source, arch);
 }
 
+bool source_cached(const std::string& source, const std::string& arch) {
+  return in_memory(memory_key(source, arch)) || on_disk(source, arch);
+}
+
 std::shared_ptr<const cuda::CompiledKernel> compile_into_caches(const std::string& source,
                                                                 const std::string& arch,
                                                                 const KernelCacheWarning& warn) {

@@ -87,6 +87,10 @@ GpuCompilation from_plan_cache(const CachedGpuProgram& hit, const std::string& f
 bool binary_cached(const GpuPlan& plan, const std::vector<ColumnStats>& stats,
                    const GpuProgram& program, const std::string& arch, const GpuPlanCache* plans);
 
+// Whether this process's memory or the disk cache holds the binary of `source` for `arch`
+// (a disk entry is looked for, not loaded). Never compiles.
+bool source_cached(const std::string& source, const std::string& arch);
+
 // Compiles `source` for `arch` into this process's memory and the disk cache, as compile_plan
 // would, unless memory holds it already, and returns the binary memory holds: a compile ahead
 // of the statement that needs it (runtime/compile/background_compiler.h), or a program of the

@@ -233,6 +233,38 @@ GpuCompileOptions GpuEngine::compile_options(const GpuRunOptions& options,
   return compile;
 }
 
+std::optional<Result> GpuEngine::run_on_interpreter(
+    const BoundSelect& query, const Table& table, const std::vector<ColumnStats>& stats,
+    const GpuPlan& plan, const std::vector<Value>& parameters,
+    const std::shared_ptr<StringHeap>& strings, const GpuRunOptions& options, GpuRunReport& report,
+    std::optional<GpuCompilation>& found) {
+  const bool always = options.interpreted == InterpretedTier::Always;
+  BackgroundCompiler* compiler = options.kernel_tiers.compiler;
+  std::optional<GpuCompilation> unrolled;
+  if (!always) {
+    // Only a statement whose own kernels must still be compiled, which then compile in the
+    // background for its next run.
+    if (compiler == nullptr) return std::nullopt;
+    if (options.plans && options.plans->contains(plan_fingerprint(plan, stats, arch()))) {
+      return std::nullopt;
+    }
+    unrolled = find_compiled(query, stats, plan, arch());
+    if (unrolled->binary || compiler->failed(unrolled->program->source, arch())) {
+      if (options.plans == nullptr && unrolled->binary) found = std::move(unrolled);
+      return std::nullopt;
+    }
+  }
+  std::string why;
+  std::optional<Result> result =
+      run_interpreted(*impl_, query, table, stats, parameters, strings, always, report, &why);
+  if (!result) {
+    report.not_interpreted = why;
+    return std::nullopt;
+  }
+  if (unrolled) compiler->enqueue(unrolled->program->source, arch());
+  return result;
+}
+
 Result GpuEngine::run(const BoundSelect& query, const Table& table,
                       const std::vector<Value>& parameters, std::shared_ptr<StringHeap> strings,
                       const GpuRunOptions& options, GpuRunReport* report_out) {
@@ -269,10 +301,25 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
       throw Error(ErrorKind::Cancelled, "the statement was cancelled");
     }
   };
+  std::optional<GpuCompilation> found;  // the kernels, found in a cache while asking
+  if (options.interpreted != InterpretedTier::Off && !on_host && !plan.projection) {
+    if (columns_ahead.valid()) report.upload_ms += columns_ahead.get();
+    std::optional<Result> interpreted =
+        run_on_interpreter(query, table, stats, plan, parameters, strings, options, report, found);
+    if (interpreted) {
+      report.column_bytes = impl_->uploaded_bytes - uploaded_before;
+      if (options.describe) report.plan = "interpreted tier: " + describe_plan(plan);
+      interpreted->device = "gpu: " + impl_->device.profile().name;
+      if (report_out) *report_out = report;
+      return std::move(*interpreted);
+    }
+  }
   for (int attempt = 1;; ++attempt) {
     stop_if_cancelled();
     GpuCompilation c =
-        compile_in_tiers(query, stats, plan, arch(), options.plans, options.kernel_tiers);
+        attempt == 1 && found
+            ? std::move(*found)
+            : compile_in_tiers(query, stats, plan, arch(), options.plans, options.kernel_tiers);
     if (columns_ahead.valid()) {
       auto wait_start = std::chrono::steady_clock::now();
       report.upload_ms += columns_ahead.get();

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,14 @@ enum class Placement : uint8_t {
 // "auto", "device" or "host"; throws Error(Unsupported) naming the choices otherwise.
 Placement placement_from_name(const std::string& name);
 
+// The interpreted tier (runtime/gpu/interpreted_scan.h): a statement whose kernels no cache
+// holds runs on the precompiled interpreter while they compile in the background.
+enum class InterpretedTier : uint8_t {
+  Off,
+  WhenReady,  // where the interpreter takes the statement and its module is loaded
+  Always,     // wherever it takes the statement, waiting for its module (tests)
+};
+
 struct GpuRunOptions {
   GpuStrategy strategy = GpuStrategy::Auto;
   uint64_t hash_capacity = 0;        // > 0: first Hash attempt at this capacity (tests of growth)
@@ -50,6 +59,7 @@ struct GpuRunOptions {
   std::function<bool()> cancelled = {};
   // Quick kernels first, the unrolled ones in the background (runtime/compile/kernel_tiers.h).
   KernelTierChoice kernel_tiers = {};
+  InterpretedTier interpreted = InterpretedTier::Off;
   // GpuRunReport::plan and ::source filled in (off where nobody reads them: a repeated small
   // query spent microseconds spelling the plan and copying the generated CUDA).
   bool describe = true;
@@ -75,7 +85,9 @@ struct GpuRunReport {
   std::string placement = "device";
   BinarySource binary_source = BinarySource::Nvrtc;  // of the final attempt
   double disk_load_ms = 0;
-  bool quick_kernels = false;  // the final attempt ran the quick Scan (GpuCompilation::quick)
+  bool quick_kernels = false;   // the final attempt ran the quick Scan (GpuCompilation::quick)
+  bool interpreted = false;     // the interpreted tier ran it (runtime/gpu/interpreted_scan.h)
+  std::string not_interpreted;  // why the interpreted tier did not, where it was asked to
 };
 
 // What the planner needs to know of a device, from its profile (GpuEngine::limits).
@@ -164,6 +176,16 @@ class GpuEngine {
   FirstPlan plan_first_attempt(const BoundSelect& query, const Table& table,
                                const std::vector<ColumnStats>& stats,
                                const std::vector<Value>& parameters, const GpuRunOptions& options);
+
+  // The statement on the interpreted tier (GpuRunOptions::interpreted), or nullopt; `found`:
+  // the statement's own kernels where the caches hold them.
+  std::optional<Result> run_on_interpreter(const BoundSelect& query, const Table& table,
+                                           const std::vector<ColumnStats>& stats,
+                                           const GpuPlan& plan,
+                                           const std::vector<Value>& parameters,
+                                           const std::shared_ptr<StringHeap>& strings,
+                                           const GpuRunOptions& options, GpuRunReport& report,
+                                           std::optional<GpuCompilation>& found);
 
   std::unique_ptr<Impl> impl_;
 };

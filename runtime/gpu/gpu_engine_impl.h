@@ -24,6 +24,7 @@
 #include "runtime/gpu/device_layout.h"
 #include "runtime/gpu/gpu_engine.h"
 #include "runtime/gpu/host_columns.h"
+#include "runtime/gpu/interpreted_scan.h"
 #include "runtime/gpu/pinned_staging.h"
 #include "runtime/gpu/streamed_scan.h"
 #include "runtime/storage/table.h"
@@ -59,11 +60,12 @@ struct GpuEngine::Impl {
   std::map<std::tuple<const Column*, uint64_t, uint64_t>, DeviceColumn> part_columns;
   std::map<const cuda::CompiledKernel*, LoadedModule> modules;
   std::string lookup_error;
-  PinnedStaging staging;        // column uploads and result downloads
-  DeviceTranspose transpose;    // bit-packed columns' device layout, made on the device
-  cuda::PinnedBuffer readback;  // a part's status, group count and state cells (few groups)
-  uint64_t uploaded_bytes = 0;  // by upload_column, ever (a run reports its difference)
-  uint64_t query = 0;           // sequence number of the query running now
+  PinnedStaging staging;           // column uploads and result downloads
+  DeviceTranspose transpose;       // bit-packed columns' device layout, made on the device
+  InterpreterKernels interpreter;  // new statements' kernels while their own compile
+  cuda::PinnedBuffer readback;     // a part's status, group count and state cells (few groups)
+  uint64_t uploaded_bytes = 0;     // by upload_column, ever (a run reports its difference)
+  uint64_t query = 0;              // sequence number of the query running now
   // Kernel timers whose events are reused: two cuEventCreate and two cuEventDestroy a launch
   // were a visible part of a repeated small query.
   std::vector<cuda::EventTimer> spare_timers;

@@ -76,6 +76,11 @@ struct ExecOptions {
   // kernels no cache holds runs on quick kernels while its unrolled ones compile in the
   // background; only (QuickOnly), always the quick ones. Off here; tally run and shell turn it on.
   KernelTiers kernel_tiers = KernelTiers::Unrolled;
+  // SET interpreted_kernels (runtime/gpu/interpreted_scan.h): on, a statement whose kernels no
+  // cache holds runs on the precompiled interpreter, where it takes the statement, while its
+  // kernels compile in the background (with quick_kernels on); always, on the interpreter
+  // wherever it takes the statement (tests); off. Off here; tally run and shell turn it on.
+  std::string interpreted_kernels = "off";
   // Where NULLs sort when ORDER BY does not say (DuckDB's setting names); the default is
   // PostgreSQL's: last for ASC, first for DESC.
   std::string default_null_order = "nulls_last_on_asc_first_on_desc";

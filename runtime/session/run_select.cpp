@@ -58,6 +58,15 @@ std::shared_ptr<const LiftedConstants> lifted_for(const BoundSelect& query, GpuP
 }
 
 std::string gpu_timing(const GpuRunReport& r) {
+  if (r.interpreted) {
+    return fmt::format(
+        "interpreted (its own kernels compile in the background): plan {:.2f} ms, program "
+        "{:.2f} ms, upload {:.2f} ms, init + scan {:.3f} ms, download {:.2f} ms, host finish "
+        "{:.2f} ms, attempts {}",
+        r.plan_ms, r.codegen_ms, r.upload_ms, r.scan_ms, r.download_ms, r.finish_ms, r.attempts);
+  }
+  const std::string not_interpreted =
+      r.not_interpreted.empty() ? "" : "; not interpreted: " + r.not_interpreted;
   std::string kernels =
       r.dependent_finalize
           ? fmt::format("init + scan + finalize (dependent launch) {:.3f} ms", r.scan_ms)
@@ -76,10 +85,10 @@ std::string gpu_timing(const GpuRunReport& r) {
   }
   return fmt::format(
       "plan {:.2f} ms, codegen {:.2f} ms, NVRTC {:.1f} ms{}{}, upload {:.2f} ms{}, {}, download "
-      "{:.2f} ms, host finish {:.2f} ms, attempts {}; columns from {}",
+      "{:.2f} ms, host finish {:.2f} ms, attempts {}; columns from {}{}",
       r.plan_ms, r.codegen_ms, r.nvrtc_ms, binary_source_note(r.binary_source, r.disk_load_ms),
       r.quick_kernels ? " (quick kernels)" : "", r.upload_ms, columns, kernels, r.download_ms,
-      r.finish_ms, r.attempts, r.placement);
+      r.finish_ms, r.attempts, r.placement, not_interpreted);
 }
 
 }  // namespace
@@ -264,6 +273,9 @@ void Database::run_engine(const BoundSelect& query, const TablePtr& input,
       gpu_options.batch_rows = options.batch_rows;
       gpu_options.cancelled = options.cancelled;
       gpu_options.kernel_tiers = {options.kernel_tiers, compiler_.get()};
+      gpu_options.interpreted = options.interpreted_kernels == "always" ? InterpretedTier::Always
+                                : options.interpreted_kernels == "on"   ? InterpretedTier::WhenReady
+                                                                        : InterpretedTier::Off;
       gpu_options.describe = options.explain || options.emit_cuda;
       const std::vector<int> ordinals = device_ordinals(options.devices);
       if (options.coprocess) {

@@ -161,6 +161,15 @@ const std::vector<Setting>& settings() {
        },
        [](ExecOptions& o, const std::string& v) { o.grouping_sets = v; },
        [](const ExecOptions& o) { return o.grouping_sets; }},
+      {"interpreted_kernels",
+       "a statement whose GPU kernels no cache holds runs at once on one precompiled "
+       "interpreter, where it takes the statement, while its own kernels compile in the "
+       "background (with quick_kernels on): on, off, or always (wherever it takes the statement)",
+       [](const std::string& v) {
+         return lower(v) == "always" ? std::string("always") : on_or_off(v);
+       },
+       [](ExecOptions& o, const std::string& v) { o.interpreted_kernels = v; },
+       [](const ExecOptions& o) { return o.interpreted_kernels; }},
       {"placement", "where the GPU reads columns from: auto, device or host",
        [](const std::string& v) {
          return one_of(v, {"auto", "device", "host"});

@@ -1,0 +1,491 @@
+#include "compiler/codegen/row_program.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "compiler/common/string_heap.h"
+#include "compiler/eval/evaluator.h"
+#include "compiler/ir/grouping_sets.h"
+#include "compiler/plan/value_bounds.h"
+
+namespace tally {
+
+namespace {
+
+using tally_interp::Instr;
+
+// Thrown inside the builder: the statement is not the interpreter's.
+struct Declined {
+  std::string why;
+};
+
+[[noreturn]] void decline(std::string why) { throw Declined{std::move(why)}; }
+
+// The most groups the keys' domain (or the rows) may give: the interpreter's groups finish as
+// the CPU engine's partial states, row by row on the host, where 15 M groups took 21 s against
+// 0.4 s for the generated kernels' columnar path (bench/RESULTS.md, interpreted tier).
+constexpr uint64_t kMaxGroups = uint64_t{1} << 17;
+
+// Values a register may hold: every intermediate is proved to stay within this, so 64-bit
+// wrapping arithmetic never wraps.
+constexpr long double kSafeMagnitude = 4.0e18L;
+
+long double pow10(int n) { return std::pow(10.0L, n); }
+
+// The largest magnitude a value of `t` has, where the CPU engine checks it.
+long double type_limit(const Type& t) {
+  switch (t.id) {
+    case TypeId::SmallInt:
+      return 32767;
+    case TypeId::Integer:
+      return 2147483647;
+    case TypeId::Decimal:
+      return pow10(t.precision) - 1;
+    default:
+      return kSafeMagnitude;
+  }
+}
+
+bool is_int64_payload(const Type& t) {
+  switch (t.id) {
+    case TypeId::Boolean:
+    case TypeId::SmallInt:
+    case TypeId::Integer:
+    case TypeId::BigInt:
+    case TypeId::Date:
+    case TypeId::Timestamp:
+    case TypeId::TimestampTz:
+    case TypeId::Time:
+      return true;
+    case TypeId::Decimal:  // a wide one too: every value is proved to fit 64 bits
+      return true;
+    default:
+      return false;
+  }
+}
+
+void scan_columns_of(const Expr& e, std::set<int>& out) {
+  if (e.kind == ExprKind::ColumnRef) out.insert(e.index);
+  for (const ExprPtr& c : e.children) scan_columns_of(*c, out);
+}
+
+class Builder {
+ public:
+  explicit Builder(const RowProgramInputs& in) : in_(in) {}
+
+  RowProgram build() {
+    const BoundSelect& q = in_.query;
+    if (!q.aggregated) decline("the interpreted tier runs aggregations only");
+    if (!q.grouping_sets.empty()) decline("grouping sets take the generated kernels");
+    if (q.filter) p_.filter = boolean(*q.filter);
+    for (const ExprPtr& key : q.group_keys) add_key(*key);
+    if (std::min(p_.groups, in_.rows) > kMaxGroups) {
+      decline(fmt::format("up to {} groups: a large result takes the generated kernels",
+                          std::min(p_.groups, in_.rows)));
+    }
+    p_.layout = layout_states(q, in_.stats, in_.rows);
+    add_fields();
+    return std::move(p_);
+  }
+
+ private:
+  int reg() {
+    if (p_.registers >= tally_interp::kMaxRegisters)
+      decline("the statement needs too many registers");
+    return p_.registers++;
+  }
+
+  int emit(int op, int a = -1, int b = -1, int c = -1, int64_t imm = 0, int sub = 0) {
+    const int dst = reg();
+    p_.instrs.push_back(Instr{op, sub, dst, a, b, c, imm});
+    return dst;
+  }
+
+  int constant(int64_t v, bool null = false) {
+    return emit(tally_interp::kOpConst, -1, null ? 1 : 0, -1, v);
+  }
+
+  ValueBounds bounds(const Expr& e) const { return value_bounds(e, in_.stats, &in_.parameters); }
+
+  // Declines where `e` may leave its type's range or the registers' safe range.
+  void check_range(const Expr& e, long double scale = 1) const {
+    const ValueBounds b = bounds(e);
+    if (!b.known) decline(fmt::format("no bound is known for {}", expr_to_string(e)));
+    const long double limit = std::min(type_limit(e.type), kSafeMagnitude / scale);
+    if (b.lo < -limit || b.hi > limit) {
+      decline(fmt::format("{} may pass the range the interpreter holds", expr_to_string(e)));
+    }
+  }
+
+  int boolean(const Expr& e) {
+    if (e.type.id != TypeId::Boolean) decline("a condition that is not BOOLEAN");
+    return value(e);
+  }
+
+  // The register of `e`'s value at scale `scale` (DECIMALs; 0 for the rest).
+  int scaled(const Expr& e, int scale) {
+    const int r = value(e);
+    const int from = e.type.is_decimal() ? e.type.scale : 0;
+    if (scale == from) return r;
+    if (scale < from) decline("a DECIMAL whose scale would fall");
+    check_range(e, pow10(scale - from));
+    return emit(tally_interp::kOpScale, r, -1, -1, static_cast<int64_t>(pow10(scale - from)));
+  }
+
+  int value(const Expr& e) {
+    if (!is_int64_payload(e.type) && !(e.kind == ExprKind::ColumnRef && dictionary_of(e.index))) {
+      decline(fmt::format("{} is {}, which the interpreter does not hold", expr_to_string(e),
+                          e.type.to_string()));
+    }
+    if (e.kind != ExprKind::ColumnRef && !e.type.is_string()) {
+      std::set<int> columns;
+      scan_columns_of(e, columns);
+      if (columns.size() == 1 && dictionary_of(*columns.begin())) {
+        return lookup(e, *columns.begin());
+      }
+    }
+    switch (e.kind) {
+      case ExprKind::ColumnRef:
+        return column(e.index);
+      case ExprKind::Constant:
+        return literal(e.value, e.type);
+      case ExprKind::Parameter:
+        if (e.index < 0 || static_cast<size_t>(e.index) >= in_.parameters.size())
+          decline("a parameter without a value");
+        return literal(in_.parameters[e.index], e.type);
+      case ExprKind::Arith:
+        return arith(e);
+      case ExprKind::Negate:
+      case ExprKind::Abs:
+        check_range(e);
+        return emit(e.kind == ExprKind::Negate ? tally_interp::kOpNeg : tally_interp::kOpAbs,
+                    value(*e.children[0]));
+      case ExprKind::Compare:
+        return compare(e.op, *e.children[0], *e.children[1]);
+      case ExprKind::And:
+      case ExprKind::Or:
+        return logic(e);
+      case ExprKind::Not:
+        return emit(tally_interp::kOpNot, boolean(*e.children[0]));
+      case ExprKind::IsNull:
+        return emit(tally_interp::kOpIsNull, value(*e.children[0]), -1, -1, 0, e.negated ? 1 : 0);
+      case ExprKind::InList:
+        return in_list(e);
+      case ExprKind::Case:
+        return case_when(e);
+      case ExprKind::Coalesce:
+        return coalesce(e);
+      case ExprKind::Cast:
+        return cast(e);
+      case ExprKind::Extract:
+        return extract(e);
+      case ExprKind::Function:
+        if (e.op == kDateTrunc) return date_trunc(e);
+        break;
+      default:
+        break;
+    }
+    decline(fmt::format("{} is not one of the interpreter's operations", expr_to_string(e)));
+  }
+
+  const std::vector<std::string>* dictionary_of(int scan_column) const {
+    if (scan_column < 0 || static_cast<size_t>(scan_column) >= in_.dictionaries.size()) {
+      return nullptr;
+    }
+    return in_.dictionaries[scan_column];
+  }
+
+  int column(int scan_column) {
+    if (auto it = column_regs_.find(scan_column); it != column_regs_.end()) return it->second;
+    const ColumnStats& s = in_.stats.at(scan_column);
+    const Type& t = in_.query.scan.at(scan_column).type;
+    RowProgramColumn c{scan_column, tally_interp::kColBitPacked, s.base,
+                       static_cast<uint32_t>(s.bits)};
+    if (s.layout == ColumnStats::Layout::Plain) {
+      if (t.id == TypeId::Boolean && s.plain_width == 1) {
+        c.kind = tally_interp::kColPlainU8;
+      } else if (s.plain_width == 2) {
+        c.kind = tally_interp::kColPlainI16;
+      } else if (s.plain_width == 4) {
+        c.kind = tally_interp::kColPlainI32;
+      } else if (s.plain_width == 8) {
+        c.kind = tally_interp::kColPlainI64;
+      } else {
+        decline(fmt::format("column {} is stored {} bytes a value",
+                            in_.query.scan[scan_column].name, s.plain_width));
+      }
+    } else if (s.bits > 64) {
+      decline("a column of more than 64 bits");
+    }
+    const int a = static_cast<int>(p_.columns.size());
+    p_.columns.push_back(c);
+    int r = emit(tally_interp::kOpColumn, a);
+    if (t.id == TypeId::Boolean) r = emit(tally_interp::kOpCompare, r, constant(0), -1, 0, kNe);
+    column_regs_[scan_column] = r;
+    return r;
+  }
+
+  int literal(const Value& v, const Type& t) {
+    if (v.null) return constant(0, true);
+    if (t.is_decimal()) {
+      if (v.d > static_cast<int128>(kSafeMagnitude) || v.d < -static_cast<int128>(kSafeMagnitude))
+        decline("a DECIMAL constant past 64 bits");
+      return constant(static_cast<int64_t>(v.d));
+    }
+    return constant(v.i);
+  }
+
+  int arith(const Expr& e) {
+    const Expr& a = *e.children[0];
+    const Expr& b = *e.children[1];
+    if (e.op == kDiv) decline("division takes the generated kernels");
+    check_range(e);
+    int scale = 0;
+    if (e.type.is_decimal()) {
+      scale = e.type.scale;
+      if (e.op == kMul) {
+        const int sa = a.type.is_decimal() ? a.type.scale : 0;
+        const int sb = b.type.is_decimal() ? b.type.scale : 0;
+        if (sa + sb != scale) decline("a DECIMAL product whose scale is not its factors' sum");
+        check_range(a);
+        check_range(b);
+        return emit(tally_interp::kOpMul, value(a), value(b));
+      }
+    } else if (e.op == kMul) {
+      return emit(tally_interp::kOpMul, value(a), value(b));
+    }
+    const int ra = scaled(a, scale), rb = scaled(b, scale);
+    switch (e.op) {
+      case kAdd:
+        return emit(tally_interp::kOpAdd, ra, rb);
+      case kSub:
+        return emit(tally_interp::kOpSub, ra, rb);
+      default: {
+        const ValueBounds d = bounds(b);
+        if (!d.known || (d.lo <= 0 && d.hi >= 0)) decline("a remainder by what may be zero");
+        return emit(tally_interp::kOpMod, ra, rb);
+      }
+    }
+  }
+
+  int compare(int op, const Expr& a, const Expr& b) {
+    if (a.type.is_string() || b.type.is_string())
+      decline("a string comparison beyond one column's dictionary");
+    const int scale =
+        std::max(a.type.is_decimal() ? a.type.scale : 0, b.type.is_decimal() ? b.type.scale : 0);
+    return emit(tally_interp::kOpCompare, scaled(a, scale), scaled(b, scale), -1, 0, op);
+  }
+
+  int logic(const Expr& e) {
+    const int op = e.kind == ExprKind::And ? tally_interp::kOpAnd : tally_interp::kOpOr;
+    int r = boolean(*e.children[0]);
+    for (size_t i = 1; i < e.children.size(); ++i) r = emit(op, r, boolean(*e.children[i]));
+    return r;
+  }
+
+  int in_list(const Expr& e) {
+    int r = -1;
+    for (size_t i = 1; i < e.children.size(); ++i) {
+      const int eq = compare(kEq, *e.children[0], *e.children[i]);
+      r = r < 0 ? eq : emit(tally_interp::kOpOr, r, eq);
+    }
+    return e.negated ? emit(tally_interp::kOpNot, r) : r;
+  }
+
+  // The value of one of `e`'s branches at e's scale.
+  int branch(const Expr& branch_expr, const Type& type) {
+    return scaled(branch_expr, type.is_decimal() ? type.scale : 0);
+  }
+
+  int case_when(const Expr& e) {
+    const size_t pairs = (e.children.size() - 1) / 2;
+    int r = branch(*e.children.back(), e.type);
+    for (size_t i = pairs; i-- > 0;) {
+      const int when = boolean(*e.children[2 * i]);
+      r = emit(tally_interp::kOpSelect, when, branch(*e.children[2 * i + 1], e.type), r);
+    }
+    return r;
+  }
+
+  int coalesce(const Expr& e) {
+    int r = branch(*e.children.back(), e.type);
+    for (size_t i = e.children.size() - 1; i-- > 0;) {
+      r = emit(tally_interp::kOpCoalesce, branch(*e.children[i], e.type), r);
+    }
+    return r;
+  }
+
+  int cast(const Expr& e) {
+    const Expr& from = *e.children[0];
+    const Type& f = from.type;
+    const Type& t = e.type;
+    const bool integral_from = f.is_integer() || f.is_decimal();
+    if (integral_from && (t.is_integer() || t.is_decimal())) {
+      check_range(e);
+      return scaled(from, t.is_decimal() ? t.scale : 0);
+    }
+    if (f.id == t.id && f.id != TypeId::Decimal) return value(from);
+    decline(fmt::format("a cast from {} to {}", f.to_string(), t.to_string()));
+  }
+
+  int extract(const Expr& e) {
+    const Expr& from = *e.children[0];
+    if (from.type.id == TypeId::Date)
+      return emit(tally_interp::kOpDateField, value(from), -1, -1, 0, e.op);
+    if (from.type.is_timestamp())
+      return emit(tally_interp::kOpTsField, value(from), -1, -1, 0, e.op);
+    decline("EXTRACT from a TIME");
+  }
+
+  int date_trunc(const Expr& e) {
+    const Expr& from = *e.children[0];
+    if (from.type.id == TypeId::Date && e.type.id == TypeId::Date)
+      return emit(tally_interp::kOpDateTrunc, value(from), -1, -1, 0, e.digits);
+    if (from.type.is_timestamp() && e.type.id == from.type.id)
+      return emit(tally_interp::kOpTsTrunc, value(from), -1, -1, 0, e.digits);
+    decline("a date_trunc that changes its argument's type");
+  }
+
+  // `e` over one dictionary column, evaluated by the CPU engine's evaluator for every code
+  // (and for NULL), read by the code at run time.
+  int lookup(const Expr& e, int scan_column) {
+    const std::vector<std::string>& dictionary = *dictionary_of(scan_column);
+    const size_t codes = dictionary.size();
+    StringHeap strings;
+    std::vector<Value> row(in_.query.scan.size());
+    EvalContext ctx;
+    ctx.columns = row.data();
+    ctx.parameters = in_.parameters.data();
+    ctx.parameter_count = in_.parameters.size();
+    ctx.strings = &strings;
+    const int64_t at = static_cast<int64_t>(p_.lookups.size());
+    p_.lookups.resize(p_.lookups.size() + 2 * codes + 2);
+    auto store = [&](size_t i, const Value& v) {
+      int64_t payload = e.type.is_decimal() ? static_cast<int64_t>(v.d) : v.i;
+      if (e.type.is_decimal() &&
+          (v.d > static_cast<int128>(kSafeMagnitude) || v.d < -static_cast<int128>(kSafeMagnitude)))
+        decline("a DECIMAL past 64 bits");
+      p_.lookups[at + i] = static_cast<uint64_t>(v.null ? 0 : payload);
+      p_.lookups[at + codes + i] = v.null ? 1 : 0;
+    };
+    try {
+      for (size_t code = 0; code < codes; ++code) {
+        row[scan_column] = Value::from_int(strings.intern(dictionary[code]));
+        store(code, evaluate(e, ctx));
+      }
+      row[scan_column] = Value();
+      const Value null_input = evaluate(e, ctx);
+      p_.lookups[at + 2 * codes] = static_cast<uint64_t>(null_input.null ? 0 : null_input.i);
+      if (e.type.is_decimal() && !null_input.null)
+        p_.lookups[at + 2 * codes] = static_cast<uint64_t>(static_cast<int64_t>(null_input.d));
+      p_.lookups[at + 2 * codes + 1] = null_input.null ? 1 : 0;
+    } catch (const Error& error) {
+      decline(
+          fmt::format("{} fails for a value of its column: {}", expr_to_string(e), error.what()));
+    }
+    return emit(tally_interp::kOpLookup, column(scan_column), -1, static_cast<int>(codes), at);
+  }
+
+  void add_key(const Expr& key) {
+    if (contains_kind(key, ExprKind::GroupingSetId))
+      decline("grouping sets take the generated kernels");
+    if (key.type.is_string() && key.kind != ExprKind::ColumnRef) decline("a computed string key");
+    if (key.type.is_string() && !dictionary_of(key.index))
+      decline("a string key without a dictionary");
+    const int r = value(key);
+    long double lo = 0, hi = 0;
+    if (key.type.is_string()) {
+      hi = static_cast<long double>(dictionary_of(key.index)->size()) - 1;
+    } else {
+      const ValueBounds b = bounds(key);
+      if (!b.known) decline(fmt::format("group key {} has no bounded domain", expr_to_string(key)));
+      lo = b.lo;
+      hi = b.hi;
+    }
+    const long double size = hi - lo + 2;  // and one digit for NULL
+    if (size > 1e15L || static_cast<long double>(p_.groups) * size > 4e18L)
+      decline("the group keys' domain passes 62 bits");
+    p_.keys.push_back(
+        tally_interp::Key{r, 0, static_cast<int64_t>(lo), static_cast<uint64_t>(size)});
+    p_.groups *= static_cast<uint64_t>(size);
+  }
+
+  static int field_op(FieldKind kind) {
+    switch (kind) {
+      case FieldKind::Count:
+        return tally_interp::kFieldCount;
+      case FieldKind::SumI128:
+        return tally_interp::kFieldSum;
+      case FieldKind::SumSqI128:
+        return tally_interp::kFieldSumSquares;
+      case FieldKind::MinI64:
+      case FieldKind::MinI128:  // of 64-bit values: the host widens the cell's low word
+        return tally_interp::kFieldMin;
+      case FieldKind::MaxI64:
+      case FieldKind::MaxI128:
+        return tally_interp::kFieldMax;
+      default:
+        return -1;
+    }
+  }
+
+  void add_fields() {
+    const BoundSelect& q = in_.query;
+    std::vector<int> arg_regs(q.aggregates.size(), -1);
+    for (size_t a = 0; a < q.aggregates.size(); ++a) {
+      const AggregateCall& call = q.aggregates[a];
+      switch (call.kind) {
+        case AggKind::CountStar:
+        case AggKind::Count:
+        case AggKind::Sum:
+        case AggKind::Min:
+        case AggKind::Max:
+        case AggKind::Avg:
+        case AggKind::VarSamp:
+        case AggKind::StddevSamp:
+          break;
+        default:
+          decline(fmt::format("{} takes the generated kernels", call.text.str()));
+      }
+      if (call.distinct) decline("a DISTINCT aggregate takes the generated kernels");
+      if (p_.layout.square_split[a] != 0) decline("a variance whose squares pass 128 bits");
+      if (call.arg) {
+        if (call.arg->type.is_string()) decline("an aggregate of strings");
+        arg_regs[a] = value(*call.arg);
+      }
+    }
+    for (const StateField& f : p_.layout.fields) {
+      const int op = field_op(f.kind);
+      if (op < 0) decline("a state the interpreter does not merge");
+      p_.fields.push_back(tally_interp::Field{op, f.aggregate < 0 ? -1 : arg_regs[f.aggregate]});
+    }
+  }
+
+  const RowProgramInputs& in_;
+  RowProgram p_;
+  std::map<int, int> column_regs_;
+};
+
+}  // namespace
+
+std::variant<RowProgram, std::string> compile_row_program(const RowProgramInputs& in) {
+  try {
+    return Builder(in).build();
+  } catch (const Declined& d) {
+    return d.why;
+  }
+}
+
+int64_t row_program_key(const RowProgram& p, uint64_t group, size_t k, bool* null) {
+  for (size_t j = p.keys.size(); j-- > k + 1;) group /= p.keys[j].size;
+  const tally_interp::Key& key = p.keys[k];
+  const uint64_t digit = group % key.size;
+  *null = digit == key.size - 1;
+  return key.lo + static_cast<int64_t>(digit);
+}
+
+}  // namespace tally

@@ -1,0 +1,56 @@
+// The interpreted tier: a statement as data for one precompiled Scan (templates/tally_interp.cuh),
+// so that a new statement runs at once while NVRTC compiles its own kernels in the background
+// (runtime/gpu/interpreted_scan.h). Covers aggregations whose every value is a 64-bit integer
+// (integers, DECIMALs of up to 18 digits, dates, timestamps, booleans, dictionary codes) that
+// the interval analysis proves cannot overflow, with COUNT, SUM, MIN, MAX, AVG and the exact
+// variances; anything else is declined with its reason and takes the generated kernels.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "compiler/ir/query.h"
+#include "compiler/plan/column_stats.h"
+#include "compiler/plan/state_layout.h"
+#include "templates/tally_interp.cuh"
+
+namespace tally {
+
+struct RowProgramColumn {
+  int scan_column;  // into BoundSelect::scan
+  tally_interp::ColumnKind kind;
+  int64_t base = 0;
+  uint32_t bits = 0;
+};
+
+struct RowProgram {
+  std::vector<tally_interp::Instr> instrs;
+  std::vector<RowProgramColumn> columns;    // the program's column a is columns[a]
+  std::vector<tally_interp::Key> keys;      // one per group key
+  std::vector<tally_interp::Field> fields;  // one per field of `layout`
+  std::vector<tally_interp::u64> lookups;   // per-code values of expressions over one string column
+  int filter = -1;
+  int registers = 0;
+  uint64_t groups = 1;  // the keys' whole domain: the product of their sizes
+  StateLayout layout;
+};
+
+struct RowProgramInputs {
+  const BoundSelect& query;
+  const std::vector<ColumnStats>& stats;
+  uint64_t rows = 0;
+  const std::vector<Value>& parameters;
+  // Per scan column: its dictionary (VARCHAR columns), else null.
+  std::vector<const std::vector<std::string>*> dictionaries;
+};
+
+// The program, or the sentence saying why the statement needs its own kernels.
+std::variant<RowProgram, std::string> compile_row_program(const RowProgramInputs& in);
+
+// Group key k's value in `group` (RowProgram::keys' mixed-radix number), or nullopt-like
+// `null` set for its NULL digit.
+int64_t row_program_key(const RowProgram& p, uint64_t group, size_t k, bool* null);
+
+}  // namespace tally

@@ -1,0 +1,293 @@
+#include "runtime/gpu/interpreted_scan.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <variant>
+
+#include "compiler/codegen/row_program.h"
+#include "compiler/common/elapsed.h"
+#include "runtime/compile/gpu_compile.h"
+#include "runtime/compile/kernel_cache.h"
+#include "runtime/cpu/partial_groups.h"
+#include "runtime/gpu/gpu_engine_impl.h"
+#include "runtime/gpu/state_cells.h"
+#include "templates/tally_status.cuh"
+
+namespace tally {
+
+namespace {
+
+// templates/tally_interp_kernel.cuh's constants.
+constexpr uint32_t kThreads = 256;
+constexpr uint64_t kSharedSlots = 256;
+constexpr uint64_t kSharedCells = 2048;
+constexpr uint32_t kBlocksPerSm = 8;
+constexpr uint64_t kEmptyKey = ~uint64_t{0};
+constexpr int kMaxAttempts = 4;  // a full table doubles; after this many the statement compiles
+
+// Host mirrors of the kernels' parameters (templates/tally_table_global.cuh GlobalTableRef,
+// tally_interp_kernel.cuh InterpTable, tally_interp.cuh Program).
+struct TableParam {
+  uint64_t keys, capacity, max_probes, status, group_count;
+  uint64_t cells, slots;
+};
+struct ProgramParam {
+  uint64_t instrs, columns, keys, fields, lookups;
+  int32_t instr_count, key_count, field_count, filter;
+};
+
+uint64_t probe_limit(uint64_t capacity) {  // tally_table_global.cuh global_probe_limit
+  return std::min<uint64_t>(capacity, std::max<uint64_t>(64, capacity / 4));
+}
+
+// Appends `values` to `blob` at a 16-byte boundary; returns their offset.
+template <class T>
+uint64_t append(std::vector<uint8_t>& blob, const std::vector<T>& values) {
+  const uint64_t at = (blob.size() + 15) / 16 * 16;
+  blob.resize(at + values.size() * sizeof(T));
+  if (!values.empty()) std::memcpy(blob.data() + at, values.data(), values.size() * sizeof(T));
+  return at;
+}
+
+struct DeviceProgram {
+  cuda::DeviceBuffer buffer;
+  ProgramParam param;
+};
+
+DeviceProgram upload_program(GpuEngine::Impl& engine, const RowProgram& p, const BoundSelect& query,
+                             const Table& table) {
+  std::vector<tally_interp::Column> columns;
+  for (const RowProgramColumn& c : p.columns) {
+    const DeviceColumn& d =
+        engine.upload_column(table.columns[query.scan[c.scan_column].table_column]);
+    columns.push_back(tally_interp::Column{
+        reinterpret_cast<const void*>(d.data.ptr()),
+        d.validity.empty() ? nullptr : reinterpret_cast<const tally_interp::u64*>(d.validity.ptr()),
+        c.base, c.bits, static_cast<uint32_t>(c.kind)});
+  }
+  std::vector<uint8_t> blob;
+  const uint64_t instrs = append(blob, p.instrs), cols = append(blob, columns);
+  const uint64_t keys = append(blob, p.keys), fields = append(blob, p.fields);
+  const uint64_t lookups = append(blob, p.lookups);
+  DeviceProgram d;
+  d.buffer = engine.pool.allocate(std::max<size_t>(blob.size(), 16), "the interpreter's program");
+  d.buffer.upload(blob.data(), blob.size());
+  const uint64_t base = d.buffer.ptr();
+  d.param = ProgramParam{base + instrs,
+                         base + cols,
+                         base + keys,
+                         base + fields,
+                         base + lookups,
+                         static_cast<int32_t>(p.instrs.size()),
+                         static_cast<int32_t>(p.keys.size()),
+                         static_cast<int32_t>(p.fields.size()),
+                         p.filter};
+  return d;
+}
+
+// The groups' keys and cells after a run: slots in order, cells group-major.
+struct Downloaded {
+  std::vector<uint64_t> groups;
+  std::vector<int128> cells;
+};
+
+Downloaded download_groups(const cuda::DeviceBuffer& keys, const cuda::DeviceBuffer& cells,
+                           uint64_t slots, size_t fields) {
+  std::vector<uint64_t> key_words(slots);
+  keys.download(key_words.data(), slots * 8);
+  std::vector<int128> field_major(slots * fields);
+  cells.download(field_major.data(), field_major.size() * 16);
+  Downloaded d;
+  for (uint64_t s = 0; s < slots; ++s) {
+    if (key_words[s] == kEmptyKey) continue;
+    d.groups.push_back(s + 1 == slots ? kEmptyKey : key_words[s]);
+    for (size_t f = 0; f < fields; ++f) d.cells.push_back(field_major[f * slots + s]);
+  }
+  return d;
+}
+
+// Each group's key Values (dictionary codes as ids of `strings`).
+std::vector<std::vector<Value>> key_values(const RowProgram& p, const BoundSelect& query,
+                                           const Table& table, const std::vector<uint64_t>& groups,
+                                           StringHeap& strings) {
+  std::vector<std::vector<int64_t>> ids(query.group_keys.size());
+  for (size_t k = 0; k < query.group_keys.size(); ++k) {
+    const Expr& key = *query.group_keys[k];
+    if (!key.type.is_string()) continue;
+    for (const std::string& s : table.columns[query.scan[key.index].table_column]->dictionary())
+      ids[k].push_back(strings.intern(s));
+  }
+  std::vector<std::vector<Value>> values(groups.size());
+  for (size_t g = 0; g < groups.size(); ++g) {
+    for (size_t k = 0; k < query.group_keys.size(); ++k) {
+      bool null = false;
+      const int64_t v = row_program_key(p, groups[g], k, &null);
+      const Type& type = query.group_keys[k]->type;
+      if (null) {
+        values[g].push_back(Value());
+      } else if (type.is_string()) {
+        values[g].push_back(Value::from_int(ids[k].at(static_cast<size_t>(v))));
+      } else {
+        values[g].push_back(from_cell(v, false, type));
+      }
+    }
+  }
+  return values;
+}
+
+}  // namespace
+
+Result finish_interpreted(const RowProgram& p, const BoundSelect& query, const Table& table,
+                          const std::vector<uint64_t>& groups, const std::vector<int128>& cells,
+                          std::shared_ptr<StringHeap> strings,
+                          const std::vector<Value>& parameters) {
+  GpuPlan plan;
+  plan.layout = p.layout;
+  // A MIN or MAX keeps a 64-bit value in its cell's low word; the host's states read 128 bits.
+  std::vector<int128> widened = cells;
+  for (size_t at = 0; at < widened.size(); ++at) {
+    const int op = p.fields[at % p.fields.size()].op;
+    if (op == tally_interp::kFieldMin || op == tally_interp::kFieldMax)
+      widened[at] = static_cast<int64_t>(static_cast<uint64_t>(widened[at]));
+  }
+  std::vector<std::vector<Value>> keys = key_values(p, query, table, groups, *strings);
+  auto codes_as_ids = [](size_t, int64_t code) { return code; };  // no string states
+  PartialGroups partial = partial_groups_from_cells(query, plan, std::move(keys), widened.data(),
+                                                    std::move(strings), codes_as_ids);
+  return finish_partial_groups(query, std::move(partial), parameters);
+}
+
+RowProgramInputs row_program_inputs(const BoundSelect& query, const Table& table,
+                                    const std::vector<ColumnStats>& stats,
+                                    const std::vector<Value>& parameters) {
+  RowProgramInputs in{query, stats, table.rows(), parameters, {}};
+  for (const ScanColumn& c : query.scan) {
+    const Column& column = *table.columns[c.table_column];
+    in.dictionaries.push_back(c.type.is_string() ? &column.dictionary() : nullptr);
+  }
+  return in;
+}
+
+struct InterpreterKernels::Loaded {
+  std::shared_ptr<const cuda::CompiledKernel> binary;
+  cuda::Module module;
+  cuda::Kernel init, scan;
+  uint32_t grid;
+
+  Loaded(std::shared_ptr<const cuda::CompiledKernel> b, int sm_count)
+      : binary(std::move(b)),
+        module(binary->image),
+        init(module.kernel("tally_interp_init")),
+        scan(module.kernel("tally_interp_scan")),
+        grid(static_cast<uint32_t>(std::max(1, sm_count)) * kBlocksPerSm) {}
+};
+
+InterpreterKernels::InterpreterKernels() = default;
+InterpreterKernels::~InterpreterKernels() {
+  if (compiling_.valid()) compiling_.wait();
+}
+
+std::string interpreter_source() {
+  return "// tally's interpreted tier (runtime/gpu/interpreted_scan.h)\n"
+         "#include \"tally_interp_kernel.cuh\"\n";
+}
+
+bool InterpreterKernels::ready(const cuda::Device& device, bool wait) {
+  if (loaded_) return true;
+  if (!error_.empty()) return false;
+  const std::string arch = device.profile().target().arch;
+  try {
+    if (!compiling_.valid()) {
+      if (!wait && !source_cached(interpreter_source(), arch)) {
+        compiling_ = std::async(std::launch::async, [arch] {
+          return compile_into_caches(interpreter_source(), arch, warn_on_stderr);
+        });
+        return false;
+      }
+      loaded_ =
+          std::make_unique<Loaded>(compile_into_caches(interpreter_source(), arch, warn_on_stderr),
+                                   device.profile().sm_count);
+      return true;
+    }
+    if (!wait && compiling_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+      return false;
+    loaded_ = std::make_unique<Loaded>(compiling_.get(), device.profile().sm_count);
+  } catch (const std::exception& e) {
+    error_ = e.what();
+    return false;
+  }
+  return true;
+}
+
+const cuda::Kernel& InterpreterKernels::init() const { return loaded_->init; }
+const cuda::Kernel& InterpreterKernels::scan() const { return loaded_->scan; }
+uint32_t InterpreterKernels::grid() const { return loaded_->grid; }
+
+std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect& query,
+                                      const Table& table, const std::vector<ColumnStats>& stats,
+                                      const std::vector<Value>& parameters,
+                                      std::shared_ptr<StringHeap> strings, bool wait,
+                                      GpuRunReport& report, std::string* why) {
+  auto start = std::chrono::steady_clock::now();
+  auto compiled = compile_row_program(row_program_inputs(query, table, stats, parameters));
+  if (auto* reason = std::get_if<std::string>(&compiled)) {
+    *why = *reason;
+    return std::nullopt;
+  }
+  if (!engine.interpreter.ready(engine.device, wait)) {
+    *why = engine.interpreter.error().empty() ? "the interpreter's kernels are compiling"
+                                              : engine.interpreter.error();
+    return std::nullopt;
+  }
+  const RowProgram& p = std::get<RowProgram>(compiled);
+  report.codegen_ms += ms_since(start);
+  auto upload_start = std::chrono::steady_clock::now();
+  DeviceProgram program = upload_program(engine, p, query, table);
+  report.upload_ms += ms_since(upload_start);
+  const uint64_t fields = p.fields.size();
+  const bool shared = p.groups <= kSharedSlots && fields * p.groups <= kSharedCells;
+  uint64_t capacity = std::max<uint64_t>(64, 2 * std::min<uint64_t>(p.groups, table.rows() + 1));
+  for (int attempt = 1;; ++attempt) {
+    auto kernels_start = std::chrono::steady_clock::now();
+    const uint64_t slots = capacity + 1;
+    cuda::DeviceBuffer keys = engine.pool.allocate(slots * 8, "the interpreter's table");
+    cuda::DeviceBuffer cells = engine.pool.allocate(std::max<uint64_t>(1, fields) * slots * 16,
+                                                    "the interpreter's states");
+    cuda::DeviceBuffer status = engine.pool.allocate(16, "a status word");
+    status.fill_bytes(0);
+    const TableParam t{keys.ptr(),  capacity, probe_limit(capacity), status.ptr(), 0,
+                       cells.ptr(), slots};
+    cuda::LaunchConfig config;
+    config.block = kThreads;
+    config.grid = launch_grid(slots * std::max<uint64_t>(1, fields));
+    cuda::launch(engine.interpreter.init(), config, t, program.param);
+    config.grid = engine.interpreter.grid();
+    const uint64_t rows = table.rows();
+    const uint32_t shared_groups = shared ? static_cast<uint32_t>(p.groups) : 0;
+    cuda::launch(engine.interpreter.scan(), config, t, program.param, rows, shared_groups);
+    uint32_t word = 0;
+    status.download(&word, sizeof word);
+    report.scan_ms += ms_since(kernels_start);
+    if (word == kStatusTableFull && attempt < kMaxAttempts) {
+      capacity *= 2;
+      continue;
+    }
+    if (word != 0) {
+      *why = "the interpreter's table filled up";
+      return std::nullopt;
+    }
+    auto download_start = std::chrono::steady_clock::now();
+    Downloaded d = download_groups(keys, cells, slots, fields);
+    report.download_ms += ms_since(download_start);
+    auto finish_start = std::chrono::steady_clock::now();
+    Result result = finish_interpreted(p, query, table, d.groups, d.cells, strings, parameters);
+    report.finish_ms += ms_since(finish_start);
+    report.interpreted = true;
+    report.attempts = attempt;
+    return result;
+  }
+}
+
+}  // namespace tally

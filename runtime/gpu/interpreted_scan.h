@@ -1,0 +1,70 @@
+// The interpreted tier on the device: one precompiled module (templates/tally_interp_kernel.cuh)
+// runs a statement's row program (compiler/codegen/row_program.h) while NVRTC compiles the
+// statement's own kernels in the background. NVRTC takes 100 ms to 3 s for a new statement
+// (bench/RESULTS.md, compile_latency); the module is compiled once per machine (the disk
+// cache keeps it) and loaded once per process. The groups' states come back as the CPU
+// engine's partial states and finish as every other part's do (runtime/cpu/partial_groups.h).
+#pragma once
+
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/codegen/row_program.h"
+#include "runtime/cuda/device.h"
+#include "runtime/cuda/module.h"
+#include "runtime/gpu/gpu_engine.h"
+
+namespace tally {
+
+// The module, per engine. Never throws: a compile that failed is kept in error() and the
+// statements take their own kernels.
+class InterpreterKernels {
+ public:
+  InterpreterKernels();
+  ~InterpreterKernels();
+
+  // Whether the kernels are loaded on `device` (current on the calling thread): from this
+  // process's memory or the disk cache at once; otherwise the first call starts an NVRTC
+  // compile on a thread of its own and returns false until it has finished (`wait`: blocks
+  // for it instead).
+  bool ready(const cuda::Device& device, bool wait);
+  const std::string& error() const { return error_; }
+  const cuda::Kernel& init() const;
+  const cuda::Kernel& scan() const;
+  uint32_t grid() const;  // the Scan's blocks: enough to fill every SM
+
+ private:
+  struct Loaded;
+  std::future<std::shared_ptr<const cuda::CompiledKernel>> compiling_;
+  std::unique_ptr<Loaded> loaded_;
+  std::string error_;
+};
+
+// The device source of the interpreter's module.
+std::string interpreter_source();
+
+// The statement's row program's inputs: its scan columns' dictionaries from `table`.
+RowProgramInputs row_program_inputs(const BoundSelect& query, const Table& table,
+                                    const std::vector<ColumnStats>& stats,
+                                    const std::vector<Value>& parameters);
+
+// The result of an interpreted run from its groups (RowProgram::keys' mixed-radix numbers)
+// and their state cells (group-major, one a field of the program's layout): what a device run
+// downloads, and what a host run of the same program computes (the CPU tests).
+Result finish_interpreted(const RowProgram& p, const BoundSelect& query, const Table& table,
+                          const std::vector<uint64_t>& groups, const std::vector<int128>& cells,
+                          std::shared_ptr<StringHeap> strings,
+                          const std::vector<Value>& parameters);
+
+// Runs `query` on the interpreter: the result, or nullopt where the statement's row program
+// declines it (`why` says why) or the kernels are not ready. `stats` are the scan columns'.
+std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect& query,
+                                      const Table& table, const std::vector<ColumnStats>& stats,
+                                      const std::vector<Value>& parameters,
+                                      std::shared_ptr<StringHeap> strings, bool wait,
+                                      GpuRunReport& report, std::string* why);
+
+}  // namespace tally

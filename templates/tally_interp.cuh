@@ -1,0 +1,247 @@
+// The interpreted tier's row program (compiler/codegen/row_program.h): a statement's filter,
+// group keys and aggregate arguments as register instructions over 64-bit integers with NULL
+// flags, which one precompiled Scan runs for any statement (templates/tally_interp_kernel.cuh),
+// so that a new statement waits for no NVRTC compile. Host C++ reads the same evaluator, so
+// the CPU tests check a program row by row against the CPU engine.
+#pragma once
+
+#include "tally_date_parts.cuh"
+#include "tally_host_device.cuh"
+
+namespace tally_interp {
+
+typedef long long i64;
+typedef unsigned long long u64;
+typedef unsigned int u32;
+
+// Registers a program may use; the compiler declines a statement that needs more.
+constexpr int kMaxRegisters = 64;
+
+enum Op : int {
+  kOpColumn,     // r[dst] = column a at the row
+  kOpConst,      // r[dst] = imm; NULL when b != 0
+  kOpAdd,        // r[dst] = r[a] + r[b]
+  kOpSub,        // r[dst] = r[a] - r[b]
+  kOpMul,        // r[dst] = r[a] * r[b]
+  kOpScale,      // r[dst] = r[a] * imm (a DECIMAL's scale raised)
+  kOpNeg,        // r[dst] = -r[a]
+  kOpAbs,        // r[dst] = |r[a]|
+  kOpMod,        // r[dst] = r[a] % r[b] (sign of the dividend); r[b] is never 0
+  kOpCompare,    // r[dst] = r[a] <sub> r[b]; sub: compiler/ir/expr.h's CompareOp
+  kOpAnd,        // SQL's three-valued AND of r[a], r[b]
+  kOpOr,         // and OR
+  kOpNot,        // NOT r[a]
+  kOpIsNull,     // r[dst] = r[a] IS NULL (sub 1: IS NOT NULL); never NULL
+  kOpSelect,     // r[dst] = r[a] is TRUE ? r[b] : r[c] (CASE, one WHEN)
+  kOpCoalesce,   // r[dst] = r[a] unless NULL, else r[b]
+  kOpDateField,  // r[dst] = EXTRACT(sub) of the DATE r[a]
+  kOpDateTrunc,  // r[dst] = date_trunc(sub) of the DATE r[a]
+  kOpTsField,    // r[dst] = EXTRACT(sub) of the TIMESTAMP r[a]
+  kOpTsTrunc,    // r[dst] = date_trunc(sub) of the TIMESTAMP r[a]
+  kOpLookup,     // r[dst] = the value at word imm for the code r[a] of a string column (c codes)
+};
+
+struct Instr {
+  int op, sub, dst, a, b, c;
+  i64 imm;
+};
+
+// How a scan column is stored on the device (runtime/gpu/device_layout.h).
+enum ColumnKind : u32 { kColBitPacked, kColPlainU8, kColPlainI16, kColPlainI32, kColPlainI64 };
+
+struct Column {
+  const void* data;
+  const u64* validity;  // null: no NULLs
+  i64 base;             // bit-packed: value = base + field
+  u32 bits;
+  u32 kind;
+};
+
+// One state field a row merges (compiler/functions/aggregate_state.h's FieldKind spelled
+// for the interpreter): reg < 0 merges the row itself (the rows-per-group counter).
+enum FieldOp : int { kFieldCount, kFieldSum, kFieldSumSquares, kFieldMin, kFieldMax };
+
+struct Field {
+  int op, reg;
+};
+
+// A group key's mixed-radix digit: r[reg] - lo, or size - 1 for NULL.
+struct Key {
+  int reg, pad;
+  i64 lo;
+  u64 size;
+};
+
+// The program as the Scan reads it; every pointer is into one device buffer.
+struct Program {
+  const Instr* instrs;
+  const Column* columns;
+  const Key* keys;
+  const Field* fields;
+  const u64* lookups;
+  int instr_count, key_count, field_count, filter;  // filter: a register, or -1
+};
+
+TALLY_HD u64 load_word(const u32* p) {
+#ifdef __CUDA_ARCH__
+  return __ldg(p);
+#else
+  return *p;
+#endif
+}
+
+// Field `row` of a lane-transposed column of `bits` bits (as lane_transposed_field).
+TALLY_HD u64 lane_field(const u32* words, u64 row, u32 bits) {
+  if (bits == 0) return 0;
+  const u64 bit = ((row >> 5) & 31) * bits;
+  const u64 at = (row >> 10) * 32 * bits + (bit >> 5) * 32 + (row & 31);
+  const u32 shift = (u32)(bit & 31);
+  u64 v =
+      (load_word(words + at) | (bits + shift > 32 ? load_word(words + at + 32) << 32 : 0)) >> shift;
+  if (shift + bits > 64) v |= load_word(words + at + 64) << ((64 - shift) & 63);
+  return bits == 64 ? v : v & ((1ull << bits) - 1);
+}
+
+TALLY_HD void load_column(const Column& c, u64 row, i64* value, bool* null) {
+  *null = c.validity != 0 && ((c.validity[row >> 6] >> (row & 63)) & 1ull) == 0;
+  switch (c.kind) {
+    case kColBitPacked:
+      *value = (i64)((u64)c.base + lane_field((const u32*)c.data, row, c.bits));
+      return;
+    case kColPlainU8:
+      *value = ((const unsigned char*)c.data)[row];
+      return;
+    case kColPlainI16:
+      *value = ((const short*)c.data)[row];
+      return;
+    case kColPlainI32:
+      *value = ((const int*)c.data)[row];
+      return;
+    default:
+      *value = ((const i64*)c.data)[row];
+  }
+}
+
+TALLY_HD bool compare(int op, i64 x, i64 y) {
+  switch (op) {
+    case 0:
+      return x == y;
+    case 1:
+      return x != y;
+    case 2:
+      return x < y;
+    case 3:
+      return x <= y;
+    case 4:
+      return x > y;
+    default:
+      return x >= y;
+  }
+}
+
+// Runs the program's instructions over one row: r and n hold each register's value and NULL.
+TALLY_HD void run_row(const Program& p, u64 row, i64* r, bool* n) {
+  for (int i = 0; i < p.instr_count; ++i) {
+    const Instr in = p.instrs[i];
+    const i64 x = in.a >= 0 ? r[in.a] : 0, y = in.b >= 0 ? r[in.b] : 0;
+    const bool xn = in.a >= 0 && n[in.a], yn = in.b >= 0 && n[in.b];
+    i64 v = 0;
+    bool null = xn || yn;
+    switch (in.op) {
+      case kOpColumn:
+        load_column(p.columns[in.a], row, &v, &null);
+        break;
+      case kOpConst:
+        v = in.imm;
+        null = in.b != 0;
+        break;
+      case kOpAdd:
+        v = (i64)((u64)x + (u64)y);
+        break;
+      case kOpSub:
+        v = (i64)((u64)x - (u64)y);
+        break;
+      case kOpMul:
+        v = (i64)((u64)x * (u64)y);
+        break;
+      case kOpScale:
+        v = (i64)((u64)x * (u64)in.imm);
+        break;
+      case kOpNeg:
+        v = (i64)(0ull - (u64)x);
+        break;
+      case kOpAbs:
+        v = x < 0 ? (i64)(0ull - (u64)x) : x;
+        break;
+      case kOpMod:
+        v = null ? 0 : x % y;
+        break;
+      case kOpCompare:
+        v = compare(in.sub, x, y);
+        break;
+      case kOpAnd:  // FALSE if either is FALSE, else NULL if either is NULL
+        null = !((!xn && x == 0) || (!yn && y == 0)) && (xn || yn);
+        v = !null && x != 0 && y != 0;
+        break;
+      case kOpOr:  // TRUE if either is TRUE, else NULL if either is NULL
+        null = !((!xn && x != 0) || (!yn && y != 0)) && (xn || yn);
+        v = !null && ((!xn && x != 0) || (!yn && y != 0));
+        break;
+      case kOpNot:
+        v = x == 0;
+        break;
+      case kOpIsNull:
+        v = in.sub ? !xn : xn;
+        null = false;
+        break;
+      case kOpSelect: {
+        const bool take = !xn && x != 0;
+        v = take ? y : r[in.c];
+        null = take ? yn : n[in.c];
+        break;
+      }
+      case kOpCoalesce:
+        v = xn ? y : x;
+        null = xn && yn;
+        break;
+      case kOpDateField:
+        v = null ? 0 : tally_dates::date_field(x, in.sub);
+        break;
+      case kOpDateTrunc:
+        v = null ? 0 : tally_dates::date_trunc_days(x, in.sub);
+        break;
+      case kOpTsField:
+        v = null ? 0 : tally_dates::timestamp_field(x, in.sub);
+        break;
+      case kOpTsTrunc:
+        v = null ? 0 : tally_dates::timestamp_trunc(x, in.sub);
+        break;
+      case kOpLookup: {  // values [imm, imm + c), NULL flags after them, then NULL's own pair
+        const i64 at = xn || x < 0 || x >= in.c ? 2 * (i64)in.c : x;
+        v = (i64)p.lookups[in.imm + at];
+        null = p.lookups[in.imm + (at == 2 * (i64)in.c ? at + 1 : in.c + at)] != 0;
+        break;
+      }
+    }
+    r[in.dst] = v;
+    n[in.dst] = null;
+  }
+}
+
+// Whether the row passes the filter (after run_row).
+TALLY_HD bool row_passes(const Program& p, const i64* r, const bool* n) {
+  return p.filter < 0 || (!n[p.filter] && r[p.filter] != 0);
+}
+
+// The row's group as one mixed-radix number over the keys' digits (after run_row).
+TALLY_HD u64 row_group(const Program& p, const i64* r, const bool* n) {
+  u64 group = 0;
+  for (int k = 0; k < p.key_count; ++k) {
+    const Key key = p.keys[k];
+    const u64 digit = n[key.reg] ? key.size - 1 : (u64)(r[key.reg] - key.lo);
+    group = group * key.size + digit;
+  }
+  return group;
+}
+
+}  // namespace tally_interp

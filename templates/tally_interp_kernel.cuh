@@ -1,0 +1,117 @@
+// The interpreted tier's kernels: compiled once per device (runtime/gpu/interpreted_scan.h),
+// they run any statement's row program (tally_interp.cuh). Groups go to the global hash
+// table of tally_table_global.cuh keyed by the row's mixed-radix group number, or, where the
+// keys' whole domain is small, to a block's table in shared memory indexed by that number and
+// merged into the global table once per block. Each state field is a 16-byte cell a slot,
+// field-major: cells[f * slots + slot].
+#pragma once
+
+#include "tally_atomics.cuh"
+#include "tally_interp.cuh"
+#include "tally_table_global.cuh"
+#include "tally_types.cuh"
+
+namespace tally {
+
+// Groups a block's shared table holds; the domain of such a statement's keys is at most this.
+constexpr u32 kInterpSharedSlots = 256;
+constexpr u32 kInterpThreads = 256;
+// Shared cells a block holds: kInterpSharedSlots slots of up to 8 fields.
+constexpr u32 kInterpSharedCells = 2048;
+
+struct InterpTable {
+  GlobalTableRef table;
+  i128* cells;  // field_count * (capacity + 1)
+  u64 slots;    // capacity + 1
+};
+
+TALLY_DEV i128 interp_field_initial(int op) {
+  if (op == tally_interp::kFieldMin) return (i128)kI64Max;
+  if (op == tally_interp::kFieldMax) return (i128)kI64Min;
+  return 0;
+}
+
+// What field f of a row adds: 1 a row, 1 a non-NULL value, the value or its square. `skip`:
+// a NULL value, which no field but the rows-per-group counter merges.
+TALLY_DEV i128 interp_field_input(const tally_interp::Field& f, const i64* r, const bool* n,
+                                  bool* skip) {
+  *skip = f.reg >= 0 && n[f.reg];
+  if (f.op == tally_interp::kFieldCount || *skip) return 1;
+  const i64 v = r[f.reg];
+  return f.op == tally_interp::kFieldSumSquares ? (i128)v * v : (i128)v;
+}
+
+TALLY_DEV void interp_merge(int op, i128* cell, i128 v) {
+  switch (op) {
+    case tally_interp::kFieldMin:
+      atomic_min((i64*)cell, (i64)v);
+      break;
+    case tally_interp::kFieldMax:
+      atomic_max((i64*)cell, (i64)v);
+      break;
+    default:
+      atomic_add(cell, v);
+  }
+}
+
+// Merges the row's fields into slot `slot` of `cells` (field-major, `slots` a field).
+TALLY_DEV void interp_merge_row(const tally_interp::Program& p, const i64* r, const bool* n,
+                                i128* cells, u64 slots, u64 slot) {
+  for (int f = 0; f < p.field_count; ++f) {
+    const tally_interp::Field field = p.fields[f];
+    bool skip = false;
+    const i128 v = interp_field_input(field, r, n, &skip);
+    if (!skip) interp_merge(field.op, &cells[(u64)f * slots + slot], v);
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(kInterpThreads)
+    tally_interp_init(const InterpTable t, const tally_interp::Program p) {
+  global_table_clear(t.table);
+  for (u64 i = global_thread_index(); i < (u64)p.field_count * t.slots; i += grid_stride()) {
+    t.cells[i] = interp_field_initial(p.fields[i / t.slots].op);
+  }
+}
+
+// `shared_groups` > 0: the keys' whole domain, held by each block in shared memory.
+extern "C" __global__ void __launch_bounds__(kInterpThreads)
+    tally_interp_scan(const InterpTable t, const tally_interp::Program p, u64 rows,
+                      u32 shared_groups) {
+  __shared__ __align__(16) i128 shared_cells[kInterpSharedCells];
+  __shared__ bool shared_used[kInterpSharedSlots];
+  if (shared_groups > 0) {
+    for (u32 i = threadIdx.x; i < (u32)p.field_count * shared_groups; i += blockDim.x) {
+      shared_cells[i] = interp_field_initial(p.fields[i / shared_groups].op);
+    }
+    for (u32 i = threadIdx.x; i < shared_groups; i += blockDim.x) shared_used[i] = false;
+    __syncthreads();
+  }
+  i64 r[tally_interp::kMaxRegisters];
+  bool n[tally_interp::kMaxRegisters];
+  for (u64 row = global_thread_index(); row < rows; row += grid_stride()) {
+    tally_interp::run_row(p, row, r, n);
+    if (!tally_interp::row_passes(p, r, n)) continue;
+    const u64 group = tally_interp::row_group(p, r, n);
+    if (shared_groups > 0) {
+      shared_used[group] = true;
+      interp_merge_row(p, r, n, shared_cells, shared_groups, group);
+      continue;
+    }
+    const i64 slot = t.table.insert_or_find(group);
+    if (slot < 0) return;  // the table is full: the host grows it and runs again
+    interp_merge_row(p, r, n, t.cells, t.slots, (u64)slot);
+  }
+  if (shared_groups == 0) return;
+  __syncthreads();
+  for (u32 g = threadIdx.x; g < shared_groups; g += blockDim.x) {
+    if (!shared_used[g]) continue;
+    const i64 slot = t.table.insert_or_find(g);
+    if (slot < 0) return;
+    for (int f = 0; f < p.field_count; ++f) {
+      const i128 v = shared_cells[(u32)f * shared_groups + g];
+      interp_merge(p.fields[f].op, &t.cells[(u64)f * t.slots + (u64)slot], v);
+    }
+  }
+}
+
+}  // namespace tally

@@ -1,0 +1,126 @@
+// The interpreted tier on a GPU (runtime/gpu/interpreted_scan.h): statements it takes give the
+// CPU engine's result, over few groups (a block's shared table), many (the global hash table)
+// and none (one global group), NULL keys included; a new statement runs on it at once and,
+// once its own kernels have compiled in the background, on those.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "runtime/session/database.h"
+#include "tests/gpu/strategy_compare.h"
+#include "tests/unit/support/query_files.h"
+#include "tests/unit/support/result_check.h"
+#include "tools/data/paper_tables.h"
+#include "tools/data/tpch_lineitem.h"
+
+namespace tally {
+namespace {
+
+StatementOutcome execute(Database& db, const std::string& sql, const ExecOptions& options) {
+  StatementOutcome last;
+  db.execute_script(sql, options, [&](const StatementOutcome& o) {
+    if (o.result) last = o;
+  });
+  REQUIRE(last.result.has_value());
+  return last;
+}
+
+bool interpreted(const StatementOutcome& o) { return o.timings.gpu.rfind("interpreted", 0) == 0; }
+
+ExecOptions gpu_options(const std::string& interpreted_kernels) {
+  ExecOptions options;
+  options.device = DeviceChoice::Gpu;
+  options.interpreted_kernels = interpreted_kernels;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("gpu interpreter: the statements it takes match the CPU engine") {
+  Database db;
+  db.put_table(generate_lineitem(0.05, 5));
+  db.put_table(generate_nulls_table(100000, 0.2, 5));
+  const std::vector<std::string> statements = {
+      // few groups: a block's table in shared memory
+      "SELECT l_returnflag, l_linestatus, SUM(l_quantity), SUM(l_extendedprice * (1 - "
+      "l_discount) * (1 + l_tax)), AVG(l_discount), COUNT(*) FROM lineitem WHERE l_shipdate <= "
+      "DATE '1998-09-02' GROUP BY 1, 2",
+      // one group
+      "SELECT SUM(l_extendedprice * l_discount), COUNT(*), MIN(l_shipdate) FROM lineitem WHERE "
+      "l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24",
+      // many groups: the global hash table
+      "SELECT l_orderkey % 50000 AS o, SUM(l_quantity), MAX(l_extendedprice), COUNT(*) FROM "
+      "lineitem GROUP BY 1",
+      "SELECT l_partkey % 1000 AS p, l_shipmode, VAR_SAMP(l_quantity), COUNT(*) FROM lineitem "
+      "WHERE l_shipinstruct LIKE '%BACK%' OR l_shipmode IN ('AIR', 'RAIL') GROUP BY 1, 2",
+      "SELECT EXTRACT(YEAR FROM l_shipdate) AS y, date_trunc('month', l_commitdate) AS m, "
+      "COUNT(*), SUM(CASE WHEN l_quantity > 25 THEN l_extendedprice ELSE 0 END) FROM lineitem "
+      "GROUP BY 1, 2",
+      // NULL keys and values
+      "SELECT c_smallint, c_boolean, c_varchar, COUNT(*), COUNT(c_integer), SUM(c_bigint), "
+      "MIN(c_date), MAX(c_decimal), AVG(c_decimal) FROM nulls GROUP BY 1, 2, 3",
+      "SELECT COALESCE(c_integer, -1) AS k, c_date, SUM(c_decimal * 3), MIN(c_bigint) FROM nulls "
+      "WHERE NOT (c_smallint > 3) OR c_varchar <> 'x' GROUP BY 1, 2",
+  };
+  for (const std::string& sql : statements) {
+    INFO(sql);
+    const Result cpu = test::run_sql(db, sql);
+    const StatementOutcome gpu = execute(db, sql, gpu_options("always"));
+    INFO(gpu.timings.gpu);
+    CHECK(interpreted(gpu));
+    CHECK(gpu.result->device.rfind("gpu", 0) == 0);
+    CHECK(test::sorted_row_texts(*gpu.result) == test::sorted_row_texts(cpu));
+  }
+}
+
+TEST_CASE("gpu interpreter: every query in queries/ matches the CPU engine, interpreted or not") {
+  Database db;
+  db.put_table(generate_lineitem(0.05, 11));
+  db.put_table(generate_orders_table(50000, 1000, 11));
+  db.put_table(generate_atable(200000, 1u << 20, 0, 11));
+  db.put_table(generate_nulls_table(60000, 0.2, 11));
+  int taken = 0;
+  for (const auto& qc : test::query_files()) {
+    const std::string sql = test::query_file(qc.name);
+    INFO(qc.name);
+    ExecOptions cpu_options;
+    cpu_options.parameters = qc.params;
+    cpu_options.device = DeviceChoice::Cpu;
+    const Result cpu = *execute(db, sql, cpu_options).result;
+    ExecOptions options = gpu_options("always");
+    options.parameters = qc.params;
+    const StatementOutcome gpu = execute(db, sql, options);
+    INFO(gpu.timings.gpu);
+    taken += interpreted(gpu) ? 1 : 0;
+    CHECK(test::result_difference(cpu, *gpu.result, test::gpu_tolerances(cpu)) == "");
+  }
+  MESSAGE(taken << " of " << test::query_files().size() << " queries interpreted");
+  CHECK(taken >= 4);
+}
+
+TEST_CASE("gpu interpreter: a new statement runs on it until its own kernels have compiled") {
+  Database db;
+  db.put_table(generate_lineitem(0.02, 29));
+  // Constants no other test uses, so that no cache holds its kernels when the case starts.
+  const std::string sql =
+      "SELECT l_linenumber, SUM(l_quantity * 3 - 7), COUNT(*) FROM lineitem WHERE l_tax < 0.0431 "
+      "GROUP BY 1 ORDER BY 1";
+  const std::vector<std::string> expected = test::sorted_row_texts(test::run_sql(db, sql));
+  ExecOptions options = gpu_options("on");
+  options.kernel_tiers = KernelTiers::QuickFirst;
+  // A statement that waits for the interpreter's module first: a session's first statements
+  // take their own kernels while the module compiles (on a machine whose disk cache lacks it).
+  execute(db, "SELECT COUNT(*) FROM lineitem", gpu_options("always"));
+  const StatementOutcome first = execute(db, sql, options);
+  INFO(first.timings.gpu);
+  CHECK(interpreted(first));
+  CHECK(test::sorted_row_texts(*first.result) == expected);
+  db.wait_for_compiles();
+  const StatementOutcome second = execute(db, sql, options);
+  INFO(second.timings.gpu);
+  CHECK(!interpreted(second));
+  CHECK(test::sorted_row_texts(*second.result) == expected);
+}
+
+}  // namespace tally

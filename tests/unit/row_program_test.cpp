@@ -1,0 +1,210 @@
+// The interpreted tier's row programs (compiler/codegen/row_program.h) run on the host exactly
+// as the interpreter's Scan runs them (templates/tally_interp.cuh, over the device layout of the
+// columns), their groups finished as a device run's are (runtime/gpu/interpreted_scan.h), give
+// the CPU engine's result; statements the interpreter cannot hold are declined with a reason.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "compiler/bind/binder.h"
+#include "compiler/parse/parser.h"
+#include "runtime/compile/nvrtc.h"
+#include "runtime/gpu/device_layout.h"
+#include "runtime/gpu/interpreted_scan.h"
+#include "runtime/session/database.h"
+#include "runtime/storage/scan_stats.h"
+#include "tests/unit/support/result_check.h"
+#include "tools/data/paper_tables.h"
+#include "tools/data/tpch_lineitem.h"
+
+namespace tally {
+namespace {
+
+Database& test_db() {
+  static Database* db = [] {
+    auto* d = new Database();
+    d->put_table(generate_lineitem(0.005, 3));
+    d->put_table(generate_nulls_table(5000, 0.2, 3));
+    d->put_table(generate_atable(140000, 1u << 20, 0, 3));  // more rows than the most groups
+    return d;
+  }();
+  return *db;
+}
+
+BoundSelect bind(const std::string& sql) {
+  auto statements = parse_script(sql);
+  REQUIRE(statements.size() == 1);
+  const auto* select = std::get_if<ast::SelectStmt>(&statements[0].body);
+  REQUIRE(select != nullptr);
+  return bind_select(*select, test_db(), statements[0].parameter_count);
+}
+
+std::variant<RowProgram, std::string> program_of(const BoundSelect& q, const Table& table) {
+  static const std::vector<Value> no_parameters;
+  const std::vector<ColumnStats> stats = scan_stats(q, table);
+  return compile_row_program(row_program_inputs(q, table, stats, no_parameters));
+}
+
+// One state field's merge, as templates/tally_interp_kernel.cuh's.
+void merge(const tally_interp::Field& f, const int64_t* r, const bool* n, int128& cell) {
+  if (f.reg >= 0 && n[f.reg]) return;
+  const int128 v = f.reg >= 0 ? r[f.reg] : 0;
+  switch (f.op) {
+    case tally_interp::kFieldCount:
+      cell += 1;
+      break;
+    case tally_interp::kFieldSum:
+      cell += v;
+      break;
+    case tally_interp::kFieldSumSquares:
+      cell += v * v;
+      break;
+    case tally_interp::kFieldMin:
+      cell = std::min(cell, v);
+      break;
+    default:
+      cell = std::max(cell, v);
+  }
+}
+
+int128 initial(const tally_interp::Field& f) {
+  if (f.op == tally_interp::kFieldMin) return INT64_MAX;
+  if (f.op == tally_interp::kFieldMax) return INT64_MIN;
+  return 0;
+}
+
+// The program over every row of `table` on the host, its columns in the device layout.
+Result run_on_host(const RowProgram& p, const BoundSelect& q, const Table& table) {
+  std::vector<std::vector<uint32_t>> words;
+  std::vector<tally_interp::Column> columns;
+  for (const RowProgramColumn& c : p.columns) {
+    const Column& column = *table.columns[q.scan[c.scan_column].table_column];
+    const void* data = column.plain_bytes().data();
+    if (c.kind == tally_interp::kColBitPacked) {
+      words.push_back(lane_transposed_words(column.packed_words(), table.rows(), c.bits));
+      words.back().resize(words.back().size() + 128, 0);  // the device's padding
+      data = words.back().data();
+    }
+    const auto& validity = column.validity_words();
+    columns.push_back(tally_interp::Column{
+        data,
+        validity.empty() ? nullptr : reinterpret_cast<const tally_interp::u64*>(validity.data()),
+        c.base, c.bits, static_cast<uint32_t>(c.kind)});
+  }
+  const tally_interp::Program program{p.instrs.data(),
+                                      columns.data(),
+                                      p.keys.data(),
+                                      p.fields.data(),
+                                      p.lookups.data(),
+                                      static_cast<int>(p.instrs.size()),
+                                      static_cast<int>(p.keys.size()),
+                                      static_cast<int>(p.fields.size()),
+                                      p.filter};
+  std::map<uint64_t, std::vector<int128>> groups;
+  int64_t r[tally_interp::kMaxRegisters];
+  bool n[tally_interp::kMaxRegisters];
+  for (uint64_t row = 0; row < table.rows(); ++row) {
+    tally_interp::run_row(program, row, reinterpret_cast<tally_interp::i64*>(r), n);
+    if (!tally_interp::row_passes(program, reinterpret_cast<tally_interp::i64*>(r), n)) continue;
+    auto [it, fresh] = groups.try_emplace(
+        tally_interp::row_group(program, reinterpret_cast<tally_interp::i64*>(r), n));
+    if (fresh) {
+      for (const auto& f : p.fields) it->second.push_back(initial(f));
+    }
+    for (size_t f = 0; f < p.fields.size(); ++f) merge(p.fields[f], r, n, it->second[f]);
+  }
+  std::vector<uint64_t> numbers;
+  std::vector<int128> cells;
+  for (const auto& [group, row_cells] : groups) {
+    numbers.push_back(group);
+    cells.insert(cells.end(), row_cells.begin(), row_cells.end());
+  }
+  return finish_interpreted(p, q, table, numbers, cells, std::make_shared<StringHeap>(), {});
+}
+
+void check_matches_cpu(const std::string& sql) {
+  INFO(sql);
+  const BoundSelect q = bind(sql);
+  const TablePtr table = test_db().table(q.table);
+  auto program = program_of(q, *table);
+  if (auto* why = std::get_if<std::string>(&program)) FAIL("declined: " << *why);
+  const Result host = run_on_host(std::get<RowProgram>(program), q, *table);
+  const Result cpu = test::run_sql(test_db(), sql);
+  CHECK(test::sorted_row_texts(host) == test::sorted_row_texts(cpu));
+}
+
+std::string declined(const std::string& sql) {
+  const BoundSelect q = bind(sql);
+  auto program = program_of(q, *test_db().table(q.table));
+  auto* why = std::get_if<std::string>(&program);
+  return why ? *why : std::string();
+}
+
+}  // namespace
+
+TEST_CASE("row program: TPC-H shapes run on the host as the interpreter runs them") {
+  check_matches_cpu(
+      "SELECT l_returnflag, l_linestatus, SUM(l_quantity), SUM(l_extendedprice), "
+      "SUM(l_extendedprice * (1 - l_discount)), SUM(l_extendedprice * (1 - l_discount) * (1 + "
+      "l_tax)), AVG(l_quantity), AVG(l_discount), COUNT(*) FROM lineitem WHERE l_shipdate <= "
+      "DATE '1998-09-02' GROUP BY l_returnflag, l_linestatus ORDER BY 1, 2");
+  check_matches_cpu(
+      "SELECT SUM(l_extendedprice * l_discount) FROM lineitem WHERE l_shipdate >= DATE "
+      "'1994-01-01' AND l_shipdate < DATE '1995-01-01' AND l_discount BETWEEN 0.05 AND 0.07 AND "
+      "l_quantity < 24");
+  check_matches_cpu(
+      "SELECT EXTRACT(YEAR FROM l_shipdate) AS y, MIN(l_quantity), MAX(l_extendedprice), "
+      "COUNT(l_tax) FROM lineitem GROUP BY y ORDER BY y");
+  check_matches_cpu(
+      "SELECT l_shipmode, l_returnflag, COUNT(*), STDDEV_SAMP(l_quantity), VAR_SAMP(l_discount) "
+      "FROM lineitem WHERE l_shipmode IN ('AIR', 'MAIL') OR l_shipinstruct LIKE '%BACK%' "
+      "GROUP BY 1, 2 HAVING COUNT(*) > 10 ORDER BY 3 DESC LIMIT 5");
+  check_matches_cpu(
+      "SELECT l_orderkey % 100 AS b, CASE WHEN l_quantity > 25 THEN 1 ELSE 0 END AS big, "
+      "SUM(l_quantity - 1), COUNT(*) FROM lineitem GROUP BY 1, 2");
+  check_matches_cpu(
+      "SELECT date_trunc('month', l_shipdate) AS m, COUNT(*) FROM lineitem GROUP BY m");
+}
+
+TEST_CASE("row program: NULL keys and values of every integer-like type") {
+  check_matches_cpu(
+      "SELECT c_smallint, c_boolean, COUNT(*), COUNT(c_integer), SUM(c_bigint), "
+      "MIN(c_date), MAX(c_decimal), AVG(c_decimal) FROM nulls GROUP BY 1, 2");
+  check_matches_cpu(
+      "SELECT c_varchar, c_date, SUM(c_integer * 2 + c_smallint), COUNT(c_boolean) FROM nulls "
+      "WHERE c_boolean OR c_integer IS NULL GROUP BY 1, 2");
+  check_matches_cpu(
+      "SELECT COALESCE(c_integer, -1) AS k, SUM(c_decimal * 3), MIN(c_bigint) FROM nulls WHERE "
+      "NOT (c_smallint > 3) OR c_varchar <> 'x' GROUP BY k");
+  check_matches_cpu("SELECT COUNT(*), SUM(c_integer) FROM nulls WHERE c_integer > 1000000000");
+}
+
+TEST_CASE("row program: statements the interpreter cannot hold are declined with a reason") {
+  CHECK(declined("SELECT c_varchar, SUM(c_double) FROM nulls GROUP BY 1").find("DOUBLE") !=
+        std::string::npos);
+  CHECK(declined("SELECT SUM(l_quantity / 3) FROM lineitem").find("division") != std::string::npos);
+  CHECK(declined("SELECT COUNT(DISTINCT l_partkey) FROM lineitem").find("DISTINCT") !=
+        std::string::npos);
+  CHECK(declined("SELECT l_partkey FROM lineitem LIMIT 3").find("aggregations only") !=
+        std::string::npos);
+  CHECK(declined("SELECT col1, COUNT(*) FROM atable GROUP BY 1").find("large result") !=
+        std::string::npos);
+  CHECK(declined("SELECT UPPER(l_shipmode), COUNT(*) FROM lineitem GROUP BY 1")
+            .find("computed string key") != std::string::npos);
+}
+
+}  // namespace tally
+
+namespace tally {
+
+TEST_CASE("row program: the interpreter's kernels compile with NVRTC") {
+  if (!cuda::nvrtc_available()) return;
+  const cuda::CompiledKernel k = cuda::compile_cuda(interpreter_source(), "tally_interp.cu");
+  CHECK(!k.image.empty());
+  MESSAGE("interpreter NVRTC " << k.compile_ms << " ms, " << k.image.size() << " bytes");
+}
+
+}  // namespace tally
