@@ -7,6 +7,7 @@
 // Loads go through the read-only data cache (__ldg): columns never change during a query.
 #pragma once
 
+#include "tally_lane_field.cuh"
 #include "tally_types.cuh"
 
 namespace tally {
@@ -40,15 +41,7 @@ struct PlainColumn {
 // a word reads no further; the executor pads every column so reads one block-row past the
 // last field stay in bounds. bits == 0 (a constant column) reads nothing.
 TALLY_DEV u64 unpack_bits(const u32* words, u64 row, u32 bits) {
-  if (bits == 0) return 0;
-  const u32 bit = (u32)((row >> 5) & 31) * bits;
-  const u32* w = words + (row >> 10) * 32 * bits + (bit >> 5) * 32 + (row & 31);
-  const u32 shift = bit & 31;
-  u64 value = (u64)__ldg(w);
-  if (shift + bits > 32) value |= (u64)__ldg(w + 32) << 32;
-  value >>= shift;
-  if (shift + bits > 64) value |= (u64)__ldg(w + 64) << (64 - shift);
-  return bits == 64 ? value : value & ((1ull << bits) - 1);
+  return tally_lanes::lane_field(words, row, bits);
 }
 
 struct BitPackedColumn {

@@ -7,6 +7,7 @@
 
 #include "tally_date_parts.cuh"
 #include "tally_host_device.cuh"
+#include "tally_lane_field.cuh"
 
 namespace tally_interp {
 
@@ -82,31 +83,11 @@ struct Program {
   int instr_count, key_count, field_count, filter;  // filter: a register, or -1
 };
 
-TALLY_HD u64 load_word(const u32* p) {
-#ifdef __CUDA_ARCH__
-  return __ldg(p);
-#else
-  return *p;
-#endif
-}
-
-// Field `row` of a lane-transposed column of `bits` bits (as lane_transposed_field).
-TALLY_HD u64 lane_field(const u32* words, u64 row, u32 bits) {
-  if (bits == 0) return 0;
-  const u64 bit = ((row >> 5) & 31) * bits;
-  const u64 at = (row >> 10) * 32 * bits + (bit >> 5) * 32 + (row & 31);
-  const u32 shift = (u32)(bit & 31);
-  u64 v =
-      (load_word(words + at) | (bits + shift > 32 ? load_word(words + at + 32) << 32 : 0)) >> shift;
-  if (shift + bits > 64) v |= load_word(words + at + 64) << ((64 - shift) & 63);
-  return bits == 64 ? v : v & ((1ull << bits) - 1);
-}
-
 TALLY_HD void load_column(const Column& c, u64 row, i64* value, bool* null) {
   *null = c.validity != 0 && ((c.validity[row >> 6] >> (row & 63)) & 1ull) == 0;
   switch (c.kind) {
     case kColBitPacked:
-      *value = (i64)((u64)c.base + lane_field((const u32*)c.data, row, c.bits));
+      *value = (i64)((u64)c.base + tally_lanes::lane_field((const u32*)c.data, row, c.bits));
       return;
     case kColPlainU8:
       *value = ((const unsigned char*)c.data)[row];
@@ -216,10 +197,10 @@ TALLY_HD void run_row(const Program& p, u64 row, i64* r, bool* n) {
       case kOpTsTrunc:
         v = null ? 0 : tally_dates::timestamp_trunc(x, in.sub);
         break;
-      case kOpLookup: {  // values [imm, imm + c), NULL flags after them, then NULL's own pair
-        const i64 at = xn || x < 0 || x >= in.c ? 2 * (i64)in.c : x;
+      case kOpLookup: {  // c + 1 values (NULL's last), then as many NULL flags
+        const i64 at = xn || x < 0 || x >= in.c ? in.c : x;
         v = (i64)p.lookups[in.imm + at];
-        null = p.lookups[in.imm + (at == 2 * (i64)in.c ? at + 1 : in.c + at)] != 0;
+        null = p.lookups[in.imm + in.c + 1 + at] != 0;
         break;
       }
     }

@@ -20,9 +20,15 @@ constexpr u32 kInterpThreads = 256;
 constexpr u32 kInterpSharedCells = 2048;
 
 struct InterpTable {
-  GlobalTableRef table;
+  u64* keys;  // capacity + 1 words
+  u64 capacity;
+  u32* status;
   i128* cells;  // field_count * (capacity + 1)
   u64 slots;    // capacity + 1
+
+  TALLY_DEV GlobalTableRef table() const {
+    return GlobalTableRef{keys, capacity, global_probe_limit(capacity), status, nullptr};
+  }
 };
 
 TALLY_DEV i128 interp_field_initial(int op) {
@@ -67,7 +73,7 @@ TALLY_DEV void interp_merge_row(const tally_interp::Program& p, const i64* r, co
 
 extern "C" __global__ void __launch_bounds__(kInterpThreads)
     tally_interp_init(const InterpTable t, const tally_interp::Program p) {
-  global_table_clear(t.table);
+  global_table_clear(t.table());
   for (u64 i = global_thread_index(); i < (u64)p.field_count * t.slots; i += grid_stride()) {
     t.cells[i] = interp_field_initial(p.fields[i / t.slots].op);
   }
@@ -86,6 +92,7 @@ extern "C" __global__ void __launch_bounds__(kInterpThreads)
     for (u32 i = threadIdx.x; i < shared_groups; i += blockDim.x) shared_used[i] = false;
     __syncthreads();
   }
+  const GlobalTableRef table = t.table();
   i64 r[tally_interp::kMaxRegisters];
   bool n[tally_interp::kMaxRegisters];
   for (u64 row = global_thread_index(); row < rows; row += grid_stride()) {
@@ -97,7 +104,7 @@ extern "C" __global__ void __launch_bounds__(kInterpThreads)
       interp_merge_row(p, r, n, shared_cells, shared_groups, group);
       continue;
     }
-    const i64 slot = t.table.insert_or_find(group);
+    const i64 slot = table.insert_or_find(group);
     if (slot < 0) return;  // the table is full: the host grows it and runs again
     interp_merge_row(p, r, n, t.cells, t.slots, (u64)slot);
   }
@@ -105,7 +112,7 @@ extern "C" __global__ void __launch_bounds__(kInterpThreads)
   __syncthreads();
   for (u32 g = threadIdx.x; g < shared_groups; g += blockDim.x) {
     if (!shared_used[g]) continue;
-    const i64 slot = t.table.insert_or_find(g);
+    const i64 slot = table.insert_or_find(g);
     if (slot < 0) return;
     for (int f = 0; f < p.field_count; ++f) {
       const i128 v = shared_cells[(u32)f * shared_groups + g];

@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <set>
 
+#include "compiler/codegen/lookup_tables.h"
 #include "compiler/common/string_heap.h"
-#include "compiler/eval/evaluator.h"
 #include "compiler/ir/grouping_sets.h"
+#include "compiler/plan/expr_facts.h"
 #include "compiler/plan/value_bounds.h"
 
 namespace tally {
@@ -66,11 +66,6 @@ bool is_int64_payload(const Type& t) {
     default:
       return false;
   }
-}
-
-void scan_columns_of(const Expr& e, std::set<int>& out) {
-  if (e.kind == ExprKind::ColumnRef) out.insert(e.index);
-  for (const ExprPtr& c : e.children) scan_columns_of(*c, out);
 }
 
 class Builder {
@@ -141,12 +136,8 @@ class Builder {
       decline(fmt::format("{} is {}, which the interpreter does not hold", expr_to_string(e),
                           e.type.to_string()));
     }
-    if (e.kind != ExprKind::ColumnRef && !e.type.is_string()) {
-      std::set<int> columns;
-      scan_columns_of(e, columns);
-      if (columns.size() == 1 && dictionary_of(*columns.begin())) {
-        return lookup(e, *columns.begin());
-      }
+    if (const int c = dictionary_lookup_column(e, in_.query); c >= 0 && dictionary_of(c)) {
+      return lookup(e, c);
     }
     switch (e.kind) {
       case ExprKind::ColumnRef:
@@ -350,44 +341,34 @@ class Builder {
     decline("a date_trunc that changes its argument's type");
   }
 
-  // `e` over one dictionary column, evaluated by the CPU engine's evaluator for every code
-  // (and for NULL), read by the code at run time.
+  // `e` over one dictionary column, evaluated by the CPU evaluator for every code and for NULL
+  // (build_lookup_tables, as the generated kernels' lookups are), read by the code at run time:
+  // the codes' values then NULL's, then their NULL flags.
   int lookup(const Expr& e, int scan_column) {
-    const std::vector<std::string>& dictionary = *dictionary_of(scan_column);
-    const size_t codes = dictionary.size();
+    GpuProgram one;
+    const ExprPtr unowned(ExprPtr{}, &e);  // `e` outlives the tables' evaluation
+    one.lookups.push_back(DictLookup{unowned, scan_column});
     StringHeap strings;
-    std::vector<Value> row(in_.query.scan.size());
-    EvalContext ctx;
-    ctx.columns = row.data();
-    ctx.parameters = in_.parameters.data();
-    ctx.parameter_count = in_.parameters.size();
-    ctx.strings = &strings;
-    const int64_t at = static_cast<int64_t>(p_.lookups.size());
-    p_.lookups.resize(p_.lookups.size() + 2 * codes + 2);
-    auto store = [&](size_t i, const Value& v) {
-      int64_t payload = e.type.is_decimal() ? static_cast<int64_t>(v.d) : v.i;
-      if (e.type.is_decimal() &&
-          (v.d > static_cast<int128>(kSafeMagnitude) || v.d < -static_cast<int128>(kSafeMagnitude)))
-        decline("a DECIMAL past 64 bits");
-      p_.lookups[at + i] = static_cast<uint64_t>(v.null ? 0 : payload);
-      p_.lookups[at + codes + i] = v.null ? 1 : 0;
-    };
-    try {
-      for (size_t code = 0; code < codes; ++code) {
-        row[scan_column] = Value::from_int(strings.intern(dictionary[code]));
-        store(code, evaluate(e, ctx));
-      }
-      row[scan_column] = Value();
-      const Value null_input = evaluate(e, ctx);
-      p_.lookups[at + 2 * codes] = static_cast<uint64_t>(null_input.null ? 0 : null_input.i);
-      if (e.type.is_decimal() && !null_input.null)
-        p_.lookups[at + 2 * codes] = static_cast<uint64_t>(static_cast<int64_t>(null_input.d));
-      p_.lookups[at + 2 * codes + 1] = null_input.null ? 1 : 0;
-    } catch (const Error& error) {
+    const LookupTables built = build_lookup_tables(
+        one, in_.query, [&](int c) -> const std::vector<std::string>& { return *dictionary_of(c); },
+        in_.parameters, strings);
+    const LookupTable& table = built.tables.at(0);
+    if (!built.error.empty()) {
       decline(
-          fmt::format("{} fails for a value of its column: {}", expr_to_string(e), error.what()));
+          fmt::format("{} fails for a value of its column: {}", expr_to_string(e), built.error));
     }
-    return emit(tally_interp::kOpLookup, column(scan_column), -1, static_cast<int>(codes), at);
+    const int64_t at = static_cast<int64_t>(p_.lookups.size());
+    for (const Value& v : table.values) {
+      const int128 payload = e.type.is_decimal() ? v.d : v.i;
+      if (payload > static_cast<int128>(kSafeMagnitude) ||
+          payload < -static_cast<int128>(kSafeMagnitude)) {
+        decline("a DECIMAL past 64 bits");
+      }
+      p_.lookups.push_back(static_cast<tally_interp::u64>(v.null ? 0 : payload));
+    }
+    for (uint8_t state : table.states) p_.lookups.push_back(state == kLookupNull ? 1 : 0);
+    const int codes = static_cast<int>(table.values.size()) - 1;
+    return emit(tally_interp::kOpLookup, column(scan_column), -1, codes, at);
   }
 
   void add_key(const Expr& key) {

@@ -236,7 +236,8 @@ GpuCompileOptions GpuEngine::compile_options(const GpuRunOptions& options,
 std::optional<Result> GpuEngine::run_on_interpreter(
     const BoundSelect& query, const Table& table, const std::vector<ColumnStats>& stats,
     const GpuPlan& plan, const std::vector<Value>& parameters,
-    const std::shared_ptr<StringHeap>& strings, const GpuRunOptions& options, GpuRunReport& report,
+    const std::shared_ptr<StringHeap>& strings, const GpuRunOptions& options,
+    std::future<double>& columns_ahead, GpuRunReport& report,
     std::optional<GpuCompilation>& found) {
   const bool always = options.interpreted == InterpretedTier::Always;
   BackgroundCompiler* compiler = options.kernel_tiers.compiler;
@@ -255,8 +256,8 @@ std::optional<Result> GpuEngine::run_on_interpreter(
     }
   }
   std::string why;
-  std::optional<Result> result =
-      run_interpreted(*impl_, query, table, stats, parameters, strings, always, report, &why);
+  std::optional<Result> result = run_interpreted(*impl_, query, table, stats, parameters, strings,
+                                                 always, columns_ahead, report, &why);
   if (!result) {
     report.not_interpreted = why;
     return std::nullopt;
@@ -282,6 +283,13 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   if (!on_host) columns_ahead = impl_->upload_ahead(query, table);
   // Rows of every output (hidden ones too) to ORDER BY, OFFSET and LIMIT as the CPU does.
   // `rows`: ResultRows from the groups' cells, or a projection's rows of Values.
+  // The result as run() returns it, the report filled in.
+  auto deliver = [&](Result result) {
+    report.column_bytes = impl_->uploaded_bytes - uploaded_before;
+    result.device = "gpu: " + impl_->device.profile().name;
+    if (report_out) *report_out = report;
+    return result;
+  };
   auto finish = [&](auto rows, const GpuCompilation& c) {
     if (options.describe) {
       report.plan = describe_plan(plan) + describe_count_sum_packing(plan, query, stats);
@@ -290,10 +298,7 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
     auto finish_start = std::chrono::steady_clock::now();
     Result result = finish_result(query, std::move(rows), parameters, strings);
     report.finish_ms += ms_since(finish_start);
-    report.column_bytes = impl_->uploaded_bytes - uploaded_before;
-    result.device = "gpu: " + impl_->device.profile().name;
-    if (report_out) *report_out = report;
-    return result;
+    return deliver(std::move(result));
   };
   // Between steps, never inside one: a kernel in flight runs to its end.
   auto stop_if_cancelled = [&] {
@@ -303,15 +308,11 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
   };
   std::optional<GpuCompilation> found;  // the kernels, found in a cache while asking
   if (options.interpreted != InterpretedTier::Off && !on_host && !plan.projection) {
-    if (columns_ahead.valid()) report.upload_ms += columns_ahead.get();
-    std::optional<Result> interpreted =
-        run_on_interpreter(query, table, stats, plan, parameters, strings, options, report, found);
+    std::optional<Result> interpreted = run_on_interpreter(
+        query, table, stats, plan, parameters, strings, options, columns_ahead, report, found);
     if (interpreted) {
-      report.column_bytes = impl_->uploaded_bytes - uploaded_before;
       if (options.describe) report.plan = "interpreted tier: " + describe_plan(plan);
-      interpreted->device = "gpu: " + impl_->device.profile().name;
-      if (report_out) *report_out = report;
-      return std::move(*interpreted);
+      return deliver(std::move(*interpreted));
     }
   }
   for (int attempt = 1;; ++attempt) {

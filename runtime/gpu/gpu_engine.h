@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -184,7 +185,8 @@ class GpuEngine {
                                            const GpuPlan& plan,
                                            const std::vector<Value>& parameters,
                                            const std::shared_ptr<StringHeap>& strings,
-                                           const GpuRunOptions& options, GpuRunReport& report,
+                                           const GpuRunOptions& options,
+                                           std::future<double>& columns_ahead, GpuRunReport& report,
                                            std::optional<GpuCompilation>& found);
 
   std::unique_ptr<Impl> impl_;

@@ -27,20 +27,10 @@ constexpr uint32_t kBlocksPerSm = 8;
 constexpr uint64_t kEmptyKey = ~uint64_t{0};
 constexpr int kMaxAttempts = 4;  // a full table doubles; after this many the statement compiles
 
-// Host mirrors of the kernels' parameters (templates/tally_table_global.cuh GlobalTableRef,
-// tally_interp_kernel.cuh InterpTable, tally_interp.cuh Program).
+// Host mirror of templates/tally_interp_kernel.cuh's InterpTable.
 struct TableParam {
-  uint64_t keys, capacity, max_probes, status, group_count;
-  uint64_t cells, slots;
+  uint64_t keys, capacity, status, cells, slots;
 };
-struct ProgramParam {
-  uint64_t instrs, columns, keys, fields, lookups;
-  int32_t instr_count, key_count, field_count, filter;
-};
-
-uint64_t probe_limit(uint64_t capacity) {  // tally_table_global.cuh global_probe_limit
-  return std::min<uint64_t>(capacity, std::max<uint64_t>(64, capacity / 4));
-}
 
 // Appends `values` to `blob` at a 16-byte boundary; returns their offset.
 template <class T>
@@ -51,10 +41,16 @@ uint64_t append(std::vector<uint8_t>& blob, const std::vector<T>& values) {
   return at;
 }
 
+// The program in one device buffer; `param` points into it.
 struct DeviceProgram {
   cuda::DeviceBuffer buffer;
-  ProgramParam param;
+  tally_interp::Program param;
 };
+
+template <class T>
+const T* device_address(const cuda::DeviceBuffer& buffer, uint64_t offset) {
+  return reinterpret_cast<const T*>(buffer.ptr() + offset);
+}
 
 DeviceProgram upload_program(GpuEngine::Impl& engine, const RowProgram& p, const BoundSelect& query,
                              const Table& table) {
@@ -74,16 +70,15 @@ DeviceProgram upload_program(GpuEngine::Impl& engine, const RowProgram& p, const
   DeviceProgram d;
   d.buffer = engine.pool.allocate(std::max<size_t>(blob.size(), 16), "the interpreter's program");
   d.buffer.upload(blob.data(), blob.size());
-  const uint64_t base = d.buffer.ptr();
-  d.param = ProgramParam{base + instrs,
-                         base + cols,
-                         base + keys,
-                         base + fields,
-                         base + lookups,
-                         static_cast<int32_t>(p.instrs.size()),
-                         static_cast<int32_t>(p.keys.size()),
-                         static_cast<int32_t>(p.fields.size()),
-                         p.filter};
+  d.param = tally_interp::Program{device_address<tally_interp::Instr>(d.buffer, instrs),
+                                  device_address<tally_interp::Column>(d.buffer, cols),
+                                  device_address<tally_interp::Key>(d.buffer, keys),
+                                  device_address<tally_interp::Field>(d.buffer, fields),
+                                  device_address<tally_interp::u64>(d.buffer, lookups),
+                                  static_cast<int>(p.instrs.size()),
+                                  static_cast<int>(p.keys.size()),
+                                  static_cast<int>(p.fields.size()),
+                                  p.filter};
   return d;
 }
 
@@ -140,21 +135,20 @@ std::vector<std::vector<Value>> key_values(const RowProgram& p, const BoundSelec
 }  // namespace
 
 Result finish_interpreted(const RowProgram& p, const BoundSelect& query, const Table& table,
-                          const std::vector<uint64_t>& groups, const std::vector<int128>& cells,
+                          const std::vector<uint64_t>& groups, std::vector<int128> cells,
                           std::shared_ptr<StringHeap> strings,
                           const std::vector<Value>& parameters) {
   GpuPlan plan;
   plan.layout = p.layout;
   // A MIN or MAX keeps a 64-bit value in its cell's low word; the host's states read 128 bits.
-  std::vector<int128> widened = cells;
-  for (size_t at = 0; at < widened.size(); ++at) {
+  for (size_t at = 0; at < cells.size(); ++at) {
     const int op = p.fields[at % p.fields.size()].op;
     if (op == tally_interp::kFieldMin || op == tally_interp::kFieldMax)
-      widened[at] = static_cast<int64_t>(static_cast<uint64_t>(widened[at]));
+      cells[at] = static_cast<int64_t>(static_cast<uint64_t>(cells[at]));
   }
   std::vector<std::vector<Value>> keys = key_values(p, query, table, groups, *strings);
   auto codes_as_ids = [](size_t, int64_t code) { return code; };  // no string states
-  PartialGroups partial = partial_groups_from_cells(query, plan, std::move(keys), widened.data(),
+  PartialGroups partial = partial_groups_from_cells(query, plan, std::move(keys), cells.data(),
                                                     std::move(strings), codes_as_ids);
   return finish_partial_groups(query, std::move(partial), parameters);
 }
@@ -229,9 +223,11 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
                                       const Table& table, const std::vector<ColumnStats>& stats,
                                       const std::vector<Value>& parameters,
                                       std::shared_ptr<StringHeap> strings, bool wait,
-                                      GpuRunReport& report, std::string* why) {
+                                      std::future<double>& columns_ahead, GpuRunReport& report,
+                                      std::string* why) {
   auto start = std::chrono::steady_clock::now();
   auto compiled = compile_row_program(row_program_inputs(query, table, stats, parameters));
+  report.codegen_ms += ms_since(start);
   if (auto* reason = std::get_if<std::string>(&compiled)) {
     *why = *reason;
     return std::nullopt;
@@ -242,7 +238,8 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
     return std::nullopt;
   }
   const RowProgram& p = std::get<RowProgram>(compiled);
-  report.codegen_ms += ms_since(start);
+  // Only now: a statement the interpreter does not take keeps its copy beside the compile.
+  if (columns_ahead.valid()) report.upload_ms += columns_ahead.get();
   auto upload_start = std::chrono::steady_clock::now();
   DeviceProgram program = upload_program(engine, p, query, table);
   report.upload_ms += ms_since(upload_start);
@@ -257,8 +254,7 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
                                                     "the interpreter's states");
     cuda::DeviceBuffer status = engine.pool.allocate(16, "a status word");
     status.fill_bytes(0);
-    const TableParam t{keys.ptr(),  capacity, probe_limit(capacity), status.ptr(), 0,
-                       cells.ptr(), slots};
+    const TableParam t{keys.ptr(), capacity, status.ptr(), cells.ptr(), slots};
     cuda::LaunchConfig config;
     config.block = kThreads;
     config.grid = launch_grid(slots * std::max<uint64_t>(1, fields));
@@ -282,7 +278,8 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
     Downloaded d = download_groups(keys, cells, slots, fields);
     report.download_ms += ms_since(download_start);
     auto finish_start = std::chrono::steady_clock::now();
-    Result result = finish_interpreted(p, query, table, d.groups, d.cells, strings, parameters);
+    Result result =
+        finish_interpreted(p, query, table, d.groups, std::move(d.cells), strings, parameters);
     report.finish_ms += ms_since(finish_start);
     report.interpreted = true;
     report.attempts = attempt;

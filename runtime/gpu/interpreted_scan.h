@@ -55,16 +55,19 @@ RowProgramInputs row_program_inputs(const BoundSelect& query, const Table& table
 // and their state cells (group-major, one a field of the program's layout): what a device run
 // downloads, and what a host run of the same program computes (the CPU tests).
 Result finish_interpreted(const RowProgram& p, const BoundSelect& query, const Table& table,
-                          const std::vector<uint64_t>& groups, const std::vector<int128>& cells,
+                          const std::vector<uint64_t>& groups, std::vector<int128> cells,
                           std::shared_ptr<StringHeap> strings,
                           const std::vector<Value>& parameters);
 
 // Runs `query` on the interpreter: the result, or nullopt where the statement's row program
 // declines it (`why` says why) or the kernels are not ready. `stats` are the scan columns'.
+// `columns_ahead` (GpuEngine::Impl::upload_ahead's copy, may be empty) is waited for once the
+// interpreter takes the statement, and left running otherwise.
 std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect& query,
                                       const Table& table, const std::vector<ColumnStats>& stats,
                                       const std::vector<Value>& parameters,
                                       std::shared_ptr<StringHeap> strings, bool wait,
-                                      GpuRunReport& report, std::string* why);
+                                      std::future<double>& columns_ahead, GpuRunReport& report,
+                                      std::string* why);
 
 }  // namespace tally

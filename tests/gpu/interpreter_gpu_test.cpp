@@ -17,15 +17,6 @@
 namespace tally {
 namespace {
 
-StatementOutcome execute(Database& db, const std::string& sql, const ExecOptions& options) {
-  StatementOutcome last;
-  db.execute_script(sql, options, [&](const StatementOutcome& o) {
-    if (o.result) last = o;
-  });
-  REQUIRE(last.result.has_value());
-  return last;
-}
-
 bool interpreted(const StatementOutcome& o) { return o.timings.gpu.rfind("interpreted", 0) == 0; }
 
 ExecOptions gpu_options(const std::string& interpreted_kernels) {
@@ -66,7 +57,7 @@ TEST_CASE("gpu interpreter: the statements it takes match the CPU engine") {
   for (const std::string& sql : statements) {
     INFO(sql);
     const Result cpu = test::run_sql(db, sql);
-    const StatementOutcome gpu = execute(db, sql, gpu_options("always"));
+    const StatementOutcome gpu = test::last_outcome(db, sql, gpu_options("always"));
     INFO(gpu.timings.gpu);
     CHECK(interpreted(gpu));
     CHECK(gpu.result->device.rfind("gpu", 0) == 0);
@@ -87,10 +78,10 @@ TEST_CASE("gpu interpreter: every query in queries/ matches the CPU engine, inte
     ExecOptions cpu_options;
     cpu_options.parameters = qc.params;
     cpu_options.device = DeviceChoice::Cpu;
-    const Result cpu = *execute(db, sql, cpu_options).result;
+    const Result cpu = *test::last_outcome(db, sql, cpu_options).result;
     ExecOptions options = gpu_options("always");
     options.parameters = qc.params;
-    const StatementOutcome gpu = execute(db, sql, options);
+    const StatementOutcome gpu = test::last_outcome(db, sql, options);
     INFO(gpu.timings.gpu);
     taken += interpreted(gpu) ? 1 : 0;
     CHECK(test::result_difference(cpu, *gpu.result, test::gpu_tolerances(cpu)) == "");
@@ -111,13 +102,13 @@ TEST_CASE("gpu interpreter: a new statement runs on it until its own kernels hav
   options.kernel_tiers = KernelTiers::QuickFirst;
   // A statement that waits for the interpreter's module first: a session's first statements
   // take their own kernels while the module compiles (on a machine whose disk cache lacks it).
-  execute(db, "SELECT COUNT(*) FROM lineitem", gpu_options("always"));
-  const StatementOutcome first = execute(db, sql, options);
+  test::last_outcome(db, "SELECT COUNT(*) FROM lineitem", gpu_options("always"));
+  const StatementOutcome first = test::last_outcome(db, sql, options);
   INFO(first.timings.gpu);
   CHECK(interpreted(first));
   CHECK(test::sorted_row_texts(*first.result) == expected);
   db.wait_for_compiles();
-  const StatementOutcome second = execute(db, sql, options);
+  const StatementOutcome second = test::last_outcome(db, sql, options);
   INFO(second.timings.gpu);
   CHECK(!interpreted(second));
   CHECK(test::sorted_row_texts(*second.result) == expected);

@@ -17,15 +17,6 @@
 namespace tally {
 namespace {
 
-StatementOutcome execute(Database& db, const std::string& sql, const ExecOptions& options) {
-  StatementOutcome last;
-  db.execute_script(sql, options, [&](const StatementOutcome& o) {
-    if (o.result) last = o;
-  });
-  REQUIRE(last.result.has_value());
-  return last;
-}
-
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
@@ -41,14 +32,14 @@ TEST_CASE("gpu kernel tiers: quick kernels of every query in queries/ match the 
     ExecOptions options;
     options.parameters = qc.params;
     options.device = DeviceChoice::Cpu;
-    const Result cpu = *execute(db, sql, options).result;
+    const Result cpu = *test::last_outcome(db, sql, options).result;
     options.device = DeviceChoice::Gpu;
     options.kernel_tiers = KernelTiers::QuickOnly;
     for (const char* strategy : {"auto", "thread", "block", "direct", "hash"}) {
       INFO(qc.name << " --strategy " << strategy);
       options.strategy = strategy;
       try {
-        const StatementOutcome gpu = execute(db, sql, options);
+        const StatementOutcome gpu = test::last_outcome(db, sql, options);
         CHECK(gpu.result->device.rfind("gpu", 0) == 0);
         CHECK(contains(gpu.timings.gpu, "(quick kernels)"));
         CHECK(test::result_difference(cpu, *gpu.result, test::gpu_tolerances(cpu)) == "");
@@ -77,14 +68,14 @@ TEST_CASE(
   options.kernel_tiers = KernelTiers::QuickFirst;
   options.emit_cuda = true;
 
-  const StatementOutcome first = execute(db, kNewStatement, options);
+  const StatementOutcome first = test::last_outcome(db, kNewStatement, options);
   CHECK(first.result->device.rfind("gpu", 0) == 0);
   CHECK(contains(first.timings.gpu, "(quick kernels)"));
   CHECK(!contains(first.cuda, "LaneChunk"));
   CHECK(test::sorted_row_texts(*first.result) == expected);
 
   db.wait_for_compiles();
-  const StatementOutcome second = execute(db, kNewStatement, options);
+  const StatementOutcome second = test::last_outcome(db, kNewStatement, options);
   CHECK(!contains(second.timings.gpu, "quick kernels"));
   // The session's plans for this text (AdHocPlans), or this process's memory.
   CHECK((contains(second.timings.gpu, "(plan cache)") ||
@@ -94,7 +85,7 @@ TEST_CASE(
 
   // Off: the unrolled kernels before the first run, from the caches now.
   options.kernel_tiers = KernelTiers::Unrolled;
-  const StatementOutcome unrolled = execute(db, kNewStatement, options);
+  const StatementOutcome unrolled = test::last_outcome(db, kNewStatement, options);
   CHECK(!contains(unrolled.timings.gpu, "quick kernels"));
   CHECK(test::sorted_row_texts(*unrolled.result) == expected);
 }

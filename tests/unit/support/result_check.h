@@ -29,15 +29,21 @@ inline void run_script(Database& db, const std::string& sql) {
   db.execute_script(sql, options, [](const StatementOutcome&) {});
 }
 
-// Runs a script with `options` and returns the result of its last statement that produced
-// one.
-inline Result last_result(Database& db, const std::string& sql, const ExecOptions& options) {
-  std::optional<Result> last;
+// Runs a script with `options` and returns the outcome of its last statement that produced a
+// result (its timings, notices and generated CUDA beside the rows).
+inline StatementOutcome last_outcome(Database& db, const std::string& sql,
+                                     const ExecOptions& options) {
+  StatementOutcome last;
   db.execute_script(sql, options, [&](const StatementOutcome& outcome) {
-    if (outcome.result) last = outcome.result;
+    if (outcome.result) last = outcome;
   });
-  REQUIRE(last.has_value());
-  return *last;
+  REQUIRE(last.result.has_value());
+  return last;
+}
+
+// The same outcome's result.
+inline Result last_result(Database& db, const std::string& sql, const ExecOptions& options) {
+  return *last_outcome(db, sql, options).result;
 }
 
 inline Result run_sql(Database& db, const std::string& sql,
