@@ -1,0 +1,72 @@
+// The Finalizer (compiler/codegen/finalizer.cpp): the packed row count and sum taken into
+// locals beside what a block cache flushed, each occupied slot given an output row, checked
+// against the CPU engine where most slots are occupied, where few are, under HAVING, and where
+// a hash table of 2^25 slots makes each thread of the grid (8,192 blocks of 256) walk 16.
+#include <doctest/doctest.h>
+
+#include <optional>
+
+#include "tests/gpu/strategy_compare.h"
+#include "tests/unit/support/result_check.h"
+
+namespace tally {
+namespace {
+
+Database& finalizer_db() {
+  static Database* db = [] {
+    auto* d = new Database();
+    test::run_script(
+        *d,
+        "CREATE TABLE t (k INTEGER, sparse BIGINT, v INTEGER, w DECIMAL(30,2));"
+        "INSERT INTO t SELECT range % 70001, CASE WHEN range % 13 = 0 THEN NULL ELSE "
+        "range * 2654435761 % 30000000 END, range * 7919 % 1000000, range FROM range(300000)");
+    return d;
+  }();
+  return *db;
+}
+
+Result run(const std::string& sql, DeviceChoice device, uint64_t capacity) {
+  ExecOptions options;
+  options.device = device;
+  options.strategy = "hash";
+  options.hash_capacity = capacity;
+  std::optional<Result> last;
+  finalizer_db().execute_script(sql, options, [&](const StatementOutcome& o) {
+    if (o.result) last = o.result;
+  });
+  REQUIRE(last.has_value());
+  return *last;
+}
+
+}  // namespace
+
+TEST_CASE("gpu finalizer: dense and sparse tables give the CPU engine's groups") {
+  const char* const queries[] = {
+      // 70,001 groups of about 4 rows: most slots of a Direct table occupied
+      "SELECT k, COUNT(*), SUM(v) FROM t GROUP BY k ORDER BY k",
+      // a state with no packed count (MAX of a 128-bit value), and AVG
+      "SELECT k % 5000 AS m, MAX(w), AVG(v) FROM t GROUP BY m ORDER BY m",
+      // about 280,000 groups spread over 30,000,000 values, and the NULL key
+      "SELECT sparse, COUNT(*), SUM(v) FROM t GROUP BY sparse ORDER BY sparse",
+      // HAVING on the device: the finals in locals, then a row for the kept groups
+      "SELECT k, COUNT(*), SUM(v) FROM t GROUP BY k HAVING SUM(v) > 2500000 ORDER BY k"};
+  for (const char* sql : queries) {
+    INFO(sql);
+    CHECK(test::compare_gpu_strategies(finalizer_db(), sql) > 0);
+  }
+}
+
+TEST_CASE("gpu finalizer: a table of 2^25 slots is walked by every thread of the grid") {
+  const char* const queries[] = {
+      "SELECT sparse, COUNT(*), SUM(v) FROM t GROUP BY sparse ORDER BY sparse",
+      "SELECT k, MAX(w), COUNT(sparse) FROM t GROUP BY k ORDER BY k"};
+  for (const char* sql : queries) {
+    INFO(sql);
+    const Result cpu = run(sql, DeviceChoice::Cpu, 0);
+    const Result gpu = run(sql, DeviceChoice::Gpu, uint64_t{1} << 25);
+    REQUIRE(cpu.rows.size() > 70000);
+    CHECK(test::result_difference(cpu, gpu, test::gpu_tolerances(cpu)) == "");
+  }
+}
+
+}  // namespace tally
