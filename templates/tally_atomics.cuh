@@ -46,14 +46,14 @@ TALLY_DEV void atomic_add_low(i128* p, u64 v) { atomicAdd((u64*)p, v); }
 // A row of a global table whose row count and a sum in [0, 2^32) share one word, the count
 // above bit 32 (compiler/plan/count_sum_packing.h): one atomic instead of two. When the sum's
 // low half carries into the count, the add that did sees it in the word it replaced and
-// counts it; packed_count_sum_take gives the two back.
+// counts it; packed_count_sum_read gives the two back.
 TALLY_DEV void packed_count_sum_add(u64* word, u32* carries, u64 addend) {
   const u64 old = atomicAdd(word, (1ull << 32) + addend);
   if ((old & 0xffffffffull) + addend > 0xffffffffull) atomicAdd(carries, 1u);
 }
 
-// The rows and the sum a packed word (and its carries) hold; both are left 0, so taking them
-// twice adds nothing the second time.
+// The rows and the sum a packed word (and its carries) hold. Reading leaves the word as it
+// is, so a Finalizer run twice over the same states gives the same totals.
 struct PackedCountSum {
   u64 rows;
   u64 sum;
@@ -66,17 +66,11 @@ struct PackedCountSum {
 TALLY_DEV void packed_low_count_add(u64* word, u64 addend, u32 count_bits) {
   atomicAdd(word, (addend << count_bits) + 1ull);
 }
-TALLY_DEV PackedCountSum packed_low_count_take(u64* word, u32 count_bits) {
-  const u64 packed = *word;
-  *word = 0;
+TALLY_DEV PackedCountSum packed_low_count_read(u64 packed, u32 count_bits) {
   return {packed & ((1ull << count_bits) - 1), packed >> count_bits};
 }
-TALLY_DEV PackedCountSum packed_count_sum_take(u64* word, u32* carries) {
-  const u64 packed = *word;
-  const u64 carried = *carries;
-  *word = 0;
-  *carries = 0;
-  return {(packed >> 32) - carried, (packed & 0xffffffffull) + (carried << 32)};
+TALLY_DEV PackedCountSum packed_count_sum_read(u64 packed, u32 carried) {
+  return {(packed >> 32) - carried, (packed & 0xffffffffull) + ((u64)carried << 32)};
 }
 
 // ---- add into a block's shared table ----------------------------------------------------

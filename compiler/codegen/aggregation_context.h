@@ -23,6 +23,12 @@ struct AggregationContext {
   const std::vector<StateField>& state_fields() const { return plan.layout.fields; }
   // Whether the Finalizer is launched as the Scan's programmatic dependent.
   bool finalize_is_dependent() const;
+  // The row count's and the packed sum's own fields: only a block cache's flush adds to them
+  // (the global merges add to the packed word), so without one Init and the Finalizer skip them.
+  bool packed_fields_unused() const { return packing.packs() && plan.block_cache_slots == 0; }
+  bool in_packed_word(size_t field) const {
+    return packing.packs() && (field == 0 || field == static_cast<size_t>(packing.field));
+  }
 
   const BoundSelect& query;
   const GpuPlan& plan;

@@ -196,6 +196,7 @@ class AggregationWriter {
   std::string init_body(bool one_block) const {
     std::string b = state_slot_loop_head(ctx_.plan, one_block) + " {\n";
     for (size_t f = 0; f < ctx_.fields.size(); ++f) {
+      if (ctx_.packed_fields_unused() && ctx_.in_packed_word(f)) continue;
       b += fmt::format("{}[slot] = {};\n", ctx_.fields[f],
                        field_info(ctx_.state_fields()[f].kind).identity);
     }

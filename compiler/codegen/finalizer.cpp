@@ -11,13 +11,46 @@ namespace tally {
 
 namespace {
 
+// The local that holds a packed field's total (unpack_count_sum below).
+std::string packed_total(const AggregationContext& ctx, size_t f) {
+  return fmt::format("{}_total", ctx.fields[f]);
+}
+
+// State field f's value at the slot: its array's cell, or for the row count and the sum
+// packed beside it, the local that adds what the packed word holds.
+std::string field_at(const AggregationContext& ctx, size_t f) {
+  if (ctx.in_packed_word(f)) return packed_total(ctx, f);
+  return fmt::format("{}[slot]", ctx.fields[f]);
+}
+
+// A packed field's own cell at the slot, as a term of its total ("" where nothing wrote it).
+std::string flushed_term(const AggregationContext& ctx, size_t f) {
+  if (ctx.packed_fields_unused()) return "";
+  return f == 0 ? fmt::format("{}[slot] + ", ctx.fields[f])
+                : fmt::format("(i128){}[slot] + ", ctx.fields[f]);
+}
+
+// The packed word's parts and the row count's total (unpack_count_sum adds the sum's).
+std::string unpack_rows(const AggregationContext& ctx) {
+  if (!ctx.packing.packs()) return "";
+  const CountSumPacking& p = ctx.packing;
+  const std::string take =
+      p.count_bits == 0
+          ? fmt::format("packed_count_sum_read({}[slot], {}[slot])", ctx.packed_counts,
+                        ctx.pack_carries)
+          : fmt::format("packed_low_count_read({}[slot], {}u)", ctx.packed_counts, p.count_bits);
+  return fmt::format("const PackedCountSum taken = {};\nconst {} {} = {}taken.rows;\n", take,
+                     field_info(ctx.state_fields()[0].kind).cuda_type, packed_total(ctx, 0),
+                     flushed_term(ctx, 0));
+}
+
 std::string occupied(const AggregationContext& ctx) {
   const GpuPlan& plan = ctx.plan;
   if (plan.keys.empty()) return "true";
-  const std::string& rows = ctx.fields[0];
-  if (plan.strategy != GpuStrategy::Hash) return fmt::format("{}[slot] != 0", rows);
+  const std::string rows = field_at(ctx, 0);
+  if (plan.strategy != GpuStrategy::Hash) return fmt::format("{} != 0", rows);
   // Probed slots and the side slot are claimed in the key array; the NULL slot by rows.
-  return fmt::format("(slot <= {0}ull ? table.occupied(slot) : {1}[slot] != 0)", plan.slots, rows);
+  return fmt::format("(slot <= {0}ull ? table.occupied(slot) : {1} != 0)", plan.slots, rows);
 }
 
 // Where a group's cells go: the output arrays at the group's row, or, with HAVING on the
@@ -106,7 +139,7 @@ std::string final_code(const AggregationContext& ctx, size_t a, const CellTarget
   const auto& call = ctx.query.aggregates[a];
   DeviceFinal d;
   for (int id : ctx.plan.layout.aggregate_fields[a]) {
-    d.fields.push_back(fmt::format("{}[slot]", ctx.fields[static_cast<size_t>(id)]));
+    d.fields.push_back(field_at(ctx, static_cast<size_t>(id)));
   }
   d.out = t.value(a);
   d.null = t.value_null(a);
@@ -125,7 +158,7 @@ std::string state_cells_code(const AggregationContext& ctx) {
   const size_t count = ctx.fields.size();
   std::string b;
   for (size_t f = 0; f < count; ++f) {
-    const std::string field = fmt::format("{}[slot]", ctx.fields[f]);
+    const std::string field = field_at(ctx, f);
     const std::string_view type = field_info(ctx.state_fields()[f].kind).cuda_type;
     // u64 zero-extends and i64 sign-extends to i128; an f64 keeps its bits in the low word.
     const std::string cell = type == "f64"
@@ -208,30 +241,24 @@ void emit_device_having(AggregationContext& ctx) {
 namespace {
 
 // The rows and the sum the Scan packed in one word (compiler/plan/count_sum_packing.h) join
-// the fields the block caches flushed into, before anything reads them.
+// what a block cache flushed into their fields, in locals that the finals read: the
+// fields are not written back, since nothing reads them after the Finalizer. Also raises
+// kStatusPackedSumAmbiguous for a group whose sum may have wrapped.
 std::string unpack_count_sum(const AggregationContext& ctx) {
   if (!ctx.packing.packs()) return "";
-  const std::string& sum = ctx.fields[static_cast<size_t>(ctx.packing.field)];
-  const std::string offset =
-      ctx.packing.offset == 0
-          ? ""
-          : fmt::format(" + (i128)({}ll) * (i128)taken.rows", ctx.packing.offset);
   const CountSumPacking& p = ctx.packing;
-  const std::string take =
-      p.count_bits == 0
-          ? fmt::format("packed_count_sum_take(&{}[slot], &{}[slot])", ctx.packed_counts,
-                        ctx.pack_carries)
-          : fmt::format("packed_low_count_take(&{}[slot], {}u)", ctx.packed_counts, p.count_bits);
+  const size_t sum = static_cast<size_t>(p.field);
+  const std::string offset =
+      p.offset == 0 ? "" : fmt::format(" + (i128)({}ll) * (i128)taken.rows", p.offset);
   const std::string check =
       p.count_bits == 0 || p.exact_rows == ~0ull
           ? ""
           : fmt::format(
                 "if (taken.rows > {}ull) raise_status(status, kStatusPackedSumAmbiguous);\n",
                 p.exact_rows);
-  return fmt::format(
-      "{{ const PackedCountSum taken = {};\n{}{}[slot] += taken.rows;\n"
-      "{}[slot] += (i128)taken.sum{}; }}\n",
-      take, check, ctx.fields[0], sum, offset);
+  const std::string_view sum_type = field_info(ctx.state_fields()[sum].kind).cuda_type;
+  return fmt::format("{}{}const {} {} = ({})({}(i128)taken.sum{});\n", unpack_rows(ctx), check,
+                     sum_type, packed_total(ctx, sum), sum_type, flushed_term(ctx, sum), offset);
 }
 
 }  // namespace
@@ -243,6 +270,9 @@ std::string finalize_body(AggregationContext& ctx) {
   b += fmt::format("if (!({})) continue;\n", occupied(ctx));
   if (ctx.plan.having_on_device()) return b + having_group(ctx) + "}\n";
   const CellTargets out{false, ctx.query.group_keys.size(), ctx.query.aggregates.size()};
+  // A row per group from one counter: a warp's adds to it combine into one atomic, and its
+  // lanes' rows are consecutive, so their writes coalesce (a block-wide claim giving each
+  // thread a run of rows ran 2.3x slower: bench/RESULTS_groupby_sweep.md, session 30).
   b += "const u64 group = atomicAdd(out_count, 1ull);\n";
   b += key_outputs(ctx, out);
   if (ctx.plan.emit_states) {

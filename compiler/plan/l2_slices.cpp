@@ -74,6 +74,18 @@ bool passes_budget(const GpuPlan& plan, uint64_t per_slot, const DeviceLimits& l
   return per_slot > 0 && plan.slots > l2_budget(limits) / per_slot;
 }
 
+// Keys scattered over a table past L2 that a sample finds as distinct as uniform ones have no
+// hot groups for a block's cache to hold: a block saw 1,024 of 2^24 keys once each, flushed
+// them to random slots of unpacked fields in DRAM, and made the Init and the Finalizer clear
+// and read those fields for every slot.
+void drop_block_cache(GpuPlan& plan) {
+  if (plan.block_cache_slots == 0) return;
+  plan.block_cache_slots = 0;
+  plan.block_table = BlockTable{};
+  plan.considered +=
+      "              block cache: dropped (the sampled keys are scattered and do not repeat)\n";
+}
+
 }  // namespace
 
 uint64_t merged_bytes_per_slot(const GpuPlan& plan, const BoundSelect& query,
@@ -100,11 +112,12 @@ GpuPlan with_l2_slices(GpuPlan plan, const BoundSelect& query,
   const uint64_t reread_bits = (slices - 1) * row_bits(query, stats);
   const uint64_t merges = merges_per_row(plan, packing);
   const uint64_t window_slots = std::min(locality.window_slots, plan.slots);
+  const bool skewed = static_cast<double>(locality.distinct) <
+                      kScatteredDistinct * uniform_distinct(locality.sampled, plan.slots);
   std::string verdict;
   if (window_slots <= budget / per_slot) {
     verdict = "not taken: the rows in flight merge within L2 already";
-  } else if (static_cast<double>(locality.distinct) <
-             kScatteredDistinct * uniform_distinct(locality.sampled, plan.slots)) {
+  } else if (skewed) {
     verdict = "not taken: the keys are skewed, and the hot ones merge within L2 already";
   } else if (slices > kMaxL2Slices) {
     verdict = fmt::format("not taken: more than {} passes", kMaxL2Slices);
@@ -124,6 +137,7 @@ GpuPlan with_l2_slices(GpuPlan plan, const BoundSelect& query,
       "distinct), {}\n",
       slices, slice_slots, per_slot, budget, limits.l2_bytes, std::min(plan.rows, kRowsInFlight),
       window_slots, locality.distinct, locality.sampled, verdict);
+  if (window_slots > budget / per_slot && !skewed) drop_block_cache(plan);
   return plan;
 }
 

@@ -4,8 +4,6 @@
 // a hash table of 2^25 slots makes each thread of the grid (8,192 blocks of 256) walk 16.
 #include <doctest/doctest.h>
 
-#include <optional>
-
 #include "tests/gpu/strategy_compare.h"
 #include "tests/unit/support/result_check.h"
 
@@ -23,19 +21,6 @@ Database& finalizer_db() {
     return d;
   }();
   return *db;
-}
-
-Result run(const std::string& sql, DeviceChoice device, uint64_t capacity) {
-  ExecOptions options;
-  options.device = device;
-  options.strategy = "hash";
-  options.hash_capacity = capacity;
-  std::optional<Result> last;
-  finalizer_db().execute_script(sql, options, [&](const StatementOutcome& o) {
-    if (o.result) last = o.result;
-  });
-  REQUIRE(last.has_value());
-  return *last;
 }
 
 }  // namespace
@@ -62,8 +47,9 @@ TEST_CASE("gpu finalizer: a table of 2^25 slots is walked by every thread of the
       "SELECT k, MAX(w), COUNT(sparse) FROM t GROUP BY k ORDER BY k"};
   for (const char* sql : queries) {
     INFO(sql);
-    const Result cpu = run(sql, DeviceChoice::Cpu, 0);
-    const Result gpu = run(sql, DeviceChoice::Gpu, uint64_t{1} << 25);
+    const Result cpu = test::run_on_device(finalizer_db(), sql, DeviceChoice::Cpu, "hash");
+    const Result gpu =
+        test::run_on_device(finalizer_db(), sql, DeviceChoice::Gpu, "hash", uint64_t{1} << 25);
     REQUIRE(cpu.rows.size() > 70000);
     CHECK(test::result_difference(cpu, gpu, test::gpu_tolerances(cpu)) == "");
   }

@@ -34,16 +34,7 @@ Database& packed_db() {
 }
 
 Result run(const std::string& sql, DeviceChoice device, uint64_t capacity = 0) {
-  ExecOptions options;
-  options.device = device;
-  options.strategy = "hash";
-  options.hash_capacity = capacity;
-  std::optional<Result> last;
-  packed_db().execute_script(sql, options, [&](const StatementOutcome& o) {
-    if (o.result) last = o.result;
-  });
-  REQUIRE(last.has_value());
-  return *last;
+  return test::run_on_device(packed_db(), sql, device, "hash", capacity);
 }
 
 }  // namespace

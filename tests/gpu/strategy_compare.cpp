@@ -17,10 +17,11 @@ std::vector<ColumnTolerance> gpu_tolerances(const Result& r, double relative) {
 }
 
 Result run_on_device(Database& db, const std::string& sql, DeviceChoice device,
-                     const std::string& strategy) {
+                     const std::string& strategy, uint64_t hash_capacity) {
   ExecOptions options;
   options.device = device;
   options.strategy = strategy;
+  options.hash_capacity = hash_capacity;
   return last_result(db, sql, options);
 }
 

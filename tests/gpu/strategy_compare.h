@@ -13,9 +13,10 @@ namespace tally::test {
 // near 0), whichever is larger: atomics add in another order than the CPU's threads.
 std::vector<ColumnTolerance> gpu_tolerances(const Result& r, double relative = 1e-9);
 
-// The last result of `sql` run with `device` and `strategy` in `db`.
+// The last result of `sql` run with `device` and `strategy` in `db` (a hash table's first
+// capacity `hash_capacity` where not 0).
 Result run_on_device(Database& db, const std::string& sql, DeviceChoice device,
-                     const std::string& strategy);
+                     const std::string& strategy, uint64_t hash_capacity = 0);
 
 // `sql` on the GPU under auto, thread, block, direct and hash against the CPU engine, to
 // gpu_tolerances(relative). A strategy

@@ -102,7 +102,7 @@ TEST_CASE("count sum packing: the Scan adds one word and the Finalizer takes it 
       packing_db(), "SELECT l_orderkey, COUNT(*), SUM(l_discount - 0.05) FROM lineitem GROUP BY 1",
       GpuStrategy::Hash);
   CHECK(g.source.find("packed_low_count_add(&packed_counts[slot], ") != std::string::npos);
-  CHECK(g.source.find("packed_low_count_take") != std::string::npos);
+  CHECK(g.source.find("packed_low_count_read") != std::string::npos);
   CHECK(g.source.find("(i128)(-5ll) * (i128)taken.rows") != std::string::npos);
   if (!cuda::nvrtc_available()) return;
   CHECK(!cuda::compile_cuda(g.source, "packed.cu").image.empty());

@@ -84,6 +84,7 @@ TEST_CASE("l2 slices: where they do not pay the plan stays one pass and says why
   kept = with_l2_slices(p.plan, p.query, p.stats, small_l2(), {p.plan.slots, 1024, 750});
   CHECK(kept.scan_slices == 1);
   CHECK(has(kept.considered, "not taken: the keys are skewed"));
+  CHECK(kept.block_cache_slots == p.plan.block_cache_slots);  // hot keys keep their cache
   // An L2 of 12 KiB would take 32 passes.
   DeviceLimits tiny;
   tiny.l2_bytes = 3 * 4096;
@@ -123,6 +124,34 @@ TEST_CASE("l2 slices: a sample tells sorted and skewed keys from scattered ones"
   REQUIRE(half.has_value());
   CHECK(half->sampled < 700);
   CHECK(half->sampled > 300);
+}
+
+TEST_CASE("l2 slices: scattered keys drop the block cache and the fields only it flushed into") {
+  Planned p = direct_plan("SELECT k, COUNT(*), SUM(v) FROM s GROUP BY k");
+  REQUIRE(p.plan.block_cache_slots > 0);
+  const std::string cached = generate_cuda(p.query, p.plan, p.stats).source;
+  CHECK(has(cached, "group_rows[slot] = 0"));  // Init clears what the cache flushes into
+  CHECK(has(cached, "const u64 group_rows_total = group_rows[slot] + taken.rows;"));
+  const GpuPlan sliced =
+      with_l2_slices(p.plan, p.query, p.stats, small_l2(), {p.plan.slots, 1024, 1000});
+  CHECK(sliced.block_cache_slots == 0);
+  CHECK(scan_shared_bytes(sliced) == 0);
+  CHECK(has(sliced.considered, "block cache: dropped (the sampled keys are scattered"));
+  const std::string source = generate_cuda(p.query, sliced, p.stats).source;
+  CHECK(!has(source, "group_rows[slot] = 0"));
+  CHECK(has(source, "packed_counts[slot] = 0"));
+  CHECK(has(source, "const u64 group_rows_total = taken.rows;"));
+  CHECK(!has(source, "insert_or_find"));
+  // A MIN beside them keeps its own field, cleared and read.
+  Planned with_min = direct_plan("SELECT k, COUNT(*), SUM(v), MIN(big) FROM s GROUP BY k");
+  const GpuPlan min_sliced = with_l2_slices(with_min.plan, with_min.query, with_min.stats,
+                                            small_l2(), {with_min.plan.slots, 1024, 1000});
+  const std::string min_source = generate_cuda(with_min.query, min_sliced, with_min.stats).source;
+  CHECK(min_sliced.block_cache_slots == 0);
+  CHECK(has(min_source, "min_big[slot] = "));
+  if (!cuda::nvrtc_available()) return;
+  CHECK(!cuda::compile_cuda(source, "l2_slices_uncached.cu").image.empty());
+  CHECK(!cuda::compile_cuda(min_source, "l2_slices_uncached_min.cu").image.empty());
 }
 
 }  // namespace tally
