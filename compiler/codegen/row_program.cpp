@@ -7,9 +7,11 @@
 #include <map>
 
 #include "compiler/codegen/lookup_tables.h"
+#include "compiler/common/error.h"
 #include "compiler/common/string_heap.h"
 #include "compiler/ir/grouping_sets.h"
 #include "compiler/plan/expr_facts.h"
+#include "compiler/plan/string_domain.h"
 #include "compiler/plan/value_bounds.h"
 
 namespace tally {
@@ -132,6 +134,7 @@ class Builder {
   }
 
   int value(const Expr& e) {
+    if (leaves_ != nullptr && e.type.is_string()) return string_value(e);
     if (!is_int64_payload(e.type) && !(e.kind == ExprKind::ColumnRef && dictionary_of(e.index))) {
       decline(fmt::format("{} is {}, which the interpreter does not hold", expr_to_string(e),
                           e.type.to_string()));
@@ -371,15 +374,76 @@ class Builder {
     return emit(tally_interp::kOpLookup, column(scan_column), -1, codes, at);
   }
 
+  // A VARCHAR value as an id into a domain of every string it can produce: the strings of its
+  // leaves (one column's, per code, or a constant's) computed by the CPU evaluator, sorted and
+  // deduplicated by build_lookup_tables as for the generated kernels; CASE and COALESCE above
+  // the leaves pick ids row by row. Sets `domain` to the domain's index in p_.domains.
+  int string_id(const Expr& e, int& domain) {
+    StringDomainShape shape;
+    try {
+      shape = string_domain_shape(e, in_.query, in_.stats);
+    } catch (const Error& err) {
+      decline(err.what());
+    }
+    GpuProgram program;
+    const ExprPtr unowned(ExprPtr{}, &e);  // `e` outlives the tables' evaluation
+    program.string_domains.push_back(StringDomain{unowned, shape.bound});
+    for (const ExprPtr& leaf : shape.leaves) {
+      program.lookups.push_back(DictLookup{leaf, string_leaf_column(*leaf, in_.query), 0});
+    }
+    StringHeap strings;
+    const LookupTables built = build_lookup_tables(
+        program, in_.query,
+        [&](int c) -> const std::vector<std::string>& { return *dictionary_of(c); }, in_.parameters,
+        strings);
+    if (!built.error.empty())
+      decline(fmt::format("{} fails for a string: {}", expr_to_string(e), built.error));
+    domain = static_cast<int>(p_.domains.size());
+    std::vector<std::string>& words = p_.domains.emplace_back();
+    for (int64_t id : built.domains.at(0)) words.push_back(strings.get(id));
+    leaves_ = &shape.leaves;
+    leaf_tables_ = &built.tables;
+    const int r = value(e);
+    leaves_ = nullptr;
+    leaf_tables_ = nullptr;
+    return r;
+  }
+
+  // A VARCHAR expression inside string_id: a leaf, or CASE / COALESCE over leaves.
+  int string_value(const Expr& e) {
+    for (size_t i = 0; i < leaves_->size(); ++i) {
+      if (expr_equal(*(*leaves_)[i], e)) return string_leaf(i);
+    }
+    if (e.kind == ExprKind::Case) return case_when(e);
+    if (e.kind == ExprKind::Coalesce) return coalesce(e);
+    decline(fmt::format("the string expression {}", expr_to_string(e)));
+  }
+
+  // Leaf i's id: a constant's, or its column's table of ids by code (NULL's last), then the
+  // NULL flags, as lookup() lays tables out.
+  int string_leaf(size_t i) {
+    const LookupTable& table = (*leaf_tables_)[i];
+    const int scan_column = string_leaf_column(*(*leaves_)[i], in_.query);
+    if (scan_column < 0) {
+      return table.states.at(0) == kLookupValue ? constant(table.values[0].i) : constant(0, true);
+    }
+    const int64_t at = static_cast<int64_t>(p_.lookups.size());
+    for (const Value& v : table.values) p_.lookups.push_back(v.null ? 0 : v.i);
+    for (uint8_t state : table.states) p_.lookups.push_back(state == kLookupNull ? 1 : 0);
+    const int codes = static_cast<int>(table.values.size()) - 1;
+    return emit(tally_interp::kOpLookup, column(scan_column), -1, codes, at);
+  }
+
   void add_key(const Expr& key) {
     if (contains_kind(key, ExprKind::GroupingSetId))
       decline("grouping sets take the generated kernels");
-    if (key.type.is_string() && key.kind != ExprKind::ColumnRef) decline("a computed string key");
-    if (key.type.is_string() && !dictionary_of(key.index))
-      decline("a string key without a dictionary");
-    const int r = value(key);
+    const bool dictionary_key = key.kind == ExprKind::ColumnRef && dictionary_of(key.index);
+    int domain = -1;
+    const int r = key.type.is_string() && !dictionary_key ? string_id(key, domain) : value(key);
     long double lo = 0, hi = 0;
-    if (key.type.is_string()) {
+    if (domain >= 0) {
+      hi = static_cast<long double>(p_.domains[domain].size()) - 1;
+    } else if (key.type.is_string()) {
       hi = static_cast<long double>(dictionary_of(key.index)->size()) - 1;
     } else {
       const ValueBounds b = bounds(key);
@@ -392,6 +456,7 @@ class Builder {
       decline("the group keys' domain passes 62 bits");
     p_.keys.push_back(
         tally_interp::Key{r, 0, static_cast<int64_t>(lo), static_cast<uint64_t>(size)});
+    p_.key_domains.push_back(domain);
     p_.groups *= static_cast<uint64_t>(size);
   }
 
@@ -417,6 +482,7 @@ class Builder {
   void add_fields() {
     const BoundSelect& q = in_.query;
     std::vector<int> arg_regs(q.aggregates.size(), -1);
+    p_.aggregate_domains.assign(q.aggregates.size(), -1);
     for (size_t a = 0; a < q.aggregates.size(); ++a) {
       const AggregateCall& call = q.aggregates[a];
       switch (call.kind) {
@@ -434,8 +500,12 @@ class Builder {
       }
       if (call.distinct) decline("a DISTINCT aggregate takes the generated kernels");
       if (p_.layout.square_split[a] != 0) decline("a variance whose squares pass 128 bits");
-      if (call.arg) {
-        if (call.arg->type.is_string()) decline("an aggregate of strings");
+      if (call.arg && call.arg->type.is_string()) {
+        // MIN and MAX keep an id, which orders as its string does; COUNT reads only NULLs.
+        const bool extreme = call.kind == AggKind::Min || call.kind == AggKind::Max;
+        if (!extreme && call.kind != AggKind::Count) decline("an aggregate of strings");
+        arg_regs[a] = string_id(*call.arg, p_.aggregate_domains[a]);
+      } else if (call.arg) {
         arg_regs[a] = value(*call.arg);
       }
     }
@@ -449,6 +519,9 @@ class Builder {
   const RowProgramInputs& in_;
   RowProgram p_;
   std::map<int, int> column_regs_;
+  // Inside string_id: the domain's leaves and their tables of ids.
+  const std::vector<ExprPtr>* leaves_ = nullptr;
+  const std::vector<LookupTable>* leaf_tables_ = nullptr;
 };
 
 }  // namespace

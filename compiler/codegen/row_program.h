@@ -1,9 +1,10 @@
 // The interpreted tier: a statement as data for one precompiled Scan (templates/tally_interp.cuh),
 // so that a new statement runs at once while NVRTC compiles its own kernels in the background
 // (runtime/gpu/interpreted_scan.h). Covers aggregations whose every value is a 64-bit integer
-// (integers, DECIMALs of up to 18 digits, dates, timestamps, booleans, dictionary codes) that
-// the interval analysis proves cannot overflow, with COUNT, SUM, MIN, MAX, AVG and the exact
-// variances; anything else is declined with its reason and takes the generated kernels.
+// (integers, DECIMALs of up to 18 digits, dates, timestamps, booleans, dictionary codes, ids
+// of computed strings' domains) that the interval analysis proves cannot overflow, with COUNT,
+// SUM, MIN, MAX, AVG and the exact variances; anything else is declined with its reason and
+// takes the generated kernels.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,11 @@ struct RowProgram {
   std::vector<tally_interp::Key> keys;      // one per group key
   std::vector<tally_interp::Field> fields;  // one per field of `layout`
   std::vector<tally_interp::u64> lookups;   // per-code values of expressions over one string column
+  // Computed VARCHAR values run as ids into domains of the strings they can produce, sorted
+  // as the CPU engine sorts strings (compiler/plan/string_domain.h): each domain's strings by
+  // id, and per group key and per aggregate the domain of its value, or -1.
+  std::vector<std::vector<std::string>> domains;
+  std::vector<int> key_domains, aggregate_domains;
   int filter = -1;
   int registers = 0;
   uint64_t groups = 1;  // the keys' whole domain: the product of their sizes

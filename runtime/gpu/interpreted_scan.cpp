@@ -103,16 +103,25 @@ Downloaded download_groups(const cuda::DeviceBuffer& keys, const cuda::DeviceBuf
   return d;
 }
 
-// Each group's key Values (dictionary codes as ids of `strings`).
+std::vector<int64_t> interned(const std::vector<std::string>& words, StringHeap& strings) {
+  std::vector<int64_t> ids;
+  ids.reserve(words.size());
+  for (const std::string& s : words) ids.push_back(strings.intern(s));
+  return ids;
+}
+
+// Each group's key Values (dictionary codes and domain ids as ids of `strings`).
 std::vector<std::vector<Value>> key_values(const RowProgram& p, const BoundSelect& query,
                                            const Table& table, const std::vector<uint64_t>& groups,
                                            StringHeap& strings) {
   std::vector<std::vector<int64_t>> ids(query.group_keys.size());
   for (size_t k = 0; k < query.group_keys.size(); ++k) {
     const Expr& key = *query.group_keys[k];
-    if (!key.type.is_string()) continue;
-    for (const std::string& s : table.columns[query.scan[key.index].table_column]->dictionary())
-      ids[k].push_back(strings.intern(s));
+    if (const int d = p.key_domains.at(k); d >= 0) {
+      ids[k] = interned(p.domains[d], strings);
+    } else if (key.type.is_string()) {
+      ids[k] = interned(table.columns[query.scan[key.index].table_column]->dictionary(), strings);
+    }
   }
   std::vector<std::vector<Value>> values(groups.size());
   for (size_t g = 0; g < groups.size(); ++g) {
@@ -147,9 +156,17 @@ Result finish_interpreted(const RowProgram& p, const BoundSelect& query, const T
       cells[at] = static_cast<int64_t>(static_cast<uint64_t>(cells[at]));
   }
   std::vector<std::vector<Value>> keys = key_values(p, query, table, groups, *strings);
-  auto codes_as_ids = [](size_t, int64_t code) { return code; };  // no string states
+  // A string MIN or MAX keeps an id of its argument's domain.
+  std::vector<std::vector<int64_t>> extremes(query.aggregates.size());
+  for (size_t a = 0; a < extremes.size(); ++a) {
+    if (const int d = p.aggregate_domains.at(a); d >= 0)
+      extremes[a] = interned(p.domains[d], *strings);
+  }
+  auto domain_ids = [&](size_t a, int64_t id) {
+    return extremes.at(a).at(static_cast<size_t>(id));
+  };
   PartialGroups partial = partial_groups_from_cells(query, plan, std::move(keys), cells.data(),
-                                                    std::move(strings), codes_as_ids);
+                                                    std::move(strings), domain_ids);
   return finish_partial_groups(query, std::move(partial), parameters);
 }
 

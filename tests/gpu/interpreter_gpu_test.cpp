@@ -53,6 +53,12 @@ TEST_CASE("gpu interpreter: the statements it takes match the CPU engine") {
       "MIN(c_date), MAX(c_decimal), AVG(c_decimal) FROM nulls GROUP BY 1, 2, 3",
       "SELECT COALESCE(c_integer, -1) AS k, c_date, SUM(c_decimal * 3), MIN(c_bigint) FROM nulls "
       "WHERE NOT (c_smallint > 3) OR c_varchar <> 'x' GROUP BY 1, 2",
+      // computed string keys and string MIN / MAX: ids of sorted string domains
+      "SELECT CASE WHEN l_quantity < 10 THEN 'small' WHEN l_quantity < 30 THEN 'medium' ELSE "
+      "'large' END AS size, UPPER(l_shipmode) AS m, COUNT(*), MIN(l_comment), "
+      "MAX(l_shipinstruct) FROM lineitem GROUP BY 1, 2",
+      "SELECT c_varchar, MAX(CASE WHEN c_integer > 0 THEN c_varchar END), COUNT(c_varchar) FROM "
+      "nulls GROUP BY 1",
   };
   for (const std::string& sql : statements) {
     INFO(sql);

@@ -192,8 +192,36 @@ TEST_CASE("row program: statements the interpreter cannot hold are declined with
         std::string::npos);
   CHECK(declined("SELECT col1, COUNT(*) FROM atable GROUP BY 1").find("large result") !=
         std::string::npos);
-  CHECK(declined("SELECT UPPER(l_shipmode), COUNT(*) FROM lineitem GROUP BY 1")
-            .find("computed string key") != std::string::npos);
+  // A string built from a number has no bounded domain of strings.
+  CHECK(declined("SELECT CAST(l_quantity AS VARCHAR), COUNT(*) FROM lineitem GROUP BY 1")
+            .find("string expression") != std::string::npos);
+  CHECK(declined("SELECT STRING_AGG(l_shipmode, ',') FROM lineitem").find("takes the generated") !=
+        std::string::npos);
+}
+
+TEST_CASE("row program: computed string keys and string MIN and MAX run as domain ids") {
+  // queries/quantity_buckets.sql: constants picked by a condition over a number
+  check_matches_cpu(
+      "SELECT CASE WHEN l_quantity < 10 THEN 'small' WHEN l_quantity < 30 THEN 'medium' ELSE "
+      "'large' END AS size, COUNT(*) AS n, SUM(CASE WHEN l_returnflag = 'R' THEN 1 ELSE 0 END) "
+      "FROM lineitem GROUP BY 1 ORDER BY 1");
+  // a function of one column, and a column or a constant by a condition over another
+  check_matches_cpu(
+      "SELECT UPPER(l_shipmode) AS m, LOWER(l_returnflag) AS f, COUNT(*) FROM lineitem "
+      "GROUP BY 1, 2");
+  check_matches_cpu(
+      "SELECT CASE WHEN l_quantity > 40 THEN l_shipmode ELSE 'other' END AS m, "
+      "COALESCE(CASE WHEN l_linenumber > 3 THEN l_returnflag END, 'none') AS x, COUNT(*) "
+      "FROM lineitem GROUP BY 1, 2");
+  // queries/expressions.sql: MIN and MAX of strings order by the strings, not by codes
+  check_matches_cpu(
+      "SELECT l_linenumber % 3 AS bucket, COALESCE(MAX(l_comment), 'none'), MIN(l_comment), "
+      "MIN(l_shipinstruct), MAX(UPPER(l_shipmode)), COUNT(l_comment) FROM lineitem WHERE "
+      "l_linenumber <> 4 GROUP BY l_linenumber % 3 ORDER BY bucket");
+  // NULL strings: a NULL key, and a MIN over only NULLs
+  check_matches_cpu(
+      "SELECT c_varchar, MIN(c_varchar), MAX(CASE WHEN c_integer > 0 THEN c_varchar END), "
+      "COUNT(c_varchar) FROM nulls GROUP BY 1");
 }
 
 }  // namespace tally
