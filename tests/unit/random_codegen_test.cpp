@@ -16,38 +16,11 @@ namespace tally::test {
 
 namespace {
 
-Database& fuzz_database() {
-  static Database db;
-  static bool registered = false;
-  if (!registered) {
-    register_fuzz_tables(db);
-    registered = true;
-  }
-  return db;
-}
-
 ExecOptions cpu_options(std::vector<std::string> parameters) {
   ExecOptions options;
   options.device = DeviceChoice::Cpu;
   options.parameters = std::move(parameters);
   return options;
-}
-
-// The shape's text with instance `i`'s parameter values written in as string literals
-// (each `?` sits inside CAST(? AS type), so the constant gets the parameter's type).
-std::string inline_parameters(const QueryShape& shape, size_t instance) {
-  std::vector<std::string> values = shape.parameters_of(instance);
-  std::string out;
-  size_t next = 0;
-  for (char c : shape.sql) {
-    if (c != '?') {
-      out += c;
-      continue;
-    }
-    const std::string& v = values.at(next++);
-    out += v == "NULL" ? "NULL" : "'" + v + "'";
-  }
-  return out;
 }
 
 struct CpuCheck {
@@ -69,7 +42,7 @@ void check_on_cpu(Database& db, const QueryShape& shape, size_t i, uint64_t seed
   } else if (with_parameters.result.rows.empty()) {
     ++check.empty;
   }
-  std::string inlined = inline_parameters(shape, i);
+  std::string inlined = shape.inlined(i);
   RunOutcome with_constants = run_outcome(db, inlined, cpu_options({}));
   bool same = with_parameters.ok == with_constants.ok;
   std::string difference;

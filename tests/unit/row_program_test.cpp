@@ -17,6 +17,7 @@
 #include "runtime/session/database.h"
 #include "runtime/storage/scan_stats.h"
 #include "tests/unit/support/result_check.h"
+#include "tests/unit/support/row_program_host.h"
 #include "tools/data/paper_tables.h"
 #include "tools/data/tpch_lineitem.h"
 
@@ -48,90 +49,13 @@ std::variant<RowProgram, std::string> program_of(const BoundSelect& q, const Tab
   return compile_row_program(row_program_inputs(q, table, stats, no_parameters));
 }
 
-// One state field's merge, as templates/tally_interp_kernel.cuh's.
-void merge(const tally_interp::Field& f, const int64_t* r, const bool* n, int128& cell) {
-  if (f.reg >= 0 && n[f.reg]) return;
-  const int128 v = f.reg >= 0 ? r[f.reg] : 0;
-  switch (f.op) {
-    case tally_interp::kFieldCount:
-      cell += 1;
-      break;
-    case tally_interp::kFieldSum:
-      cell += v;
-      break;
-    case tally_interp::kFieldSumSquares:
-      cell += v * v;
-      break;
-    case tally_interp::kFieldMin:
-      cell = std::min(cell, v);
-      break;
-    default:
-      cell = std::max(cell, v);
-  }
-}
-
-int128 initial(const tally_interp::Field& f) {
-  if (f.op == tally_interp::kFieldMin) return INT64_MAX;
-  if (f.op == tally_interp::kFieldMax) return INT64_MIN;
-  return 0;
-}
-
-// The program over every row of `table` on the host, its columns in the device layout.
-Result run_on_host(const RowProgram& p, const BoundSelect& q, const Table& table) {
-  std::vector<std::vector<uint32_t>> words;
-  std::vector<tally_interp::Column> columns;
-  for (const RowProgramColumn& c : p.columns) {
-    const Column& column = *table.columns[q.scan[c.scan_column].table_column];
-    const void* data = column.plain_bytes().data();
-    if (c.kind == tally_interp::kColBitPacked) {
-      words.push_back(lane_transposed_words(column.packed_words(), table.rows(), c.bits));
-      words.back().resize(words.back().size() + 128, 0);  // the device's padding
-      data = words.back().data();
-    }
-    const auto& validity = column.validity_words();
-    columns.push_back(tally_interp::Column{
-        data,
-        validity.empty() ? nullptr : reinterpret_cast<const tally_interp::u64*>(validity.data()),
-        c.base, c.bits, static_cast<uint32_t>(c.kind)});
-  }
-  const tally_interp::Program program{p.instrs.data(),
-                                      columns.data(),
-                                      p.keys.data(),
-                                      p.fields.data(),
-                                      p.lookups.data(),
-                                      static_cast<int>(p.instrs.size()),
-                                      static_cast<int>(p.keys.size()),
-                                      static_cast<int>(p.fields.size()),
-                                      p.filter};
-  std::map<uint64_t, std::vector<int128>> groups;
-  int64_t r[tally_interp::kMaxRegisters];
-  bool n[tally_interp::kMaxRegisters];
-  for (uint64_t row = 0; row < table.rows(); ++row) {
-    tally_interp::run_row(program, row, reinterpret_cast<tally_interp::i64*>(r), n);
-    if (!tally_interp::row_passes(program, reinterpret_cast<tally_interp::i64*>(r), n)) continue;
-    auto [it, fresh] = groups.try_emplace(
-        tally_interp::row_group(program, reinterpret_cast<tally_interp::i64*>(r), n));
-    if (fresh) {
-      for (const auto& f : p.fields) it->second.push_back(initial(f));
-    }
-    for (size_t f = 0; f < p.fields.size(); ++f) merge(p.fields[f], r, n, it->second[f]);
-  }
-  std::vector<uint64_t> numbers;
-  std::vector<int128> cells;
-  for (const auto& [group, row_cells] : groups) {
-    numbers.push_back(group);
-    cells.insert(cells.end(), row_cells.begin(), row_cells.end());
-  }
-  return finish_interpreted(p, q, table, numbers, cells, std::make_shared<StringHeap>(), {});
-}
-
 void check_matches_cpu(const std::string& sql) {
   INFO(sql);
   const BoundSelect q = bind(sql);
   const TablePtr table = test_db().table(q.table);
   auto program = program_of(q, *table);
   if (auto* why = std::get_if<std::string>(&program)) FAIL("declined: " << *why);
-  const Result host = run_on_host(std::get<RowProgram>(program), q, *table);
+  const Result host = test::run_row_program_on_host(std::get<RowProgram>(program), q, *table);
   const Result cpu = test::run_sql(test_db(), sql);
   CHECK(test::sorted_row_texts(host) == test::sorted_row_texts(cpu));
 }

@@ -44,6 +44,22 @@ struct QueryShape {
   std::vector<std::string> filter_parameters_of(size_t instance) const {
     return values_of(filter_parameters, instance);
   }
+  // The text with instance `instance`'s parameter values written in as string literals (each
+  // `?` sits inside CAST(? AS type), so the constant gets the parameter's type).
+  std::string inlined(size_t instance) const {
+    const std::vector<std::string> values = parameters_of(instance);
+    std::string out;
+    size_t next = 0;
+    for (char c : sql) {
+      if (c != '?') {
+        out += c;
+        continue;
+      }
+      const std::string& v = values.at(next++);
+      out += v == "NULL" ? "NULL" : "'" + v + "'";
+    }
+    return out;
+  }
 
  private:
   static std::vector<std::string> values_of(const std::vector<std::vector<std::string>>& all,

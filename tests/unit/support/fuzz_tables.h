@@ -195,6 +195,16 @@ inline void register_fuzz_tables(Database& db, uint64_t seed = 7) {
   }
 }
 
+// One database of the fuzz tables (seed 7) for the process, made at first use.
+inline Database& fuzz_database() {
+  static Database* db = [] {
+    auto* d = new Database();
+    register_fuzz_tables(*d);
+    return d;
+  }();
+  return *db;
+}
+
 // A number from the environment (TALLY_FUZZ_SEED, ...), or `fallback` when it is unset.
 inline uint64_t fuzz_env(const char* name, uint64_t fallback) {
   const char* text = std::getenv(name);
