@@ -181,6 +181,22 @@ RowProgramInputs row_program_inputs(const BoundSelect& query, const Table& table
   return in;
 }
 
+std::string describe_interpreted(const BoundSelect& query, const Table& table,
+                                 const std::vector<ColumnStats>& stats,
+                                 const std::vector<Value>& parameters) {
+  const auto program = compile_row_program(row_program_inputs(query, table, stats, parameters));
+  if (const auto* why = std::get_if<std::string>(&program)) {
+    return fmt::format("interpreted tier: declines it ({})\n", *why);
+  }
+  const RowProgram& p = std::get<RowProgram>(program);
+  return fmt::format(
+      "interpreted tier: runs it until its own kernels are compiled ({} instructions, {} "
+      "registers, "
+      "{} state fields, at most {} groups, {} lookup words)\n",
+      p.instrs.size(), p.registers, p.fields.size(), std::min<uint64_t>(p.groups, table.rows()),
+      p.lookups.size());
+}
+
 struct InterpreterKernels::Loaded {
   std::shared_ptr<const cuda::CompiledKernel> binary;
   cuda::Module module;

@@ -51,6 +51,12 @@ RowProgramInputs row_program_inputs(const BoundSelect& query, const Table& table
                                     const std::vector<ColumnStats>& stats,
                                     const std::vector<Value>& parameters);
 
+// For --explain: a line saying whether the interpreted tier takes the statement (and the
+// program's size) or why it declines it.
+std::string describe_interpreted(const BoundSelect& query, const Table& table,
+                                 const std::vector<ColumnStats>& stats,
+                                 const std::vector<Value>& parameters);
+
 // The result of an interpreted run from its groups (RowProgram::keys' mixed-radix numbers)
 // and their state cells (group-major, one a field of the program's layout): what a device run
 // downloads, and what a host run of the same program computes (the CPU tests).

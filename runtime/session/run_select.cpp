@@ -17,6 +17,7 @@
 #include "runtime/cuda/device.h"
 #include "runtime/gpu/coprocess.h"
 #include "runtime/gpu/gpu_engine.h"
+#include "runtime/gpu/interpreted_scan.h"
 #include "runtime/gpu/multi_gpu.h"
 #include "runtime/session/database.h"
 #include "runtime/session/file_tables.h"
@@ -353,7 +354,8 @@ StatementOutcome Database::compile_select(const BoundSelect& bound, const TableP
                                                                            : KernelTiers::Unrolled;
   GpuCompilation c = compile_in_tiers(query, stats, plan, options.arch, plans, {tiers, nullptr});
   if (options.explain) {
-    outcome.explain += describe_plan(plan) + describe_count_sum_packing(plan, query, stats);
+    outcome.explain += describe_plan(plan) + describe_count_sum_packing(plan, query, stats) +
+                       describe_interpreted(query, *input, stats, parameters);
   }
   if (options.emit_cuda) outcome.cuda = c.program->source;
   outcome.tag = fmt::format("COMPILE {} ({} bytes of {})", options.arch, c.binary->image.size(),

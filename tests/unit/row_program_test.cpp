@@ -123,6 +123,29 @@ TEST_CASE("row program: statements the interpreter cannot hold are declined with
         std::string::npos);
 }
 
+TEST_CASE("row program: --explain says whether the interpreted tier takes a statement") {
+  const auto describe = [](const std::string& sql) {
+    const BoundSelect q = bind(sql);
+    const TablePtr table = test_db().table(q.table);
+    return describe_interpreted(q, *table, scan_stats(q, *table), {});
+  };
+  const std::string taken = describe(
+      "SELECT CASE WHEN l_quantity < 10 THEN 'small' ELSE 'large' END, COUNT(*) FROM lineitem "
+      "GROUP BY 1");
+  CHECK(taken.find("interpreted tier: runs it until its own kernels are compiled (") == 0);
+  CHECK(taken.find("at most 3 groups") != std::string::npos);  // two strings and NULL's digit
+  CHECK(describe("SELECT COUNT(DISTINCT l_suppkey) FROM lineitem") ==
+        "interpreted tier: declines it (a DISTINCT aggregate takes the generated kernels)\n");
+  if (!cuda::nvrtc_available()) return;
+  ExecOptions options;
+  options.compile_only = true;
+  options.explain = true;
+  std::string explain;
+  test_db().execute_script("SELECT l_returnflag, SUM(l_quantity) FROM lineitem GROUP BY 1", options,
+                           [&](const StatementOutcome& o) { explain = o.explain; });
+  CHECK(explain.find("interpreted tier: runs it") != std::string::npos);
+}
+
 TEST_CASE("row program: computed string keys and string MIN and MAX run as domain ids") {
   // queries/quantity_buckets.sql: constants picked by a condition over a number
   check_matches_cpu(
