@@ -45,6 +45,7 @@ constexpr const char* kKernelNames[] = {
     "group_value_nulls",
     "packed_counts",
     "pack_carries",
+    "taken",
 };
 
 SymbolTable kernel_symbols() {
@@ -66,7 +67,12 @@ AggregationContext::AggregationContext(const BoundSelect& query, const GpuPlan& 
       fields(name_fields(plan.layout, query, symbols)),
       packing(count_sum_packing(plan, query, stats)),
       emitter(query, stats, program.lookups, args, declarations, symbols, columns,
-              &program.string_domains) {}
+              &program.string_domains) {
+  packed_totals.resize(fields.size());
+  for (size_t f = 0; f < fields.size(); ++f) {
+    if (in_packed_word(f)) packed_totals[f] = symbols.fresh(fields[f] + "_total");
+  }
+}
 
 bool AggregationContext::finalize_is_dependent() const {
   for (const Launch& l : plan.launches) {

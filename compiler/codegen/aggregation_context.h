@@ -45,6 +45,8 @@ struct AggregationContext {
   // only where packing.packs()).
   CountSumPacking packing;
   std::string packed_counts = "packed_counts", pack_carries = "pack_carries";
+  // Per state field: the Finalizer's local holding a packed field's total ("" for the rest).
+  std::vector<std::string> packed_totals;
   CudaExprEmitter emitter;
   // GpuPlan::having_on_device(): the predicate's statements and where its value is
   // (compiler/codegen/finalizer.h emit_device_having).

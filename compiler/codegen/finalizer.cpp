@@ -12,8 +12,8 @@ namespace tally {
 namespace {
 
 // The local that holds a packed field's total (unpack_count_sum below).
-std::string packed_total(const AggregationContext& ctx, size_t f) {
-  return fmt::format("{}_total", ctx.fields[f]);
+const std::string& packed_total(const AggregationContext& ctx, size_t f) {
+  return ctx.packed_totals.at(f);
 }
 
 // State field f's value at the slot: its array's cell, or for the row count and the sum

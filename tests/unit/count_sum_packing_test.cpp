@@ -104,8 +104,16 @@ TEST_CASE("count sum packing: the Scan adds one word and the Finalizer takes it 
   CHECK(g.source.find("packed_low_count_add(&packed_counts[slot], ") != std::string::npos);
   CHECK(g.source.find("packed_low_count_read") != std::string::npos);
   CHECK(g.source.find("(i128)(-5ll) * (i128)taken.rows") != std::string::npos);
+  // The Finalizer's locals of the totals take names no column, alias or field holds.
+  const test::GeneratedScan named = test::generate_scan(
+      packing_db(),
+      "SELECT l_orderkey AS taken, COUNT(*), SUM(l_linenumber) AS group_rows_total FROM "
+      "lineitem GROUP BY 1",
+      GpuStrategy::Hash);
+  CHECK(named.source.find("const u64 group_rows_total1 = ") != std::string::npos);
   if (!cuda::nvrtc_available()) return;
   CHECK(!cuda::compile_cuda(g.source, "packed.cu").image.empty());
+  CHECK(!cuda::compile_cuda(named.source, "packed_names.cu").image.empty());
 }
 
 }  // namespace tally
