@@ -186,6 +186,10 @@ class Builder {
     decline(fmt::format("{} is not one of the interpreter's operations", expr_to_string(e)));
   }
 
+  // Where the lookups' evaluations intern strings and read the parameters' (a VARCHAR
+  // parameter is an id of the statement's heap).
+  StringHeap& strings() { return in_.strings ? *in_.strings : own_strings_; }
+
   const std::vector<std::string>* dictionary_of(int scan_column) const {
     if (scan_column < 0 || static_cast<size_t>(scan_column) >= in_.dictionaries.size()) {
       return nullptr;
@@ -351,10 +355,9 @@ class Builder {
     GpuProgram one;
     const ExprPtr unowned(ExprPtr{}, &e);  // `e` outlives the tables' evaluation
     one.lookups.push_back(DictLookup{unowned, scan_column});
-    StringHeap strings;
     const LookupTables built = build_lookup_tables(
         one, in_.query, [&](int c) -> const std::vector<std::string>& { return *dictionary_of(c); },
-        in_.parameters, strings);
+        in_.parameters, strings());
     const LookupTable& table = built.tables.at(0);
     if (!built.error.empty()) {
       decline(
@@ -391,16 +394,16 @@ class Builder {
     for (const ExprPtr& leaf : shape.leaves) {
       program.lookups.push_back(DictLookup{leaf, string_leaf_column(*leaf, in_.query), 0});
     }
-    StringHeap strings;
+    StringHeap& heap = strings();
     const LookupTables built = build_lookup_tables(
         program, in_.query,
         [&](int c) -> const std::vector<std::string>& { return *dictionary_of(c); }, in_.parameters,
-        strings);
+        heap);
     if (!built.error.empty())
       decline(fmt::format("{} fails for a string: {}", expr_to_string(e), built.error));
     domain = static_cast<int>(p_.domains.size());
     std::vector<std::string>& words = p_.domains.emplace_back();
-    for (int64_t id : built.domains.at(0)) words.push_back(strings.get(id));
+    for (int64_t id : built.domains.at(0)) words.push_back(heap.get(id));
     leaves_ = &shape.leaves;
     leaf_tables_ = &built.tables;
     const int r = value(e);
@@ -517,6 +520,7 @@ class Builder {
   }
 
   const RowProgramInputs& in_;
+  StringHeap own_strings_;
   RowProgram p_;
   std::map<int, int> column_regs_;
   // Inside string_id: the domain's leaves and their tables of ids.

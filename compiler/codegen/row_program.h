@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "compiler/common/string_heap.h"
 #include "compiler/ir/query.h"
 #include "compiler/plan/column_stats.h"
 #include "compiler/plan/state_layout.h"
@@ -50,6 +51,9 @@ struct RowProgramInputs {
   const std::vector<Value>& parameters;
   // Per scan column: its dictionary (VARCHAR columns), else null.
   std::vector<const std::vector<std::string>*> dictionaries;
+  // The heap the parameters' strings are in (null: they hold none), where the lookups'
+  // evaluations read them.
+  StringHeap* strings = nullptr;
 };
 
 // The program, or the sentence saying why the statement needs its own kernels.

@@ -172,8 +172,8 @@ Result finish_interpreted(const RowProgram& p, const BoundSelect& query, const T
 
 RowProgramInputs row_program_inputs(const BoundSelect& query, const Table& table,
                                     const std::vector<ColumnStats>& stats,
-                                    const std::vector<Value>& parameters) {
-  RowProgramInputs in{query, stats, table.rows(), parameters, {}};
+                                    const std::vector<Value>& parameters, StringHeap* strings) {
+  RowProgramInputs in{query, stats, table.rows(), parameters, {}, strings};
   for (const ScanColumn& c : query.scan) {
     const Column& column = *table.columns[c.table_column];
     in.dictionaries.push_back(c.type.is_string() ? &column.dictionary() : nullptr);
@@ -183,8 +183,9 @@ RowProgramInputs row_program_inputs(const BoundSelect& query, const Table& table
 
 std::string describe_interpreted(const BoundSelect& query, const Table& table,
                                  const std::vector<ColumnStats>& stats,
-                                 const std::vector<Value>& parameters) {
-  const auto program = compile_row_program(row_program_inputs(query, table, stats, parameters));
+                                 const std::vector<Value>& parameters, StringHeap& strings) {
+  const auto program =
+      compile_row_program(row_program_inputs(query, table, stats, parameters, &strings));
   if (const auto* why = std::get_if<std::string>(&program)) {
     return fmt::format("interpreted tier: declines it ({})\n", *why);
   }
@@ -259,7 +260,8 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
                                       std::future<double>& columns_ahead, GpuRunReport& report,
                                       std::string* why) {
   auto start = std::chrono::steady_clock::now();
-  auto compiled = compile_row_program(row_program_inputs(query, table, stats, parameters));
+  auto compiled =
+      compile_row_program(row_program_inputs(query, table, stats, parameters, strings.get()));
   report.codegen_ms += ms_since(start);
   if (auto* reason = std::get_if<std::string>(&compiled)) {
     *why = *reason;

@@ -46,16 +46,17 @@ class InterpreterKernels {
 // The device source of the interpreter's module.
 std::string interpreter_source();
 
-// The statement's row program's inputs: its scan columns' dictionaries from `table`.
+// The statement's row program's inputs: its scan columns' dictionaries from `table`, and
+// `strings`, the heap its VARCHAR parameters' ids are of.
 RowProgramInputs row_program_inputs(const BoundSelect& query, const Table& table,
                                     const std::vector<ColumnStats>& stats,
-                                    const std::vector<Value>& parameters);
+                                    const std::vector<Value>& parameters, StringHeap* strings);
 
 // For --explain: a line saying whether the interpreted tier takes the statement (and the
 // program's size) or why it declines it.
 std::string describe_interpreted(const BoundSelect& query, const Table& table,
                                  const std::vector<ColumnStats>& stats,
-                                 const std::vector<Value>& parameters);
+                                 const std::vector<Value>& parameters, StringHeap& strings);
 
 // The result of an interpreted run from its groups (RowProgram::keys' mixed-radix numbers)
 // and their state cells (group-major, one a field of the program's layout): what a device run

@@ -355,7 +355,7 @@ StatementOutcome Database::compile_select(const BoundSelect& bound, const TableP
   GpuCompilation c = compile_in_tiers(query, stats, plan, options.arch, plans, {tiers, nullptr});
   if (options.explain) {
     outcome.explain += describe_plan(plan) + describe_count_sum_packing(plan, query, stats) +
-                       describe_interpreted(query, *input, stats, parameters);
+                       describe_interpreted(query, *input, stats, parameters, strings);
   }
   if (options.emit_cuda) outcome.cuda = c.program->source;
   outcome.tag = fmt::format("COMPILE {} ({} bytes of {})", options.arch, c.binary->image.size(),

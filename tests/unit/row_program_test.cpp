@@ -46,7 +46,7 @@ BoundSelect bind(const std::string& sql) {
 std::variant<RowProgram, std::string> program_of(const BoundSelect& q, const Table& table) {
   static const std::vector<Value> no_parameters;
   const std::vector<ColumnStats> stats = scan_stats(q, table);
-  return compile_row_program(row_program_inputs(q, table, stats, no_parameters));
+  return compile_row_program(row_program_inputs(q, table, stats, no_parameters, nullptr));
 }
 
 void check_matches_cpu(const std::string& sql) {
@@ -127,7 +127,8 @@ TEST_CASE("row program: --explain says whether the interpreted tier takes a stat
   const auto describe = [](const std::string& sql) {
     const BoundSelect q = bind(sql);
     const TablePtr table = test_db().table(q.table);
-    return describe_interpreted(q, *table, scan_stats(q, *table), {});
+    StringHeap strings;
+    return describe_interpreted(q, *table, scan_stats(q, *table), {}, strings);
   };
   const std::string taken = describe(
       "SELECT CASE WHEN l_quantity < 10 THEN 'small' ELSE 'large' END, COUNT(*) FROM lineitem "

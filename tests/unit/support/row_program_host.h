@@ -47,8 +47,10 @@ inline int128 initial_cell(const tally_interp::Field& f) {
 }
 
 // The program over every row of `table` on the host, its columns in the device layout.
-inline Result run_row_program_on_host(const RowProgram& p, const BoundSelect& q,
-                                      const Table& table) {
+inline Result run_row_program_on_host(
+    const RowProgram& p, const BoundSelect& q, const Table& table,
+    const std::vector<Value>& parameters = {},
+    std::shared_ptr<StringHeap> strings = std::make_shared<StringHeap>()) {
   std::vector<std::vector<uint32_t>> words;
   std::vector<tally_interp::Column> columns;
   for (const RowProgramColumn& c : p.columns) {
@@ -93,7 +95,7 @@ inline Result run_row_program_on_host(const RowProgram& p, const BoundSelect& q,
     numbers.push_back(group);
     cells.insert(cells.end(), row_cells.begin(), row_cells.end());
   }
-  return finish_interpreted(p, q, table, numbers, cells, std::make_shared<StringHeap>(), {});
+  return finish_interpreted(p, q, table, numbers, cells, std::move(strings), parameters);
 }
 
 }  // namespace tally::test
