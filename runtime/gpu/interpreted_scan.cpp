@@ -103,6 +103,7 @@ Downloaded download_groups(const cuda::DeviceBuffer& keys, const cuda::DeviceBuf
   return d;
 }
 
+// `words` as ids of `strings`, in order: a code or domain id indexes the result.
 std::vector<int64_t> interned(const std::vector<std::string>& words, StringHeap& strings) {
   std::vector<int64_t> ids;
   ids.reserve(words.size());
@@ -191,9 +192,8 @@ std::string describe_interpreted(const BoundSelect& query, const Table& table,
   }
   const RowProgram& p = std::get<RowProgram>(program);
   return fmt::format(
-      "interpreted tier: runs it until its own kernels are compiled ({} instructions, {} "
-      "registers, "
-      "{} state fields, at most {} groups, {} lookup words)\n",
+      "interpreted tier: runs it until its own kernels are compiled "
+      "({} instructions, {} registers, {} state fields, at most {} groups, {} lookup words)\n",
       p.instrs.size(), p.registers, p.fields.size(), std::min<uint64_t>(p.groups, table.rows()),
       p.lookups.size());
 }
