@@ -8,7 +8,6 @@
 
 #include "compiler/bind/binder.h"
 #include "compiler/common/elapsed.h"
-#include "compiler/eval/evaluator.h"
 #include "compiler/ir/grouping_sets.h"
 #include "compiler/parse/ast_walk.h"
 #include "compiler/plan/count_sum_packing.h"
@@ -21,36 +20,11 @@
 #include "runtime/gpu/multi_gpu.h"
 #include "runtime/session/database.h"
 #include "runtime/session/file_tables.h"
+#include "runtime/session/parameter_values.h"
 
 namespace tally {
 
 namespace {
-
-// Parameter values arrive as text (CLI, tally exec) and take the types the binder inferred.
-std::vector<Value> convert_parameters(const BoundSelect& query,
-                                      const std::vector<std::string>& texts, StringHeap& strings) {
-  if (texts.size() != query.parameter_types.size()) {
-    throw Error(
-        ErrorKind::Execution,
-        fmt::format("the statement has {} parameter{} but {} value{} given",
-                    query.parameter_types.size(), query.parameter_types.size() == 1 ? "" : "s",
-                    texts.size(), texts.size() == 1 ? " was" : "s were"));
-  }
-  std::vector<Value> values;
-  for (size_t i = 0; i < texts.size(); ++i) {
-    if (texts[i] == "NULL") {
-      values.push_back(Value());
-      continue;
-    }
-    try {
-      Value text = Value::from_int(strings.intern(texts[i]));
-      values.push_back(cast_value(text, Type::varchar(), query.parameter_types[i], &strings));
-    } catch (const Error& e) {
-      throw Error(ErrorKind::Execution, fmt::format("parameter ${}: {}", i + 1, e.what()));
-    }
-  }
-  return values;
-}
 
 // The statement's compared constants as parameters (compiler/plan/lifted_constants.h): made
 // once per statement where it has a plan cache.

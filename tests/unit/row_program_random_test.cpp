@@ -14,9 +14,9 @@
 #include <variant>
 
 #include "compiler/bind/binder.h"
-#include "compiler/eval/evaluator.h"
 #include "compiler/parse/parser.h"
 #include "compiler/plan/lifted_constants.h"
+#include "runtime/session/parameter_values.h"
 #include "runtime/storage/scan_stats.h"
 #include "tests/unit/support/query_generator.h"
 #include "tests/unit/support/result_compare.h"
@@ -33,21 +33,6 @@ struct Tally {
   size_t aggregations = 0, taken = 0, raised = 0;
 };
 
-// Parameter texts as the session converts them: typed by the binder, strings in `strings`.
-std::vector<Value> parameter_values(const BoundSelect& q, const std::vector<std::string>& texts,
-                                    StringHeap& strings) {
-  std::vector<Value> values;
-  for (size_t i = 0; i < texts.size(); ++i) {
-    if (texts[i] == "NULL") {
-      values.emplace_back();
-      continue;
-    }
-    const Value text = Value::from_int(strings.intern(texts[i]));
-    values.push_back(cast_value(text, Type::varchar(), q.parameter_types.at(i), &strings));
-  }
-  return values;
-}
-
 // The interpreter's outcome for `sql` with parameter values `texts`, where it takes the
 // statement. As a GPU run does, compared constants are lifted into parameters first.
 std::optional<RunOutcome> interpreted(const std::string& sql,
@@ -62,7 +47,7 @@ std::optional<RunOutcome> interpreted(const std::string& sql,
   const std::shared_ptr<const LiftedConstants> lifted = lift_compared_constants(bound);
   const BoundSelect& q = lifted ? lifted->query : bound;
   const std::vector<Value> parameters =
-      lifted_parameters(bound, parameter_values(bound, texts, *strings), lifted.get());
+      lifted_parameters(bound, convert_parameters(bound, texts, *strings), lifted.get());
   const TablePtr table = db.table(q.table);
   const std::vector<ColumnStats> stats = scan_stats(q, *table);
   auto program =
