@@ -348,24 +348,21 @@ class Builder {
     decline("a date_trunc that changes its argument's type");
   }
 
-  // `e` over one dictionary column, evaluated by the CPU evaluator for every code and for NULL
-  // (build_lookup_tables, as the generated kernels' lookups are), read by the code at run time:
-  // the codes' values then NULL's, then their NULL flags.
-  int lookup(const Expr& e, int scan_column) {
-    GpuProgram one;
-    const ExprPtr unowned(ExprPtr{}, &e);  // `e` outlives the tables' evaluation
-    one.lookups.push_back(DictLookup{unowned, scan_column});
-    const LookupTables built = build_lookup_tables(
-        one, in_.query, [&](int c) -> const std::vector<std::string>& { return *dictionary_of(c); },
-        in_.parameters, strings());
-    const LookupTable& table = built.tables.at(0);
-    if (!built.error.empty()) {
-      decline(
-          fmt::format("{} fails for a value of its column: {}", expr_to_string(e), built.error));
-    }
+  // The program's lookup tables, by the CPU evaluator (build_lookup_tables, as the generated
+  // kernels' are), its VARCHAR parameters read from the statement's heap.
+  LookupTables build_tables(const GpuProgram& program) {
+    return build_lookup_tables(
+        program, in_.query,
+        [&](int c) -> const std::vector<std::string>& { return *dictionary_of(c); }, in_.parameters,
+        strings());
+  }
+
+  // `table`, indexed by the code of `scan_column`, read at run time: the codes' values then
+  // NULL's (DECIMALs unscaled), then their NULL flags.
+  int read_table(int scan_column, const LookupTable& table, bool decimal) {
     const int64_t at = static_cast<int64_t>(p_.lookups.size());
     for (const Value& v : table.values) {
-      const int128 payload = e.type.is_decimal() ? v.d : v.i;
+      const int128 payload = decimal ? v.d : v.i;
       if (payload > static_cast<int128>(kSafeMagnitude) ||
           payload < -static_cast<int128>(kSafeMagnitude)) {
         decline("a DECIMAL past 64 bits");
@@ -375,6 +372,19 @@ class Builder {
     for (uint8_t state : table.states) p_.lookups.push_back(state == kLookupNull ? 1 : 0);
     const int codes = static_cast<int>(table.values.size()) - 1;
     return emit(tally_interp::kOpLookup, column(scan_column), -1, codes, at);
+  }
+
+  // `e` over one dictionary column, evaluated for every code and for NULL.
+  int lookup(const Expr& e, int scan_column) {
+    GpuProgram one;
+    const ExprPtr unowned(ExprPtr{}, &e);  // `e` outlives the tables' evaluation
+    one.lookups.push_back(DictLookup{unowned, scan_column});
+    const LookupTables built = build_tables(one);
+    if (!built.error.empty()) {
+      decline(
+          fmt::format("{} fails for a value of its column: {}", expr_to_string(e), built.error));
+    }
+    return read_table(scan_column, built.tables.at(0), e.type.is_decimal());
   }
 
   // A VARCHAR value as an id into a domain of every string it can produce: the strings of its
@@ -394,16 +404,12 @@ class Builder {
     for (const ExprPtr& leaf : shape.leaves) {
       program.lookups.push_back(DictLookup{leaf, string_leaf_column(*leaf, in_.query), 0});
     }
-    StringHeap& heap = strings();
-    const LookupTables built = build_lookup_tables(
-        program, in_.query,
-        [&](int c) -> const std::vector<std::string>& { return *dictionary_of(c); }, in_.parameters,
-        heap);
+    const LookupTables built = build_tables(program);
     if (!built.error.empty())
       decline(fmt::format("{} fails for a string: {}", expr_to_string(e), built.error));
     domain = static_cast<int>(p_.domains.size());
     std::vector<std::string>& words = p_.domains.emplace_back();
-    for (int64_t id : built.domains.at(0)) words.push_back(heap.get(id));
+    for (int64_t id : built.domains.at(0)) words.push_back(strings().get(id));
     leaves_ = &shape.leaves;
     leaf_tables_ = &built.tables;
     const int r = value(e);
@@ -422,19 +428,14 @@ class Builder {
     decline(fmt::format("the string expression {}", expr_to_string(e)));
   }
 
-  // Leaf i's id: a constant's, or its column's table of ids by code (NULL's last), then the
-  // NULL flags, as lookup() lays tables out.
+  // Leaf i's id: a constant's, or its column's table of ids by code.
   int string_leaf(size_t i) {
     const LookupTable& table = (*leaf_tables_)[i];
     const int scan_column = string_leaf_column(*(*leaves_)[i], in_.query);
     if (scan_column < 0) {
       return table.states.at(0) == kLookupValue ? constant(table.values[0].i) : constant(0, true);
     }
-    const int64_t at = static_cast<int64_t>(p_.lookups.size());
-    for (const Value& v : table.values) p_.lookups.push_back(v.null ? 0 : v.i);
-    for (uint8_t state : table.states) p_.lookups.push_back(state == kLookupNull ? 1 : 0);
-    const int codes = static_cast<int>(table.values.size()) - 1;
-    return emit(tally_interp::kOpLookup, column(scan_column), -1, codes, at);
+    return read_table(scan_column, table, false);
   }
 
   void add_key(const Expr& key) {
