@@ -11,15 +11,10 @@ namespace tally {
 
 namespace {
 
-// The local that holds a packed field's total (unpack_count_sum below).
-const std::string& packed_total(const AggregationContext& ctx, size_t f) {
-  return ctx.packed_totals.at(f);
-}
-
 // State field f's value at the slot: its array's cell, or for the row count and the sum
 // packed beside it, the local that adds what the packed word holds.
 std::string field_at(const AggregationContext& ctx, size_t f) {
-  if (ctx.in_packed_word(f)) return packed_total(ctx, f);
+  if (ctx.in_packed_word(f)) return ctx.packed_totals[f];
   return fmt::format("{}[slot]", ctx.fields[f]);
 }
 
@@ -28,20 +23,6 @@ std::string flushed_term(const AggregationContext& ctx, size_t f) {
   if (ctx.packed_fields_unused()) return "";
   return f == 0 ? fmt::format("{}[slot] + ", ctx.fields[f])
                 : fmt::format("(i128){}[slot] + ", ctx.fields[f]);
-}
-
-// The packed word's parts and the row count's total (unpack_count_sum adds the sum's).
-std::string unpack_rows(const AggregationContext& ctx) {
-  if (!ctx.packing.packs()) return "";
-  const CountSumPacking& p = ctx.packing;
-  const std::string take =
-      p.count_bits == 0
-          ? fmt::format("packed_count_sum_read({}[slot], {}[slot])", ctx.packed_counts,
-                        ctx.pack_carries)
-          : fmt::format("packed_low_count_read({}[slot], {}u)", ctx.packed_counts, p.count_bits);
-  return fmt::format("const PackedCountSum taken = {};\nconst {} {} = {}taken.rows;\n", take,
-                     field_info(ctx.state_fields()[0].kind).cuda_type, packed_total(ctx, 0),
-                     flushed_term(ctx, 0));
 }
 
 std::string occupied(const AggregationContext& ctx) {
@@ -248,6 +229,11 @@ std::string unpack_count_sum(const AggregationContext& ctx) {
   if (!ctx.packing.packs()) return "";
   const CountSumPacking& p = ctx.packing;
   const size_t sum = static_cast<size_t>(p.field);
+  const std::string take =
+      p.count_bits == 0
+          ? fmt::format("packed_count_sum_read({}[slot], {}[slot])", ctx.packed_counts,
+                        ctx.pack_carries)
+          : fmt::format("packed_low_count_read({}[slot], {}u)", ctx.packed_counts, p.count_bits);
   const std::string offset =
       p.offset == 0 ? "" : fmt::format(" + (i128)({}ll) * (i128)taken.rows", p.offset);
   const std::string check =
@@ -257,8 +243,12 @@ std::string unpack_count_sum(const AggregationContext& ctx) {
                 "if (taken.rows > {}ull) raise_status(status, kStatusPackedSumAmbiguous);\n",
                 p.exact_rows);
   const std::string_view sum_type = field_info(ctx.state_fields()[sum].kind).cuda_type;
-  return fmt::format("{}{}const {} {} = ({})({}(i128)taken.sum{});\n", unpack_rows(ctx), check,
-                     sum_type, packed_total(ctx, sum), sum_type, flushed_term(ctx, sum), offset);
+  return fmt::format(
+      "const PackedCountSum taken = {};\nconst {} {} = {}taken.rows;\n{}"
+      "const {} {} = ({})({}(i128)taken.sum{});\n",
+      take, field_info(ctx.state_fields()[0].kind).cuda_type, ctx.packed_totals[0],
+      flushed_term(ctx, 0), check, sum_type, ctx.packed_totals[sum], sum_type,
+      flushed_term(ctx, sum), offset);
 }
 
 }  // namespace

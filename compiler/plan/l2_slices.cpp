@@ -112,10 +112,11 @@ GpuPlan with_l2_slices(GpuPlan plan, const BoundSelect& query,
   const uint64_t reread_bits = (slices - 1) * row_bits(query, stats);
   const uint64_t merges = merges_per_row(plan, packing);
   const uint64_t window_slots = std::min(locality.window_slots, plan.slots);
+  const bool merge_in_l2 = window_slots <= budget / per_slot;
   const bool skewed = static_cast<double>(locality.distinct) <
                       kScatteredDistinct * uniform_distinct(locality.sampled, plan.slots);
   std::string verdict;
-  if (window_slots <= budget / per_slot) {
+  if (merge_in_l2) {
     verdict = "not taken: the rows in flight merge within L2 already";
   } else if (skewed) {
     verdict = "not taken: the keys are skewed, and the hot ones merge within L2 already";
@@ -137,7 +138,7 @@ GpuPlan with_l2_slices(GpuPlan plan, const BoundSelect& query,
       "distinct), {}\n",
       slices, slice_slots, per_slot, budget, limits.l2_bytes, std::min(plan.rows, kRowsInFlight),
       window_slots, locality.distinct, locality.sampled, verdict);
-  if (window_slots > budget / per_slot && !skewed) drop_block_cache(plan);
+  if (!merge_in_l2 && !skewed) drop_block_cache(plan);
   return plan;
 }
 
