@@ -90,8 +90,8 @@ Measured run_tally(GpuEngine& engine, const BoundSelect& query, const Point& poi
     m.status = Status::Ran;
     if (strategy == "auto") m.note = chosen_strategy(report.plan);
     if (report.attempts > 1) {
-      m.note += fmt::format("{}{} attempts (the hash table grew)", m.note.empty() ? "" : ", ",
-                            report.attempts);
+      m.note += fmt::format("{}{} attempts ({})", m.note.empty() ? "" : ", ", report.attempts,
+                            report.reruns);
     }
     check_against(m, ref, totals);
     if (m.status == Status::Wrong) return m;

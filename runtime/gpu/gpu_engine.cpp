@@ -341,7 +341,7 @@ Result GpuEngine::run(const BoundSelect& query, const Table& table,
     GpuExecution run(*impl_, query, table, parameters, *strings, c, report);
     if (on_host) run.stream_rows(0, table.rows(), options.batch_rows);
     const uint32_t status = run.run_kernels();
-    if (rerun_after(status, run, plan, attempt, table.rows())) continue;
+    if (rerun_after(status, run, plan, attempt, table.rows(), report.reruns)) continue;
     const DownloadedGroups groups = run.download(rows_needed(query, parameters));
     auto outputs_start = std::chrono::steady_clock::now();
     auto read = [&](size_t g, Value* keys, Value* aggregates) { groups.read(g, keys, aggregates); };

@@ -70,6 +70,7 @@ struct GpuRunReport {
   std::string plan;    // the final plan, after any grow-and-rerun (GpuRunOptions::describe)
   std::string source;  // the generated CUDA of the final attempt (GpuRunOptions::describe)
   int attempts = 0;    // 1 + reruns
+  std::string reruns;  // why each rerun ran, "; "-separated (rerun_after)
   double plan_ms = 0, codegen_ms = 0, nvrtc_ms = 0, upload_ms = 0, init_ms = 0, scan_ms = 0,
          finalize_ms = 0, download_ms = 0;
   double finish_ms = 0;       // on the host: HAVING, outputs, DISTINCT, ORDER BY, LIMIT

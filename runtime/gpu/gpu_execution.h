@@ -4,6 +4,8 @@
 // part of a table split across engines (gpu_parts.cpp).
 #pragma once
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -514,9 +516,10 @@ inline uint64_t grown_capacity(const GpuPlan& plan, uint64_t rows) {
 }
 
 // After an attempt's kernels: throws the rows' errors (as the CPU engine would), or grows a
-// table that filled up and returns true for a rerun of `plan`, or returns false: done.
+// table that filled up and returns true for a rerun of `plan`, or returns false: done. A
+// rerun's causes are added to `reruns` (GpuRunReport::reruns).
 inline bool rerun_after(uint32_t status, const GpuExecution& run, GpuPlan& plan, int attempt,
-                        uint64_t rows) {
+                        uint64_t rows, std::string& reruns) {
   constexpr int kMaxAttempts = 8;
   // A row's error comes first: a key computed from a failed cast or overflow may well fall
   // outside its domain, and the CPU engine reports the row's error.
@@ -535,6 +538,9 @@ inline bool rerun_after(uint32_t status, const GpuExecution& run, GpuPlan& plan,
   if (status & kStatusDistinctFull) plan = with_distinct_capacity(plan, plan.distinct_capacity * 4);
   // A group's packed sum could have wrapped: the carrying layout cannot.
   if (ambiguous) plan.packed_sum_carries = true;
+  std::string why = full ? "a table filled up and grew" : "";
+  if (ambiguous) why += fmt::format("{}a packed sum could have wrapped", full ? ", " : "");
+  reruns += fmt::format("{}{}", reruns.empty() ? "" : "; ", why);
   return true;
 }
 

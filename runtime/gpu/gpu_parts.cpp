@@ -152,7 +152,7 @@ PartialGroups GpuEngine::finish_part(GpuPartRun& part_run) {
   for (;;) {
     const uint32_t status = s.run->wait_kernels();
     s.in_flight = false;
-    if (!rerun_after(status, *s.run, s.plan, s.attempt, s.table.rows())) break;
+    if (!rerun_after(status, *s.run, s.plan, s.attempt, s.table.rows(), s.report.reruns)) break;
     s.queue_attempt();
   }
   PartialGroups groups = s.run->download_states(s.strings);

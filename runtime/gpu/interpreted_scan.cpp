@@ -1,5 +1,7 @@
 #include "runtime/gpu/interpreted_scan.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -303,6 +305,8 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
     report.scan_ms += ms_since(kernels_start);
     if (word == kStatusTableFull && attempt < kMaxAttempts) {
       capacity *= 2;
+      report.reruns += fmt::format("{}the interpreter's table filled up and grew",
+                                   report.reruns.empty() ? "" : "; ");
       continue;
     }
     if (word != 0) {

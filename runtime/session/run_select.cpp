@@ -33,12 +33,14 @@ std::shared_ptr<const LiftedConstants> lifted_for(const BoundSelect& query, GpuP
 }
 
 std::string gpu_timing(const GpuRunReport& r) {
+  const std::string reruns = r.reruns.empty() ? "" : " (" + r.reruns + ")";
   if (r.interpreted) {
     return fmt::format(
         "interpreted (its own kernels compile in the background): plan {:.2f} ms, program "
         "{:.2f} ms, upload {:.2f} ms, init + scan {:.3f} ms, download {:.2f} ms, host finish "
-        "{:.2f} ms, attempts {}",
-        r.plan_ms, r.codegen_ms, r.upload_ms, r.scan_ms, r.download_ms, r.finish_ms, r.attempts);
+        "{:.2f} ms, attempts {}{}",
+        r.plan_ms, r.codegen_ms, r.upload_ms, r.scan_ms, r.download_ms, r.finish_ms, r.attempts,
+        reruns);
   }
   const std::string not_interpreted =
       r.not_interpreted.empty() ? "" : "; not interpreted: " + r.not_interpreted;
@@ -60,10 +62,10 @@ std::string gpu_timing(const GpuRunReport& r) {
   }
   return fmt::format(
       "plan {:.2f} ms, codegen {:.2f} ms, NVRTC {:.1f} ms{}{}, upload {:.2f} ms{}, {}, download "
-      "{:.2f} ms, host finish {:.2f} ms, attempts {}; columns from {}{}",
+      "{:.2f} ms, host finish {:.2f} ms, attempts {}{}; columns from {}{}",
       r.plan_ms, r.codegen_ms, r.nvrtc_ms, binary_source_note(r.binary_source, r.disk_load_ms),
       r.quick_kernels ? " (quick kernels)" : "", r.upload_ms, columns, kernels, r.download_ms,
-      r.finish_ms, r.attempts, r.placement, not_interpreted);
+      r.finish_ms, r.attempts, reruns, r.placement, not_interpreted);
 }
 
 }  // namespace

@@ -79,6 +79,7 @@ TEST_CASE("gpu packed counts: a sum that may have wrapped runs again with carrie
   const Result gpu = engine.run(query, *packed_db().table("hot"), {},
                                 std::make_shared<StringHeap>(), options, &report);
   CHECK(report.attempts == 2);
+  CHECK(report.reruns == "a packed sum could have wrapped");
   const Result cpu = run(sql, DeviceChoice::Cpu);
   CHECK(test::result_difference(cpu, gpu, test::gpu_tolerances(cpu)) == "");
 }

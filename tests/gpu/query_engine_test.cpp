@@ -130,6 +130,7 @@ TEST_CASE("gpu queries: a hash table that starts too small grows and reruns to t
   Result grown = engine.run(query, *shared_db().table("lineitem"), {},
                             std::make_shared<StringHeap>(), options, &report);
   CHECK(report.attempts > 1);
+  CHECK(report.reruns.starts_with("a table filled up and grew"));
   Result reference =
       run("SELECT l_orderkey, COUNT(*) FROM lineitem GROUP BY l_orderkey", {}, DeviceChoice::Cpu);
   compare(reference, grown, "grown table");
