@@ -40,6 +40,8 @@ enum Op : int {
   kOpTsField,    // r[dst] = EXTRACT(sub) of the TIMESTAMP r[a]
   kOpTsTrunc,    // r[dst] = date_trunc(sub) of the TIMESTAMP r[a]
   kOpLookup,     // r[dst] = the value at word imm for the code r[a] of a string column (c codes)
+  kOpDiv,        // r[dst] = r[a] / r[b], truncated toward 0 (integers); r[b] is never 0
+  kOpDivRound,   // r[dst] = r[a] / r[b], rounded half away from 0 (DECIMALs); r[b] is never 0
 };
 
 struct Instr {
@@ -120,6 +122,14 @@ TALLY_HD bool compare(int op, i64 x, i64 y) {
   }
 }
 
+// x / y rounded half away from zero, as compiler/common/decimal.h's div_round: up in
+// magnitude where twice the remainder reaches the divisor. |x| and |y| stay far below 2^63.
+TALLY_HD i64 divide_rounded(i64 x, i64 y) {
+  const i64 q = x / y, rem = x % y;
+  const i64 r = rem < 0 ? -rem : rem, d = y < 0 ? -y : y;
+  return r >= d - r ? q + ((x < 0) != (y < 0) ? -1 : 1) : q;
+}
+
 // Runs the program's instructions over one row: r and n hold each register's value and NULL.
 TALLY_HD void run_row(const Program& p, u64 row, i64* r, bool* n) {
   for (int i = 0; i < p.instr_count; ++i) {
@@ -156,6 +166,12 @@ TALLY_HD void run_row(const Program& p, u64 row, i64* r, bool* n) {
         break;
       case kOpMod:
         v = null ? 0 : x % y;
+        break;
+      case kOpDiv:
+        v = null ? 0 : x / y;
+        break;
+      case kOpDivRound:
+        v = null ? 0 : divide_rounded(x, y);
         break;
       case kOpCompare:
         v = compare(in.sub, x, y);

@@ -153,6 +153,8 @@ class Builder {
         return literal(in_.parameters[e.index], e.type);
       case ExprKind::Arith:
         return arith(e);
+      case ExprKind::Round:
+        return round(e);
       case ExprKind::Negate:
       case ExprKind::Abs:
         check_range(e);
@@ -240,7 +242,7 @@ class Builder {
   int arith(const Expr& e) {
     const Expr& a = *e.children[0];
     const Expr& b = *e.children[1];
-    if (e.op == kDiv) decline("division takes the generated kernels");
+    if (e.op == kDiv) return divide(e);
     check_range(e);
     int scale = 0;
     if (e.type.is_decimal()) {
@@ -268,6 +270,34 @@ class Builder {
         return emit(tally_interp::kOpMod, ra, rb);
       }
     }
+  }
+
+  // ROUND to `digits` places: the dropped digits divided away, rounded half away from zero,
+  // and for digits < 0 the zeros put back (compiler/eval/arith.cpp eval_round).
+  int round(const Expr& e) {
+    const Expr& c = *e.children[0];
+    check_range(e);
+    const int from = c.type.is_decimal() ? c.type.scale : 0, digits = e.digits;
+    if (digits >= from) return scaled(c, e.type.is_decimal() ? e.type.scale : 0);
+    if (from - digits > 18) decline("a ROUND that drops more than 18 digits");
+    const int kept = emit(tally_interp::kOpDivRound, value(c),
+                          constant(static_cast<int64_t>(pow10(from - digits))));
+    if (digits >= 0) return kept;
+    return emit(tally_interp::kOpScale, kept, -1, -1, static_cast<int64_t>(pow10(-digits)));
+  }
+
+  // Integers truncate; a DECIMAL quotient at scale s is the dividend raised to scale
+  // s + the divisor's, over the divisor's unscaled value, rounded (compiler/eval/arith.cpp). A
+  // divisor that may be 0 raises an error on the CPU engine, which the interpreter cannot.
+  int divide(const Expr& e) {
+    const Expr& a = *e.children[0];
+    const Expr& b = *e.children[1];
+    const ValueBounds d = bounds(b);
+    if (!d.known || (d.lo <= 0 && d.hi >= 0)) decline("a division by what may be zero");
+    check_range(e);
+    if (!e.type.is_decimal()) return emit(tally_interp::kOpDiv, value(a), value(b));
+    const int divisor_scale = b.type.is_decimal() ? b.type.scale : 0;
+    return emit(tally_interp::kOpDivRound, scaled(a, e.type.scale + divisor_scale), value(b));
   }
 
   int compare(int op, const Expr& a, const Expr& b) {

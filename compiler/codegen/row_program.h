@@ -2,9 +2,9 @@
 // so that a new statement runs at once while NVRTC compiles its own kernels in the background
 // (runtime/gpu/interpreted_scan.h). Covers aggregations whose every value is a 64-bit integer
 // (integers, DECIMALs of up to 18 digits, dates, timestamps, booleans, dictionary codes, ids
-// of computed strings' domains) that the interval analysis proves cannot overflow, with COUNT,
-// SUM, MIN, MAX, AVG and the exact variances; anything else is declined with its reason and
-// takes the generated kernels.
+// of computed strings' domains) that the interval analysis proves cannot overflow (division
+// and ROUND included, where no divisor can be 0), with COUNT, SUM, MIN, MAX, AVG and the exact
+// variances; anything else is declined with its reason and takes the generated kernels.
 #pragma once
 
 #include <cstdint>

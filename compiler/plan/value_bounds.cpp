@@ -63,6 +63,8 @@ class Analysis {
       }
       case ExprKind::Abs:
         return absolute(of(*e.children[0]));
+      case ExprKind::Round:
+        return rounded(e);
       case ExprKind::Arith:
         return arith(e);
       case ExprKind::Case:
@@ -111,6 +113,18 @@ class Analysis {
     return scaled(b, scale_of(e) - scale_of(c));
   }
 
+  // ROUND keeps order (half away from zero), so its bounds are the argument's rounded outward
+  // to e.digits places, at the result's scale (compiler/eval/arith.cpp eval_round).
+  ValueBounds rounded(const Expr& e) const {
+    const Expr& c = *e.children[0];
+    const ValueBounds b = of(c);
+    const int from = scale_of(c), digits = e.digits;
+    if (!b.known || digits >= from) return scaled(b, scale_of(e) - from);
+    const long double step = std::pow(10.0L, from - digits);
+    const ValueBounds kept = range(std::floor(b.lo / step), std::ceil(b.hi / step));
+    return digits < 0 ? scaled(kept, -digits) : kept;
+  }
+
   static ValueBounds absolute(ValueBounds c) {
     if (!c.known) return kUnknown;
     if (c.lo >= 0) return c;
@@ -136,7 +150,7 @@ class Analysis {
         return range(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
       }
       case kDiv:
-        return e.type.is_decimal() ? kUnknown : int_divide(of(a), of(b));
+        return e.type.is_decimal() ? decimal_divide(e, a, b) : int_divide(of(a), of(b));
       case kMod:
         return e.type.is_decimal() ? kUnknown : int_modulo(of(a), of(b));
       default:
@@ -154,6 +168,15 @@ class Analysis {
     }
     const long double p[] = {a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi};
     return range(std::trunc(*std::min_element(p, p + 4)), std::trunc(*std::max_element(p, p + 4)));
+  }
+
+  // A DECIMAL quotient is the dividend raised to the quotient's scale plus the divisor's, over
+  // the divisor's unscaled value (never below 1 in magnitude), rounded: one more in magnitude
+  // than the truncated quotient at most.
+  ValueBounds decimal_divide(const Expr& e, const Expr& a, const Expr& b) const {
+    const ValueBounds dividend = scaled(of(a), scale_of(e) + scale_of(b) - scale_of(a));
+    const ValueBounds q = int_divide(dividend, of(b));
+    return q.known ? range(q.lo - 1, q.hi + 1) : kUnknown;
   }
 
   // a % b takes the sign of a and stays below |b| in magnitude, and below |a|; whatever the

@@ -14,7 +14,7 @@
 namespace tally {
 
 // Interval of an expression's unscaled value (known == false where the reasoning does not
-// reach: floats, strings, DECIMAL division, functions of unbounded inputs). NULL is not a
+// reach: floats, strings, functions of unbounded inputs). NULL is not a
 // value: a range says nothing of whether the expression can be NULL.
 struct ValueBounds {
   bool known = false;

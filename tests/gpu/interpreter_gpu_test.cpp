@@ -59,6 +59,12 @@ TEST_CASE("gpu interpreter: the statements it takes match the CPU engine") {
       "MAX(l_shipinstruct) FROM lineitem GROUP BY 1, 2",
       "SELECT c_varchar, MAX(CASE WHEN c_integer > 0 THEN c_varchar END), COUNT(c_varchar) FROM "
       "nulls GROUP BY 1",
+      // division (integers truncated, DECIMALs rounded half away from zero) and ROUND
+      "SELECT l_partkey / 1000 AS q, SUM(l_extendedprice / 3), SUM((l_partkey - 100000) / 9), "
+      "MIN(l_discount / 0.03), COUNT(*) FROM lineitem WHERE l_extendedprice / l_quantity > 1200 "
+      "GROUP BY 1",
+      "SELECT ROUND(l_discount, 1) AS d, SUM(ROUND(l_extendedprice - 50000, -2)), "
+      "MAX(ROUND(l_tax * l_quantity, 1)), SUM(ROUND(l_orderkey, -1)) FROM lineitem GROUP BY 1",
   };
   for (const std::string& sql : statements) {
     INFO(sql);

@@ -223,3 +223,42 @@ TEST_CASE("value bounds: a BOOLEAN expression is 0 or 1 - whatever it reads") {
 }
 
 }  // namespace tally
+
+namespace tally {
+
+// A DECIMAL quotient at scale 6 is the dividend raised to scale 6 + the divisor's over the
+// divisor's unscaled value, rounded: one more in magnitude than truncation at most.
+TEST_CASE("value bounds: DECIMAL division and ROUND keep the rounded bounds") {
+  // #0 DECIMAL(15,2) in [-12.34, 567.89]; #1 DECIMAL(4,1) in [0.5, 2.0]; #2 INTEGER in [-75, 1249]
+  const std::vector<ColumnStats> stats = {range(-1234, 56789), range(5, 20), range(-75, 1249)};
+  ExprPtr x = make_column_ref(0, Type::decimal(15, 2));
+  ExprPtr d = make_column_ref(1, Type::decimal(4, 1));
+  ExprPtr n = make_column_ref(2, Type::integer());
+  // x / d at scale 6: x * 10^5 (raised from scale 2 to 6 + 1) over d's 5..20.
+  const ValueBounds q = value_bounds(*arith(kDiv, Type::decimal(38, 6), x, d), stats);
+  REQUIRE(q.known);
+  CHECK(q.lo == -1234LL * 100000 / 5 - 1);
+  CHECK(q.hi == 56789LL * 100000 / 5 + 1);
+  auto round = [&](const ExprPtr& c, int digits, Type type) {
+    auto r = std::make_shared<Expr>(*make_node(ExprKind::Round, type, {c}));
+    r->digits = digits;
+    return value_bounds(*r, stats);
+  };
+  const ValueBounds r1 = round(x, 1, Type::decimal(15, 1));  // -12.34 -> -12.4 (floor), 567.9
+  CHECK(r1.lo == -124);
+  CHECK(r1.hi == 5679);
+  const ValueBounds r4 = round(x, 4, Type::decimal(17, 4));  // more places: raised
+  CHECK(r4.lo == -123400);
+  CHECK(r4.hi == 5678900);
+  const ValueBounds tens = round(x, -1, Type::decimal(15, 0));  // to tens: -20 .. 570
+  CHECK(tens.lo == -20);
+  CHECK(tens.hi == 570);
+  const ValueBounds hundreds = round(n, -2, Type::integer());  // -100 .. 1300
+  CHECK(hundreds.lo == -100);
+  CHECK(hundreds.hi == 1300);
+  const ValueBounds same = round(n, 2, Type::integer());
+  CHECK(same.lo == -75);
+  CHECK(same.hi == 1249);
+}
+
+}  // namespace tally
