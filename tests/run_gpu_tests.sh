@@ -38,9 +38,11 @@ run_group() {
   TALLY_CACHE_DIR="$cache" timeout "$limit" "$binary" -sf="$filter" >"$out/gpu_$name.log" 2>&1
   local rc=$?
   rm -rf "$cache"
-  local counts
+  local counts timed_out=""
   counts=$(grep -E '^\[doctest\] test cases' "$out/gpu_$name.log" | tail -1)
-  echo "$name rc=$rc ${counts:-no doctest summary} :: $filter" >>"$summary"
+  # timeout's 124: the group ran out of time (doctest then counts the test it killed as failed).
+  [ "$rc" -eq 124 ] && timed_out=" (timed out after ${limit} s)"
+  echo "$name rc=$rc$timed_out ${counts:-no doctest summary} :: $filter" >>"$summary"
 }
 
 for ((g = 0; g < ${#groups[@]}; ++g)); do
