@@ -182,7 +182,6 @@ TEST_CASE("cli: with --format json - --explain and --timing - stdout is one JSON
 }
 
 TEST_CASE("cli: compile --emit-cuda prints the compilable source alone on stdout") {
-  setenv("TALLY_CACHE_DISABLE", "1", 1);  // this process's children only
   std::vector<std::string> args = {"compile",
                                    "--tpch",
                                    "0.001",
@@ -193,7 +192,6 @@ TEST_CASE("cli: compile --emit-cuda prints the compilable source alone on stdout
   Outcome o = tally(args);
   args.push_back("--explain");
   Outcome explained = tally(args);
-  unsetenv("TALLY_CACHE_DISABLE");
   REQUIRE(o.exit_code == 0);
   REQUIRE(explained.exit_code == 0);
   CHECK(contains(o.out, "tally_scan"));
