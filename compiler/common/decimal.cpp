@@ -177,18 +177,32 @@ std::string int128_to_string(int128 v) {
 }
 
 std::string format_decimal(int128 unscaled, int scale) {
-  if (scale == 0) return int128_to_string(unscaled);
-  std::string digits = reversed_digits(magnitude(unscaled));
-  while (digits.size() <= static_cast<size_t>(scale)) digits.push_back('0');
-  // digits holds the number least significant first; emit it most significant first.
   std::string out;
-  out.reserve(digits.size() + 2);
-  if (unscaled < 0) out.push_back('-');
-  for (size_t i = digits.size(); i-- > 0;) {
-    out.push_back(digits[i]);
-    if (i == static_cast<size_t>(scale)) out.push_back('.');
-  }
+  append_decimal(out, unscaled, scale);
   return out;
+}
+
+void append_decimal(std::string& out, int128 unscaled, int scale) {
+  // The digits from the last, written backwards into a buffer with room for 39 digits, a
+  // point and a sign; 64-bit division while the rest fits 64 bits.
+  char text[48];
+  char* at = text + sizeof text;
+  unsigned __int128 u = magnitude(unscaled);
+  int written = 0;
+  auto put = [&](char c) { *--at = c; };
+  while (u > UINT64_MAX || written < scale) {
+    const int digit = static_cast<int>(u % 10);
+    u /= 10;
+    put(static_cast<char>('0' + digit));
+    if (++written == scale) put('.');
+  }
+  uint64_t rest = static_cast<uint64_t>(u);
+  do {
+    put(static_cast<char>('0' + rest % 10));
+    rest /= 10;
+  } while (rest > 0);
+  if (unscaled < 0) put('-');
+  out.append(at, text + sizeof text);
 }
 
 }  // namespace tally

@@ -40,6 +40,9 @@ std::optional<int128> parse_int128(std::string_view text, bool* out_of_range);
 std::pair<int, int> decimal_literal_shape(std::string_view text);
 
 std::string format_decimal(int128 unscaled, int scale);
+// format_decimal's text appended to `out`, without a string of its own: result writers spell
+// millions of cells.
+void append_decimal(std::string& out, int128 unscaled, int scale);
 std::string int128_to_string(int128 v);
 
 }  // namespace tally

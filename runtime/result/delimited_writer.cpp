@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "compiler/common/decimal.h"
+
 namespace tally {
 
 namespace {
@@ -53,6 +55,15 @@ std::string field(const std::string& s, const DelimitedFormat& format) {
   }
 }
 
+// Whether a number's text (a sign, digits, a point) can need no quote or escape in `format`:
+// none of its characters is the delimiter, and none of them reads as the NULL text.
+bool numbers_plain(const DelimitedFormat& format) {
+  constexpr std::string_view kNumberChars = "-.0123456789";
+  const bool null_like = format.quote_null_lookalike && !format.null_text.empty() &&
+                         format.null_text.find_first_not_of(kNumberChars) == std::string::npos;
+  return kNumberChars.find(format.delimiter) == std::string_view::npos && !null_like;
+}
+
 }  // namespace
 
 std::string delimited_header(const Result& result, const DelimitedFormat& format) {
@@ -67,10 +78,14 @@ std::string delimited_header(const Result& result, const DelimitedFormat& format
 std::string delimited_rows(const Result& result, size_t begin, size_t end,
                            const DelimitedFormat& format) {
   std::string out;
-  // Integers are spelled in place: digits and a sign never need quotes or escapes.
-  std::vector<bool> integer(result.names.size());
-  for (size_t c = 0; c < integer.size(); ++c) {
-    integer[c] = result.types[c].is_integer() && !result.rows.column(c).wide();
+  // Integers and DECIMALs are spelled in place where their text needs no quotes or escapes.
+  enum class Spelling { Text, Integer, Decimal };
+  const bool plain = numbers_plain(format);
+  std::vector<Spelling> spelling(result.names.size(), Spelling::Text);
+  for (size_t c = 0; c < spelling.size() && plain; ++c) {
+    const Type& t = result.types[c];
+    if (t.is_integer() && !result.rows.column(c).wide()) spelling[c] = Spelling::Integer;
+    if (t.is_decimal()) spelling[c] = Spelling::Decimal;
   }
   char digits[24];
   for (size_t i = begin; i < end; ++i) {
@@ -79,8 +94,11 @@ std::string delimited_rows(const Result& result, size_t begin, size_t end,
       const ResultColumn& column = result.rows.column(c);
       if (column.is_null(i)) {
         out += format.null_text;
-      } else if (integer[c]) {
+      } else if (spelling[c] == Spelling::Integer) {
         out.append(digits, std::to_chars(digits, digits + sizeof digits, column.word(i)).ptr);
+      } else if (spelling[c] == Spelling::Decimal) {
+        append_decimal(out, column.wide() ? column.cells()[i] : column.word(i),
+                       result.types[c].scale);
       } else {
         out += field(result.cell_text(i, c), format);
       }

@@ -7,6 +7,7 @@
 #include <string>
 #include <variant>
 
+#include "compiler/common/decimal.h"
 #include "compiler/parse/parser.h"
 #include "runtime/result/delimited_writer.h"
 #include "runtime/session/database.h"
@@ -239,6 +240,32 @@ TEST_CASE("delimited writer: CSV quoting - NULL lookalikes and text-format escap
   CHECK(delimited_rows(r, 1, 4, text) == "x\"y\tline\\nbreak\nt\\tab\t\\\\N\n\\N\t\\N\n");
   DelimitedFormat pipes{'|', DelimitedFormat::Escapes::None, "", false};
   CHECK(delimited_rows(r, 2, 3, pipes) == "t\tab|\\N\n");
+}
+
+// Integers and DECIMALs, narrow and 128-bit, are spelled in place as cell_text spells them,
+// unless a sign, a digit or a point is the delimiter, or a number could read as NULL.
+TEST_CASE("delimited writer: numbers in place - and quoted where their text is special") {
+  Result r;
+  r.names = {"i", "d", "w"};
+  r.types = {Type::bigint(), Type::decimal(12, 3), Type::decimal(38, 2)};
+  r.rows = ResultRows(r.types);
+  const int128 big = static_cast<int128>(INT64_MAX) * 1000 + 7;
+  r.rows.push_back({Value::from_int(-42), Value::from_decimal(-5), Value::from_decimal(big)});
+  r.rows.push_back({Value::from_int(0), Value::from_decimal(1234567), Value::from_decimal(-100)});
+  r.rows.push_back({Value(), Value(), Value::from_decimal(0)});
+  DelimitedFormat cli{',', DelimitedFormat::Escapes::Csv, "", false};
+  const std::string expected =
+      "-42,-0.005," + format_decimal(big, 2) + "\n0,1234.567,-1.00\n,,0.00\n";
+  CHECK(delimited_rows(r, 0, 3, cli) == expected);
+  for (size_t i = 0; i < 3; ++i) {
+    for (size_t c = 1; c < 3; ++c) {
+      if (!r.rows[i][c].null) CHECK(expected.find(r.cell_text(i, c)) != std::string::npos);
+    }
+  }
+  DelimitedFormat dots{'.', DelimitedFormat::Escapes::Csv, "", false};
+  CHECK(delimited_rows(r, 1, 2, dots) == "0.\"1234.567\".\"-1.00\"\n");
+  DelimitedFormat zero_null{',', DelimitedFormat::Escapes::Csv, "0", true};
+  CHECK(delimited_rows(r, 1, 2, zero_null) == "\"0\",1234.567,-1.00\n");
 }
 
 }  // namespace tally
