@@ -296,6 +296,7 @@ class Builder {
     if (!d.known || (d.lo <= 0 && d.hi >= 0)) decline("a division by what may be zero");
     check_range(e);
     if (!e.type.is_decimal()) return emit(tally_interp::kOpDiv, value(a), value(b));
+    check_range(b);  // divide_rounded negates the divisor
     const int divisor_scale = b.type.is_decimal() ? b.type.scale : 0;
     return emit(tally_interp::kOpDivRound, scaled(a, e.type.scale + divisor_scale), value(b));
   }
