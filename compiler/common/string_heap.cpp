@@ -19,4 +19,11 @@ int64_t StringHeap::intern(std::string_view s) {
   return id;
 }
 
+std::vector<int64_t> StringHeap::intern_all(const std::vector<std::string>& words) {
+  std::vector<int64_t> ids;
+  ids.reserve(words.size());
+  for (const std::string& s : words) ids.push_back(intern(s));
+  return ids;
+}
+
 }  // namespace tally

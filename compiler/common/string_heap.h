@@ -10,12 +10,15 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace tally {
 
 class StringHeap {
  public:
   int64_t intern(std::string_view s);
+  // The ids of `words`, in order: a dictionary code or a domain's index indexes the result.
+  std::vector<int64_t> intern_all(const std::vector<std::string>& words);
   const std::string& get(int64_t id) const {
     std::shared_lock lock(mutex_);
     return strings_[static_cast<size_t>(id)];

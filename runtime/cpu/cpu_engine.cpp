@@ -25,12 +25,9 @@ class MorselDecoder {
   MorselDecoder(const BoundSelect& query, const Table* table, StringHeap& strings)
       : query_(query), table_(table) {
     for (const auto& sc : query.scan) {
-      std::vector<int64_t> ids;
       const Column& column = *table->columns[sc.table_column];
-      if (sc.type.is_string()) {
-        for (const auto& s : column.dictionary()) ids.push_back(strings.intern(s));
-      }
-      code_to_id_.push_back(std::move(ids));
+      code_to_id_.push_back(sc.type.is_string() ? strings.intern_all(column.dictionary())
+                                                : std::vector<int64_t>{});
     }
   }
 

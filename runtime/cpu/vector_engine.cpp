@@ -36,11 +36,8 @@ struct QueryInputs {
         specs(make_agg_specs(q, strings.get())),
         decoder(q, t) {
     for (const auto& sc : q.scan) {
-      std::vector<int64_t> ids;
-      for (const auto& text : t.columns[static_cast<size_t>(sc.table_column)]->dictionary()) {
-        ids.push_back(strings->intern(text));
-      }
-      code_to_id.push_back(std::move(ids));
+      code_to_id.push_back(
+          strings->intern_all(t.columns[static_cast<size_t>(sc.table_column)]->dictionary()));
     }
   }
 

@@ -471,7 +471,7 @@ class GpuExecution {
     auto& ids = interned_[dictionary_column];
     if (ids.empty()) {
       const Column& column = *table_.columns[query_.scan[dictionary_column].table_column];
-      for (const std::string& s : column.dictionary()) ids.push_back(strings_.intern(s));
+      ids = strings_.intern_all(column.dictionary());
     }
     return {type, &ids};
   }

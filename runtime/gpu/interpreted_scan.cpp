@@ -105,14 +105,6 @@ Downloaded download_groups(const cuda::DeviceBuffer& keys, const cuda::DeviceBuf
   return d;
 }
 
-// `words` as ids of `strings`, in order: a code or domain id indexes the result.
-std::vector<int64_t> interned(const std::vector<std::string>& words, StringHeap& strings) {
-  std::vector<int64_t> ids;
-  ids.reserve(words.size());
-  for (const std::string& s : words) ids.push_back(strings.intern(s));
-  return ids;
-}
-
 // Each group's key Values (dictionary codes and domain ids as ids of `strings`).
 std::vector<std::vector<Value>> key_values(const RowProgram& p, const BoundSelect& query,
                                            const Table& table, const std::vector<uint64_t>& groups,
@@ -121,9 +113,9 @@ std::vector<std::vector<Value>> key_values(const RowProgram& p, const BoundSelec
   for (size_t k = 0; k < query.group_keys.size(); ++k) {
     const Expr& key = *query.group_keys[k];
     if (const int d = p.key_domains.at(k); d >= 0) {
-      ids[k] = interned(p.domains[d], strings);
+      ids[k] = strings.intern_all(p.domains[d]);
     } else if (key.type.is_string()) {
-      ids[k] = interned(table.columns[query.scan[key.index].table_column]->dictionary(), strings);
+      ids[k] = strings.intern_all(table.columns[query.scan[key.index].table_column]->dictionary());
     }
   }
   std::vector<std::vector<Value>> values(groups.size());
@@ -163,7 +155,7 @@ Result finish_interpreted(const RowProgram& p, const BoundSelect& query, const T
   std::vector<std::vector<int64_t>> extremes(query.aggregates.size());
   for (size_t a = 0; a < extremes.size(); ++a) {
     if (const int d = p.aggregate_domains.at(a); d >= 0)
-      extremes[a] = interned(p.domains[d], *strings);
+      extremes[a] = strings->intern_all(p.domains[d]);
   }
   auto domain_ids = [&](size_t a, int64_t id) {
     return extremes.at(a).at(static_cast<size_t>(id));
