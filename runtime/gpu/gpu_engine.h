@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/compile/gpu_compile.h"
@@ -70,7 +71,7 @@ struct GpuRunReport {
   std::string plan;    // the final plan, after any grow-and-rerun (GpuRunOptions::describe)
   std::string source;  // the generated CUDA of the final attempt (GpuRunOptions::describe)
   int attempts = 0;    // 1 + reruns
-  std::string reruns;  // why each rerun ran, "; "-separated (rerun_after)
+  std::string reruns;  // why each rerun ran, "; "-separated (add_rerun)
   double plan_ms = 0, codegen_ms = 0, nvrtc_ms = 0, upload_ms = 0, init_ms = 0, scan_ms = 0,
          finalize_ms = 0, download_ms = 0;
   double finish_ms = 0;       // on the host: HAVING, outputs, DISTINCT, ORDER BY, LIMIT
@@ -91,6 +92,12 @@ struct GpuRunReport {
   bool interpreted = false;     // the interpreted tier ran it (runtime/gpu/interpreted_scan.h)
   std::string not_interpreted;  // why the interpreted tier did not, where it was asked to
 };
+
+// Adds why a rerun ran to GpuRunReport::reruns.
+inline void add_rerun(std::string& reruns, std::string_view why) {
+  if (!reruns.empty()) reruns += "; ";
+  reruns += why;
+}
 
 // What the planner needs to know of a device, from its profile (GpuEngine::limits).
 DeviceLimits device_limits(const cuda::DeviceProfile& profile);

@@ -540,7 +540,7 @@ inline bool rerun_after(uint32_t status, const GpuExecution& run, GpuPlan& plan,
   if (ambiguous) plan.packed_sum_carries = true;
   std::string why = full ? "a table filled up and grew" : "";
   if (ambiguous) why += fmt::format("{}a packed sum could have wrapped", full ? ", " : "");
-  reruns += fmt::format("{}{}", reruns.empty() ? "" : "; ", why);
+  add_rerun(reruns, why);
   return true;
 }
 

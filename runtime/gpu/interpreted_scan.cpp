@@ -297,8 +297,7 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
     report.scan_ms += ms_since(kernels_start);
     if (word == kStatusTableFull && attempt < kMaxAttempts) {
       capacity *= 2;
-      report.reruns += fmt::format("{}the interpreter's table filled up and grew",
-                                   report.reruns.empty() ? "" : "; ");
+      add_rerun(report.reruns, "the interpreter's table filled up and grew");
       continue;
     }
     if (word != 0) {
