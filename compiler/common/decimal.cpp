@@ -184,24 +184,21 @@ std::string format_decimal(int128 unscaled, int scale) {
 
 void append_decimal(std::string& out, int128 unscaled, int scale) {
   // The digits from the last, written backwards into a buffer with room for 39 digits, a
-  // point and a sign; 64-bit division while the rest fits 64 bits.
+  // point and a sign; 128-bit division only while the rest passes 64 bits. At least one
+  // digit before the point.
   char text[48];
   char* at = text + sizeof text;
-  unsigned __int128 u = magnitude(unscaled);
   int written = 0;
-  auto put = [&](char c) { *--at = c; };
-  while (u > UINT64_MAX || written < scale) {
-    const int digit = static_cast<int>(u % 10);
-    u /= 10;
-    put(static_cast<char>('0' + digit));
-    if (++written == scale) put('.');
+  auto put_digit = [&](uint64_t digit) {
+    *--at = static_cast<char>('0' + digit);
+    if (++written == scale) *--at = '.';
+  };
+  unsigned __int128 u = magnitude(unscaled);
+  for (; u > UINT64_MAX; u /= 10) put_digit(static_cast<uint64_t>(u % 10));
+  for (uint64_t rest = static_cast<uint64_t>(u); rest > 0 || written <= scale; rest /= 10) {
+    put_digit(rest % 10);
   }
-  uint64_t rest = static_cast<uint64_t>(u);
-  do {
-    put(static_cast<char>('0' + rest % 10));
-    rest /= 10;
-  } while (rest > 0);
-  if (unscaled < 0) put('-');
+  if (unscaled < 0) *--at = '-';
   out.append(at, text + sizeof text);
 }
 
