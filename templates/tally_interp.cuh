@@ -61,8 +61,21 @@ struct Column {
 };
 
 // One state field a row merges (compiler/functions/aggregate_state.h's FieldKind spelled
-// for the interpreter): reg < 0 merges the row itself (the rows-per-group counter).
-enum FieldOp : int { kFieldCount, kFieldSum, kFieldSumSquares, kFieldMin, kFieldMax };
+// for the interpreter): reg < 0 merges the row itself (the rows-per-group counter). A DISTINCT
+// aggregate's first field puts (group, value) into the DISTINCT set instead, from which the
+// host builds its state; its other fields merge nothing.
+enum FieldOp : int {
+  kFieldCount,
+  kFieldSum,
+  kFieldSumSquares,
+  kFieldMin,
+  kFieldMax,
+  kFieldDistinct,
+  kFieldUnused
+};
+
+// A DISTINCT set entry's tag: group * kDistinctTags + field.
+constexpr u64 kDistinctTags = 64;
 
 struct Field {
   int op, reg;

@@ -3,10 +3,12 @@
 // table of tally_table_global.cuh keyed by the row's mixed-radix group number, or, where the
 // keys' whole domain is small, to a block's table in shared memory indexed by that number and
 // merged into the global table once per block. Each state field is a 16-byte cell a slot,
-// field-major: cells[f * slots + slot].
+// field-major: cells[f * slots + slot]. A DISTINCT aggregate's values go to one DISTINCT set
+// (tally_distinct.cuh) tagged by group number and field, which the host reads back whole.
 #pragma once
 
 #include "tally_atomics.cuh"
+#include "tally_distinct.cuh"
 #include "tally_interp.cuh"
 #include "tally_table_global.cuh"
 #include "tally_types.cuh"
@@ -23,11 +25,16 @@ struct InterpTable {
   u64* keys;  // capacity + 1 words
   u64 capacity;
   u32* status;
-  i128* cells;  // field_count * (capacity + 1)
-  u64 slots;    // capacity + 1
+  i128* cells;          // field_count * (capacity + 1)
+  u64 slots;            // capacity + 1
+  u64* distinct_words;  // 3 * distinct_capacity; none without DISTINCT aggregates
+  u64 distinct_capacity;
 
   TALLY_DEV GlobalTableRef table() const {
     return GlobalTableRef{keys, capacity, global_probe_limit(capacity), status, nullptr};
+  }
+  TALLY_DEV DistinctSetRef distinct() const {
+    return DistinctSetRef{distinct_words, distinct_capacity, status};
   }
 };
 
@@ -60,14 +67,21 @@ TALLY_DEV void interp_merge(int op, i128* cell, i128 v) {
   }
 }
 
-// Merges the row's fields into slot `slot` of `cells` (field-major, `slots` a field).
-TALLY_DEV void interp_merge_row(const tally_interp::Program& p, const i64* r, const bool* n,
-                                i128* cells, u64 slots, u64 slot) {
+// Merges the row's fields into slot `slot` of `cells` (field-major, `slots` a field), and
+// its DISTINCT values into the set under its group number.
+TALLY_DEV void interp_merge_row(const tally_interp::Program& p, const InterpTable& t, const i64* r,
+                                const bool* n, i128* cells, u64 slots, u64 slot, u64 group) {
   for (int f = 0; f < p.field_count; ++f) {
     const tally_interp::Field field = p.fields[f];
+    if (field.op == tally_interp::kFieldUnused) continue;
     bool skip = false;
     const i128 v = interp_field_input(field, r, n, &skip);
-    if (!skip) interp_merge(field.op, &cells[(u64)f * slots + slot], v);
+    if (skip) continue;
+    if (field.op == tally_interp::kFieldDistinct) {
+      t.distinct().insert(group * tally_interp::kDistinctTags + (u64)f, v);
+    } else {
+      interp_merge(field.op, &cells[(u64)f * slots + slot], v);
+    }
   }
 }
 
@@ -76,6 +90,9 @@ extern "C" __global__ void __launch_bounds__(kInterpThreads)
   global_table_clear(t.table());
   for (u64 i = global_thread_index(); i < (u64)p.field_count * t.slots; i += grid_stride()) {
     t.cells[i] = interp_field_initial(p.fields[i / t.slots].op);
+  }
+  for (u64 i = global_thread_index(); i < 3 * t.distinct_capacity; i += grid_stride()) {
+    t.distinct_words[i] = 0;
   }
 }
 
@@ -101,12 +118,12 @@ extern "C" __global__ void __launch_bounds__(kInterpThreads)
     const u64 group = tally_interp::row_group(p, r, n);
     if (shared_groups > 0) {
       shared_used[group] = true;
-      interp_merge_row(p, r, n, shared_cells, shared_groups, group);
+      interp_merge_row(p, t, r, n, shared_cells, shared_groups, group, group);
       continue;
     }
     const i64 slot = table.insert_or_find(group);
     if (slot < 0) return;  // the table is full: the host grows it and runs again
-    interp_merge_row(p, r, n, t.cells, t.slots, (u64)slot);
+    interp_merge_row(p, t, r, n, t.cells, t.slots, (u64)slot, group);
   }
   if (shared_groups == 0) return;
   __syncthreads();
@@ -115,8 +132,10 @@ extern "C" __global__ void __launch_bounds__(kInterpThreads)
     const i64 slot = table.insert_or_find(g);
     if (slot < 0) return;
     for (int f = 0; f < p.field_count; ++f) {
+      const int op = p.fields[f].op;
+      if (op == tally_interp::kFieldDistinct || op == tally_interp::kFieldUnused) continue;
       const i128 v = shared_cells[(u32)f * shared_groups + g];
-      interp_merge(p.fields[f].op, &t.cells[(u64)f * t.slots + (u64)slot], v);
+      interp_merge(op, &t.cells[(u64)f * t.slots + (u64)slot], v);
     }
   }
 }

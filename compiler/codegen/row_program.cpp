@@ -533,22 +533,54 @@ class Builder {
         default:
           decline(fmt::format("{} takes the generated kernels", call.text.str()));
       }
-      if (call.distinct) decline("a DISTINCT aggregate takes the generated kernels");
-      if (p_.layout.square_split[a] != 0) decline("a variance whose squares pass 128 bits");
+      if (call.distinct) check_distinct();
+      if (!call.distinct && p_.layout.square_split[a] != 0)
+        decline("a variance whose squares pass 128 bits");
       if (call.arg && call.arg->type.is_string()) {
-        // MIN and MAX keep an id, which orders as its string does; COUNT reads only NULLs.
+        // MIN and MAX keep an id, which orders as its string does; COUNT reads only NULLs,
+        // or ids where DISTINCT.
         const bool extreme = call.kind == AggKind::Min || call.kind == AggKind::Max;
         if (!extreme && call.kind != AggKind::Count) decline("an aggregate of strings");
         arg_regs[a] = string_id(*call.arg, p_.aggregate_domains[a]);
       } else if (call.arg) {
         arg_regs[a] = value(*call.arg);
       }
+      if (call.distinct) p_.distinct_values += distinct_bound(call, a);
     }
-    for (const StateField& f : p_.layout.fields) {
-      const int op = field_op(f.kind);
+    for (size_t f = 0; f < p_.layout.fields.size(); ++f) {
+      const int a = p_.layout.fields[f].aggregate;
+      const int op = a >= 0 && q.aggregates[a].distinct ? distinct_field_op(a, f)
+                                                        : field_op(p_.layout.fields[f].kind);
       if (op < 0) decline("a state the interpreter does not merge");
-      p_.fields.push_back(tally_interp::Field{op, f.aggregate < 0 ? -1 : arg_regs[f.aggregate]});
+      p_.fields.push_back(tally_interp::Field{op, a < 0 ? -1 : arg_regs[a]});
     }
+  }
+
+  // A DISTINCT value's set entry is tagged group * kDistinctTags + field.
+  void check_distinct() const {
+    if (p_.groups > (uint64_t{1} << 57)) decline("DISTINCT over more than 2^57 possible groups");
+    if (p_.layout.fields.size() > tally_interp::kDistinctTags)
+      decline("a DISTINCT aggregate beside more than 64 state fields");
+  }
+
+  // At most how many (group, value) entries aggregate a puts in the DISTINCT set.
+  uint64_t distinct_bound(const AggregateCall& call, size_t a) const {
+    long double values = static_cast<long double>(in_.rows);
+    if (const int d = p_.aggregate_domains[a]; d >= 0) {
+      values = static_cast<long double>(p_.domains[d].size());
+    } else if (const ValueBounds b = bounds(*call.arg); b.known) {
+      values = b.hi - b.lo + 1;
+    }
+    return static_cast<uint64_t>(
+        std::min(static_cast<long double>(in_.rows), values * static_cast<long double>(p_.groups)));
+  }
+
+  // A DISTINCT aggregate's first field puts its values in the set; the host builds the whole
+  // state from them, so its other fields merge nothing.
+  int distinct_field_op(int a, size_t f) const {
+    const std::vector<int>& ids = p_.layout.aggregate_fields.at(static_cast<size_t>(a));
+    return !ids.empty() && static_cast<size_t>(ids[0]) == f ? tally_interp::kFieldDistinct
+                                                            : tally_interp::kFieldUnused;
   }
 
   const RowProgramInputs& in_;

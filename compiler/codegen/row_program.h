@@ -4,7 +4,9 @@
 // (integers, DECIMALs of up to 18 digits, dates, timestamps, booleans, dictionary codes, ids
 // of computed strings' domains) that the interval analysis proves cannot overflow (division
 // and ROUND included, where no divisor can be 0), with COUNT, SUM, MIN, MAX, AVG and the exact
-// variances; anything else is declined with its reason and takes the generated kernels.
+// variances, DISTINCT or not (a DISTINCT aggregate's values go to a set on the device, from
+// which the host builds its state); anything else is declined with its reason and takes the
+// generated kernels.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +43,8 @@ struct RowProgram {
   int filter = -1;
   int registers = 0;
   uint64_t groups = 1;  // the keys' whole domain: the product of their sizes
+  // At most how many (group, value) entries the DISTINCT aggregates put in their set (0: none).
+  uint64_t distinct_values = 0;
   StateLayout layout;
 };
 

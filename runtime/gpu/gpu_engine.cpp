@@ -256,8 +256,9 @@ std::optional<Result> GpuEngine::run_on_interpreter(
     }
   }
   std::string why;
-  std::optional<Result> result = run_interpreted(*impl_, query, table, stats, parameters, strings,
-                                                 always, columns_ahead, report, &why);
+  std::optional<Result> result =
+      run_interpreted(*impl_, query, table, stats, parameters, strings, always,
+                      options.hash_capacity, columns_ahead, report, &why);
   if (!result) {
     report.not_interpreted = why;
     return std::nullopt;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
+#include <unordered_map>
 #include <variant>
 
 #include "compiler/codegen/row_program.h"
@@ -31,8 +32,11 @@ constexpr int kMaxAttempts = 4;  // a full table doubles; after this many the st
 
 // Host mirror of templates/tally_interp_kernel.cuh's InterpTable.
 struct TableParam {
-  uint64_t keys, capacity, status, cells, slots;
+  uint64_t keys, capacity, status, cells, slots, distinct_words, distinct_capacity;
 };
+
+// The DISTINCT set's entries: a first set's at most 2^24 (384 MiB), grown on the device's word.
+constexpr uint64_t kDistinctFirstMax = uint64_t{1} << 24;
 
 // Appends `values` to `blob` at a 16-byte boundary; returns their offset.
 template <class T>
@@ -105,6 +109,22 @@ Downloaded download_groups(const cuda::DeviceBuffer& keys, const cuda::DeviceBuf
   return d;
 }
 
+// The DISTINCT set's entries (tally_distinct.cuh: state tag + 2 once written, value low, high).
+std::vector<DistinctValue> download_distinct(const cuda::DeviceBuffer& words, uint64_t capacity) {
+  std::vector<uint64_t> host(3 * capacity);
+  if (capacity > 0) words.download(host.data(), host.size() * 8);
+  std::vector<DistinctValue> values;
+  for (uint64_t e = 0; e < capacity; ++e) {
+    const uint64_t state = host[3 * e];
+    if (state < 2) continue;
+    const uint64_t tag = state - 2;
+    values.push_back(DistinctValue{tag / tally_interp::kDistinctTags,
+                                   static_cast<uint32_t>(tag % tally_interp::kDistinctTags),
+                                   static_cast<int64_t>(host[3 * e + 1])});
+  }
+  return values;
+}
+
 // Each group's key Values (dictionary codes and domain ids as ids of `strings`).
 std::vector<std::vector<Value>> key_values(const RowProgram& p, const BoundSelect& query,
                                            const Table& table, const std::vector<uint64_t>& groups,
@@ -136,10 +156,33 @@ std::vector<std::vector<Value>> key_values(const RowProgram& p, const BoundSelec
   return values;
 }
 
+// Replaces each DISTINCT aggregate's state by the CPU engine's state over its set's values.
+template <class DomainIds>
+void add_distinct_values(const RowProgram& p, const BoundSelect& query,
+                         const std::vector<uint64_t>& groups,
+                         const std::vector<DistinctValue>& distinct, const DomainIds& domain_ids,
+                         StringHeap& strings, PartialGroups& partial) {
+  const std::vector<AggSpec> specs = make_agg_specs(query, &strings);
+  for (size_t a = 0; a < query.aggregates.size(); ++a) {
+    if (!query.aggregates[a].distinct) continue;
+    for (std::vector<AggState>& states : partial.states) states[a] = AggState{};
+  }
+  std::unordered_map<uint64_t, size_t> index;
+  for (size_t g = 0; g < groups.size(); ++g) index.emplace(groups[g], g);
+  for (const DistinctValue& d : distinct) {
+    const auto a = static_cast<size_t>(p.layout.fields.at(d.field).aggregate);
+    const Type& type = query.aggregates.at(a).arg->type;
+    const Value v = type.is_string() ? Value::from_int(domain_ids(a, d.value))
+                                     : from_cell(d.value, false, type);
+    agg_merge(partial.states[index.at(d.group)][a], specs[a], v);
+  }
+}
+
 }  // namespace
 
 Result finish_interpreted(const RowProgram& p, const BoundSelect& query, const Table& table,
                           const std::vector<uint64_t>& groups, std::vector<int128> cells,
+                          const std::vector<DistinctValue>& distinct,
                           std::shared_ptr<StringHeap> strings,
                           const std::vector<Value>& parameters) {
   GpuPlan plan;
@@ -160,8 +203,13 @@ Result finish_interpreted(const RowProgram& p, const BoundSelect& query, const T
   auto domain_ids = [&](size_t a, int64_t id) {
     return extremes.at(a).at(static_cast<size_t>(id));
   };
-  PartialGroups partial = partial_groups_from_cells(query, plan, std::move(keys), cells.data(),
-                                                    std::move(strings), domain_ids);
+  // A DISTINCT aggregate's cells hold nothing: the cells decode as a query's without DISTINCT
+  // would, then each DISTINCT state is built from the set's values as the CPU engine builds it.
+  BoundSelect without_distinct = query;
+  for (AggregateCall& call : without_distinct.aggregates) call.distinct = false;
+  PartialGroups partial = partial_groups_from_cells(without_distinct, plan, std::move(keys),
+                                                    cells.data(), strings, domain_ids);
+  add_distinct_values(p, query, groups, distinct, domain_ids, *strings, partial);
   return finish_partial_groups(query, std::move(partial), parameters);
 }
 
@@ -251,8 +299,8 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
                                       const Table& table, const std::vector<ColumnStats>& stats,
                                       const std::vector<Value>& parameters,
                                       std::shared_ptr<StringHeap> strings, bool wait,
-                                      std::future<double>& columns_ahead, GpuRunReport& report,
-                                      std::string* why) {
+                                      uint64_t first_capacity, std::future<double>& columns_ahead,
+                                      GpuRunReport& report, std::string* why) {
   auto start = std::chrono::steady_clock::now();
   auto compiled =
       compile_row_program(row_program_inputs(query, table, stats, parameters, strings.get()));
@@ -275,18 +323,31 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
   const uint64_t fields = p.fields.size();
   const bool shared = p.groups <= kSharedSlots && fields * p.groups <= kSharedCells;
   uint64_t capacity = std::max<uint64_t>(64, 2 * std::min<uint64_t>(p.groups, table.rows() + 1));
+  const bool distinct = std::any_of(p.fields.begin(), p.fields.end(), [](const auto& f) {
+    return f.op == tally_interp::kFieldDistinct;
+  });
+  uint64_t distinct_capacity =
+      distinct ? std::clamp<uint64_t>(2 * p.distinct_values, 1024, kDistinctFirstMax) : 0;
+  if (first_capacity > 0) {
+    capacity = first_capacity;
+    if (distinct) distinct_capacity = first_capacity;
+  }
   for (int attempt = 1;; ++attempt) {
     auto kernels_start = std::chrono::steady_clock::now();
     const uint64_t slots = capacity + 1;
     cuda::DeviceBuffer keys = engine.pool.allocate(slots * 8, "the interpreter's table");
     cuda::DeviceBuffer cells = engine.pool.allocate(std::max<uint64_t>(1, fields) * slots * 16,
                                                     "the interpreter's states");
+    cuda::DeviceBuffer set =
+        engine.pool.allocate(distinct_capacity * 24, "the interpreter's DISTINCT set");
     cuda::DeviceBuffer status = engine.pool.allocate(16, "a status word");
     status.fill_bytes(0);
-    const TableParam t{keys.ptr(), capacity, status.ptr(), cells.ptr(), slots};
+    const TableParam t{keys.ptr(), capacity,  status.ptr(),     cells.ptr(),
+                       slots,      set.ptr(), distinct_capacity};
     cuda::LaunchConfig config;
     config.block = kThreads;
-    config.grid = launch_grid(slots * std::max<uint64_t>(1, fields));
+    config.grid =
+        launch_grid(std::max(slots * std::max<uint64_t>(1, fields), 3 * distinct_capacity));
     cuda::launch(engine.interpreter.init(), config, t, program.param);
     config.grid = engine.interpreter.grid();
     const uint64_t rows = table.rows();
@@ -295,21 +356,30 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
     uint32_t word = 0;
     status.download(&word, sizeof word);
     report.scan_ms += ms_since(kernels_start);
-    if (word == kStatusTableFull && attempt < kMaxAttempts) {
-      capacity *= 2;
-      add_rerun(report.reruns, "the interpreter's table filled up and grew");
+    const uint32_t grows = kStatusTableFull | kStatusDistinctFull;
+    if (word != 0 && (word & ~grows) == 0 && attempt < kMaxAttempts) {
+      if (word & kStatusTableFull) {
+        capacity *= 2;
+        add_rerun(report.reruns, "the interpreter's table filled up and grew");
+      }
+      if (word & kStatusDistinctFull) {
+        distinct_capacity *= 4;
+        add_rerun(report.reruns, "the interpreter's DISTINCT set filled up and grew");
+      }
       continue;
     }
     if (word != 0) {
-      *why = "the interpreter's table filled up";
+      *why = word & kStatusTableFull ? "the interpreter's table filled up"
+                                     : "the interpreter's DISTINCT set filled up";
       return std::nullopt;
     }
     auto download_start = std::chrono::steady_clock::now();
     Downloaded d = download_groups(keys, cells, slots, fields);
+    const std::vector<DistinctValue> values = download_distinct(set, distinct_capacity);
     report.download_ms += ms_since(download_start);
     auto finish_start = std::chrono::steady_clock::now();
-    Result result =
-        finish_interpreted(p, query, table, d.groups, std::move(d.cells), strings, parameters);
+    Result result = finish_interpreted(p, query, table, d.groups, std::move(d.cells), values,
+                                       strings, parameters);
     report.finish_ms += ms_since(finish_start);
     report.interpreted = true;
     report.attempts = attempt;

@@ -58,23 +58,33 @@ std::string describe_interpreted(const BoundSelect& query, const Table& table,
                                  const std::vector<ColumnStats>& stats,
                                  const std::vector<Value>& parameters, StringHeap& strings);
 
-// The result of an interpreted run from its groups (RowProgram::keys' mixed-radix numbers)
-// and their state cells (group-major, one a field of the program's layout): what a device run
-// downloads, and what a host run of the same program computes (the CPU tests).
+// One entry of the DISTINCT set after a run: a value a DISTINCT aggregate saw in a group.
+struct DistinctValue {
+  uint64_t group;  // RowProgram::keys' mixed-radix number
+  uint32_t field;  // the aggregate's first state field (tally_interp::kFieldDistinct)
+  int64_t value;   // the argument's register (a string's id in its domain)
+};
+
+// The result of an interpreted run from its groups (RowProgram::keys' mixed-radix numbers),
+// their state cells (group-major, one a field of the program's layout) and the DISTINCT
+// set's entries: what a device run downloads, and what a host run of the same program
+// computes (the CPU tests).
 Result finish_interpreted(const RowProgram& p, const BoundSelect& query, const Table& table,
                           const std::vector<uint64_t>& groups, std::vector<int128> cells,
+                          const std::vector<DistinctValue>& distinct,
                           std::shared_ptr<StringHeap> strings,
                           const std::vector<Value>& parameters);
 
 // Runs `query` on the interpreter: the result, or nullopt where the statement's row program
 // declines it (`why` says why) or the kernels are not ready. `stats` are the scan columns'.
 // `columns_ahead` (GpuEngine::Impl::upload_ahead's copy, may be empty) is waited for once the
-// interpreter takes the statement, and left running otherwise.
+// interpreter takes the statement, and left running otherwise. `first_capacity` > 0: the
+// first table and DISTINCT set hold this many entries (GpuRunOptions::hash_capacity).
 std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect& query,
                                       const Table& table, const std::vector<ColumnStats>& stats,
                                       const std::vector<Value>& parameters,
                                       std::shared_ptr<StringHeap> strings, bool wait,
-                                      std::future<double>& columns_ahead, GpuRunReport& report,
-                                      std::string* why);
+                                      uint64_t first_capacity, std::future<double>& columns_ahead,
+                                      GpuRunReport& report, std::string* why);
 
 }  // namespace tally

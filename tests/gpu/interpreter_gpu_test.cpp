@@ -65,6 +65,13 @@ TEST_CASE("gpu interpreter: the statements it takes match the CPU engine") {
       "GROUP BY 1",
       "SELECT ROUND(l_discount, 1) AS d, SUM(ROUND(l_extendedprice - 50000, -2)), "
       "MAX(ROUND(l_tax * l_quantity, 1)), SUM(ROUND(l_orderkey, -1)) FROM lineitem GROUP BY 1",
+      // DISTINCT aggregates: the set on the device, over few groups and many, NULLs included
+      "SELECT l_linestatus, COUNT(DISTINCT l_suppkey), COUNT(DISTINCT l_shipmode), COUNT(*) "
+      "FROM lineitem GROUP BY 1",
+      "SELECT l_orderkey % 5000 AS o, COUNT(DISTINCT l_partkey), SUM(DISTINCT l_quantity), "
+      "AVG(DISTINCT l_discount), MAX(DISTINCT l_shipinstruct), COUNT(*) FROM lineitem GROUP BY 1",
+      "SELECT c_boolean, COUNT(DISTINCT c_integer), SUM(DISTINCT c_decimal), "
+      "COUNT(DISTINCT c_varchar), MIN(DISTINCT c_date), SUM(c_bigint) FROM nulls GROUP BY 1",
   };
   for (const std::string& sql : statements) {
     INFO(sql);
@@ -75,6 +82,27 @@ TEST_CASE("gpu interpreter: the statements it takes match the CPU engine") {
     CHECK(gpu.result->device.rfind("gpu", 0) == 0);
     CHECK(test::sorted_row_texts(*gpu.result) == test::sorted_row_texts(cpu));
   }
+}
+
+// A first table of 256 slots for 300 groups and a DISTINCT set of 256 entries for up to 2,100
+// (group, line number) pairs: both fill, grow (the table twice, the set four times larger)
+// and the Scan runs again.
+TEST_CASE("gpu interpreter: a full table or DISTINCT set grows and the Scan runs again") {
+  Database db;
+  db.put_table(generate_lineitem(0.01, 7));
+  const std::string sql =
+      "SELECT l_partkey % 300 AS p, COUNT(DISTINCT l_linenumber), SUM(DISTINCT l_linenumber), "
+      "COUNT(*) FROM lineitem GROUP BY 1";
+  const Result cpu = test::run_sql(db, sql);
+  ExecOptions options = gpu_options("always");
+  options.hash_capacity = 256;
+  const StatementOutcome gpu = test::last_outcome(db, sql, options);
+  INFO(gpu.timings.gpu);
+  CHECK(interpreted(gpu));
+  CHECK(gpu.timings.gpu.find("the interpreter's table filled up and grew") != std::string::npos);
+  CHECK(gpu.timings.gpu.find("the interpreter's DISTINCT set filled up and grew") !=
+        std::string::npos);
+  CHECK(test::sorted_row_texts(*gpu.result) == test::sorted_row_texts(cpu));
 }
 
 TEST_CASE("gpu interpreter: every query in queries/ matches the CPU engine, interpreted or not") {

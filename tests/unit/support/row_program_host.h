@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
+#include <tuple>
 #include <vector>
 
 #include "compiler/codegen/row_program.h"
@@ -35,8 +37,11 @@ inline void merge_field(const tally_interp::Field& f, const int64_t* r, const bo
     case tally_interp::kFieldMin:
       cell = std::min(cell, v);
       break;
-    default:
+    case tally_interp::kFieldMax:
       cell = std::max(cell, v);
+      break;
+    default:  // the DISTINCT set's fields: the caller keeps the values
+      break;
   }
 }
 
@@ -77,6 +82,7 @@ inline Result run_row_program_on_host(
                                       static_cast<int>(p.fields.size()),
                                       p.filter};
   std::map<uint64_t, std::vector<int128>> groups;
+  std::set<std::tuple<uint64_t, uint32_t, int64_t>> distinct;
   int64_t r[tally_interp::kMaxRegisters];
   bool n[tally_interp::kMaxRegisters];
   for (uint64_t row = 0; row < table.rows(); ++row) {
@@ -87,7 +93,12 @@ inline Result run_row_program_on_host(
     if (fresh) {
       for (const auto& f : p.fields) it->second.push_back(initial_cell(f));
     }
-    for (size_t f = 0; f < p.fields.size(); ++f) merge_field(p.fields[f], r, n, it->second[f]);
+    for (size_t f = 0; f < p.fields.size(); ++f) {
+      const tally_interp::Field& field = p.fields[f];
+      merge_field(field, r, n, it->second[f]);
+      if (field.op == tally_interp::kFieldDistinct && !n[field.reg])
+        distinct.emplace(it->first, static_cast<uint32_t>(f), r[field.reg]);
+    }
   }
   std::vector<uint64_t> numbers;
   std::vector<int128> cells;
@@ -95,7 +106,9 @@ inline Result run_row_program_on_host(
     numbers.push_back(group);
     cells.insert(cells.end(), row_cells.begin(), row_cells.end());
   }
-  return finish_interpreted(p, q, table, numbers, cells, std::move(strings), parameters);
+  std::vector<DistinctValue> values;
+  for (const auto& [group, field, value] : distinct) values.push_back({group, field, value});
+  return finish_interpreted(p, q, table, numbers, cells, values, std::move(strings), parameters);
 }
 
 }  // namespace tally::test
