@@ -233,6 +233,12 @@ std::string StateMerges::merge_row() {
   std::vector<Input> inputs = aggregate_inputs(code);
   terms_.declare(inputs, code);
   if (sliced()) return in_slice(code + merge_fields(inputs, slice_cell_, -1));
+  if (block_table_ && replicas() > 1) {
+    return code + merge_fields(inputs,
+                               fmt::format("(u32)slot * {}u + (threadIdx.x & {}u)", replicas(),
+                                           replicas() - 1),
+                               -1);
+  }
   if (in_shared_ || block_table_) return code + merge_fields(inputs, "(u32)slot", -1);
   if (block_cache_) {
     const std::string cached = ctx_.symbols.fresh("cached");
@@ -362,7 +368,7 @@ std::string StateMerges::merge_fields(const std::vector<Input>& inputs,
 }
 
 std::string StateMerges::flush() {
-  if (block_table_) return flush_block_table();
+  if (block_table_) return replicas() > 1 ? flush_replicas() : flush_block_table();
   if (block_cache_) {
     return flush_cells(fmt::format("{}[{{0}}] == kEmptyKey32", cache_tags_),
                        fmt::format("{}[{{0}}]", cache_tags_));
@@ -489,10 +495,15 @@ std::string StateMerges::block_table_declarations() {
   return d + "__syncthreads();\n";
 }
 
-// Cells of the block's table (its group slots) or of its cache.
+// Cells of the block's table (its group slots, times their copies) or of its cache.
 uint64_t StateMerges::table_entries() const {
   if (block_cache_) return ctx_.plan.block_cache_slots;
-  return sliced() ? ctx_.plan.slice_slots : ctx_.plan.slots;
+  return sliced() ? ctx_.plan.slice_slots : ctx_.plan.slots * replicas();
+}
+
+// Copies of a one-pass block table (GpuPlan::block_replicas).
+uint32_t StateMerges::replicas() const {
+  return block_table_ && !sliced() ? std::max<uint32_t>(ctx_.plan.block_replicas, 1) : 1;
 }
 
 bool StateMerges::sliced() const { return block_table_ && ctx_.plan.scan_slices > 1; }
@@ -502,6 +513,35 @@ bool StateMerges::sliced() const { return block_table_ && ctx_.plan.scan_slices 
 std::string StateMerges::flush_block_table() {
   return flush_cells(fmt::format("{}[{{0}}] == 0", cell_arrays_[0]),
                      sliced() ? "{0} + " + slice_first_ : "{0}");
+}
+
+// A slot's copies fold into one value a field, in the cell's type (the block's total fits it
+// however its rows spread over the copies), and merge once as flush_block_table's cells do.
+std::string StateMerges::flush_replicas() {
+  SymbolTable::Scope loop(ctx_.symbols);
+  const std::string s = ctx_.symbols.fresh("table_slot");
+  const std::string copy = ctx_.symbols.fresh("copy");
+  const uint32_t copies = replicas();
+  std::string firsts, folds, merges, rows;
+  for (size_t f = 0; f < ctx_.fields.size(); ++f) {
+    if (!in_block_table(f)) continue;
+    const MergeOp op = field_info(ctx_.state_fields()[f].kind).merge;
+    const std::string folded = ctx_.symbols.fresh(ctx_.fields[f] + "_block");
+    const std::string cell = fmt::format("{}[{} * {}u + {}]", cell_arrays_[f], s, copies, copy);
+    if (rows.empty()) rows = folded;  // field 0: the rows-per-group counter
+    firsts += fmt::format("{} {} = {}[{} * {}u];\n", cell_type_name(ctx_.plan.block_table.cells[f]),
+                          folded, cell_arrays_[f], s, copies);
+    folds += op == MergeOp::Add
+                 ? fmt::format("{} += {};\n", folded, cell)
+                 : fmt::format("{0} = {1}({0}, {2});\n", folded, merge_names(op).pair, cell);
+    merges += atomic_merge(f, fmt::format("{}[{}]", ctx_.fields[f], s), folded);
+  }
+  return fmt::format(
+      "__syncthreads();\n"
+      "for (u32 {0} = threadIdx.x; {0} < {1}u; {0} += blockDim.x) {{\n"
+      "{2}for (u32 {3} = 1; {3} < {4}u; ++{3}) {{\n{5}}}\n"
+      "if ({6} == 0) continue;\n{7}}}\n",
+      s, ctx_.plan.slots, firsts, copy, copies, folds, rows, merges);
 }
 
 // Every cell of the block's table or cache, unless `skip`, merged into the global states of

@@ -65,6 +65,8 @@ class StateMerges {
   std::string flush_registers();
   std::string block_table_declarations();
   std::string flush_block_table();
+  std::string flush_replicas();
+  uint32_t replicas() const;
   std::string flush_cells(const std::string& skip, const std::string& global_slot);
   uint64_t table_entries() const;
   std::string slice_first_declaration();

@@ -90,6 +90,11 @@ struct GpuPlan {
   // Direct and Hash: slots of each block's cache of hot groups in shared memory (0: none),
   // a hash table keyed by the global slot whose cells are block_table's.
   uint32_t block_cache_slots = 0;
+  // Block in one pass: copies of the block's table, lane l merging into copy l % replicas
+  // (cells slot * replicas + copy, so a slot's copies sit in different banks): a warp's rows
+  // of one hot group then spread over several addresses instead of serialising on one
+  // (Sitaridi & Ross's shared-memory replicas for skewed keys). The flush folds the copies.
+  uint32_t block_replicas = 1;
   // The Scan runs once per slice of slice_slots slots, each pass merging only its slice's
   // rows (1: no slices): a Block plan whose domain is larger than one block's table (each
   // slice on chip), or a Direct plan whose table is larger than L2 and whose rows' keys are

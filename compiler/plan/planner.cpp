@@ -545,6 +545,11 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     plan.grid = in_blocks->grid;
     plan.blocks_per_sm = in_blocks->blocks_per_sm;
     plan.block_table = std::move(in_blocks->table);
+    if (!plan.sliced()) {
+      plan.block_replicas =
+          block_table_replicas(plan.block_table.shared_bytes, plan.blocks_per_sm, limits);
+      plan.block_table.shared_bytes *= plan.block_replicas;
+    }
     plan.reason += fmt::format("; {} bytes a block, {} blocks of {} threads an SM",
                                plan.block_table.shared_bytes, plan.blocks_per_sm, plan.block);
   }
@@ -629,8 +634,11 @@ std::string describe_plan(const GpuPlan& plan) {
         "memory a block\n",
         plan.scan_slices, plan.slice_slots, block_cell_names(plan), plan.block_table.shared_bytes);
   } else if (plan.strategy == GpuStrategy::Block) {
-    out += fmt::format("  block table: {} slots x ({}) = {} bytes of shared memory a block\n",
-                       plan.slots, block_cell_names(plan), plan.block_table.shared_bytes);
+    out += fmt::format(
+        "  block table: {} slots x ({}) x {} copies (lane l merges into copy l % {}) = {} bytes "
+        "of shared memory a block\n",
+        plan.slots, block_cell_names(plan), plan.block_replicas, plan.block_replicas,
+        plan.block_table.shared_bytes);
   }
   if (plan.block_cache_slots > 0) {
     out += fmt::format(

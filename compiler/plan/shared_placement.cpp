@@ -73,6 +73,16 @@ std::optional<BlockPlacement> place_block_table(const StateLayout& layout, const
   return std::nullopt;
 }
 
+uint32_t block_table_replicas(uint64_t table_bytes, uint32_t blocks_per_sm,
+                              const DeviceLimits& limits) {
+  const uint64_t blocks = std::max<uint32_t>(blocks_per_sm, 1);
+  const uint64_t room = std::min(limits.shared_per_block_optin, limits.shared_per_sm / blocks) -
+                        kSharedReservedPerBlock;
+  uint32_t replicas = 1;
+  while (replicas < kMaxBlockReplicas && 2 * replicas * table_bytes <= room) replicas *= 2;
+  return replicas;
+}
+
 std::optional<BlockSlices> place_block_slices(const StateLayout& layout, const BoundSelect& query,
                                               const std::vector<ColumnStats>& stats, uint64_t rows,
                                               uint64_t slots, const DeviceLimits& limits) {

@@ -41,6 +41,12 @@ struct BlockSlices {
   BlockPlacement placement;
 };
 // The fewest slices (2 to kForcedBlockSlices) whose table fits; none if none does.
+// Copies of a one-pass Block table (of `table_bytes`) that fit beside each other at
+// `blocks_per_sm` blocks an SM: a power of two up to kMaxBlockReplicas (GpuPlan::block_replicas).
+inline constexpr uint32_t kMaxBlockReplicas = 8;
+uint32_t block_table_replicas(uint64_t table_bytes, uint32_t blocks_per_sm,
+                              const DeviceLimits& limits);
+
 std::optional<BlockSlices> place_block_slices(const StateLayout& layout, const BoundSelect& query,
                                               const std::vector<ColumnStats>& stats, uint64_t rows,
                                               uint64_t slots, const DeviceLimits& limits);

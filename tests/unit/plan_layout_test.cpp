@@ -7,6 +7,7 @@
 #include <bit>
 
 #include "compiler/codegen/gpu_program.h"
+#include "compiler/plan/shared_placement.h"
 #include "tests/unit/support/planner_fixture.h"
 
 namespace tally {
@@ -151,13 +152,15 @@ TEST_CASE("plan layout: block tables hold a bounded domain in each block's share
   CHECK(p.strategy == GpuStrategy::Block);
   REQUIRE(p.block_table.cells.size() == p.layout.fields.size());
   CHECK(p.block_table.cells[0] == CellType::U32);
-  CHECK(p.block_table.shared_bytes == 1000 * (4 + 8));
+  // Four copies of the table fit beside each other at 4 blocks an SM (56 KiB each).
+  CHECK(p.block_replicas == 4);
+  CHECK(p.block_table.shared_bytes == 1000 * (4 + 8) * 4);
   CHECK(scan_shared_bytes(p) == p.block_table.shared_bytes);
   CHECK(p.grid == static_cast<uint32_t>(h100.sm_count) * p.blocks_per_sm);
   CHECK(p.block * p.blocks_per_sm <= 1024);
   CHECK_FALSE(has_launch(p.launches, KernelId::Init));
   const std::string explained = describe_plan(p);
-  CHECK(explained.find("block table: 1000 slots") != std::string::npos);
+  CHECK(explained.find("block table: 1000 slots x (u32, i64) x 4 copies") != std::string::npos);
   // --explain shows the group bound and why each other strategy lost.
   CHECK(explained.find("groups: at most 1000") != std::string::npos);
   CHECK(explained.find("thread: 1000 slots x 2 fields exceed registers") != std::string::npos);
@@ -169,8 +172,32 @@ TEST_CASE("plan layout: block tables hold a bounded domain in each block's share
   CHECK(forced.strategy == GpuStrategy::Block);
   const std::string source = generate_cuda(q, forced, stats).source;
   CHECK(source.find("extern __shared__") != std::string::npos);
-  CHECK(source.find("shared_atomic_add(&group_rows_cells[(u32)slot], (u32)1)") !=
+  CHECK(source.find(fmt::format(
+            "shared_atomic_add(&group_rows_cells[(u32)slot * {0}u + (threadIdx.x & {1}u)], "
+            "(u32)1)",
+            forced.block_replicas, forced.block_replicas - 1)) != std::string::npos);
+}
+
+// Copies of a block table: as many as fit beside each other at the plan's blocks an SM, up
+// to 8; none for a table that fills its share; the flush folds a slot's copies once.
+TEST_CASE("plan layout: a block table's copies spread a hot group's merges") {
+  DeviceLimits h100;
+  const uint64_t room = h100.shared_per_sm / 4 - 1024;
+  CHECK(block_table_replicas(3072, 4, h100) == kMaxBlockReplicas);
+  CHECK(block_table_replicas(room / 2, 4, h100) == 2);
+  CHECK(block_table_replicas(room / 2 + 1, 4, h100) == 1);
+  CHECK(block_table_replicas(room, 4, h100) == 1);
+  BoundSelect q = test::bind_first(
+      layout_db(), "SELECT l_linenumber, COUNT(*), MIN(l_quantity) FROM lineitem GROUP BY 1");
+  const std::vector<ColumnStats> stats = scan_stats(q, *layout_db().table(q.table));
+  const GpuPlan p = plan_gpu(q, stats, uint64_t{1} << 27, h100, GpuStrategy::Block);
+  REQUIRE(p.block_replicas == kMaxBlockReplicas);
+  const std::string source = generate_cuda(q, p, stats).source;
+  CHECK(source.find("for (u32 copy = 1; copy < 8u; ++copy) {") != std::string::npos);
+  CHECK(source.find("group_rows_block += group_rows_cells[table_slot * 8u + copy];") !=
         std::string::npos);
+  CHECK(source.find("= min_of(") != std::string::npos);
+  CHECK(source.find("if (group_rows_block == 0) continue;") != std::string::npos);
 }
 
 TEST_CASE("plan layout: block tables refuse what shared memory cannot hold") {
