@@ -56,6 +56,7 @@ class Shell {
  public:
   explicit Shell(const ShellArgs& args) : output_(args.output), editor_(args.history) {
     handle_interrupts(InterruptMode::Quit);  // no session yet: Ctrl-C leaves
+    gpu_warm_ = warm_gpu_while_loading(*db_, output_);
     generate_tables(args.data, *db_, args.output.timing);
     options_ = exec_options_for(output_);
     options_.cancelled = cancel_flag();
@@ -200,6 +201,7 @@ class Shell {
   std::unique_ptr<Database> db_ = std::make_unique<Database>();
   ExecOptions options_;
   OutputArgs output_;
+  std::future<double> gpu_warm_;  // after db_: dropped (waited for) before it
   LineEditor editor_;
   size_t max_rows_ = 40;
 };

@@ -201,6 +201,16 @@ GpuEngine::~GpuEngine() = default;
 
 std::string GpuEngine::device_name() const { return impl_->device.profile().name; }
 
+void GpuEngine::warm_up() noexcept {
+  try {
+    impl_->device.make_current();
+    impl_->interpreter.ready(impl_->device, false);
+  } catch (...) {  // InterpreterKernels keeps its own errors; the device's recur at first use
+  }
+}
+
+bool GpuEngine::interpreter_loaded() const { return impl_->interpreter.loaded(); }
+
 GpuEngine::Residency GpuEngine::residency() const {
   std::lock_guard lock(impl_->mutex);
   return {impl_->columns.size(), impl_->modules.size()};

@@ -164,6 +164,13 @@ class GpuEngine {
 
   std::string device_name() const;
 
+  // Loads the interpreted tier's module (runtime/gpu/interpreted_scan.h) from the disk cache,
+  // or starts its compile, so that a session's first statement finds it; the engine's
+  // constructor has opened the device already. For a thread of its own while a session loads
+  // its data; never throws (the first statement reports what is wrong).
+  void warm_up() noexcept;
+  bool interpreter_loaded() const;  // whether the interpreter's module is loaded
+
   // What stays on the device between queries: uploaded columns and loaded modules.
   struct Residency {
     size_t columns = 0;

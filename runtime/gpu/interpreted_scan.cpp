@@ -265,6 +265,7 @@ std::string interpreter_source() {
 }
 
 bool InterpreterKernels::ready(const cuda::Device& device, bool wait) {
+  std::lock_guard lock(mutex_);
   if (loaded_) return true;
   if (!error_.empty()) return false;
   const std::string arch = device.profile().target().arch;
@@ -289,6 +290,11 @@ bool InterpreterKernels::ready(const cuda::Device& device, bool wait) {
     return false;
   }
   return true;
+}
+
+bool InterpreterKernels::loaded() const {
+  std::lock_guard lock(mutex_);
+  return loaded_ != nullptr;
 }
 
 const cuda::Kernel& InterpreterKernels::init() const { return loaded_->init; }

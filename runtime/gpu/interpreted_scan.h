@@ -8,6 +8,7 @@
 
 #include <future>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,9 +30,10 @@ class InterpreterKernels {
   // Whether the kernels are loaded on `device` (current on the calling thread): from this
   // process's memory or the disk cache at once; otherwise the first call starts an NVRTC
   // compile on a thread of its own and returns false until it has finished (`wait`: blocks
-  // for it instead).
+  // for it instead). Safe from several threads (GpuEngine::warm_up calls it from its own).
   bool ready(const cuda::Device& device, bool wait);
   const std::string& error() const { return error_; }
+  bool loaded() const;  // whether a ready() has loaded the kernels
   const cuda::Kernel& init() const;
   const cuda::Kernel& scan() const;
   uint32_t grid() const;  // the Scan's blocks: enough to fill every SM
@@ -41,6 +43,7 @@ class InterpreterKernels {
   std::future<std::shared_ptr<const cuda::CompiledKernel>> compiling_;
   std::unique_ptr<Loaded> loaded_;
   std::string error_;
+  mutable std::mutex mutex_;
 };
 
 // The device source of the interpreter's module.

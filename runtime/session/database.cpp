@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "compiler/bind/binder.h"
+#include "compiler/common/elapsed.h"
 #include "compiler/common/suggest.h"
 #include "runtime/compile/background_compiler.h"
 #include "runtime/cuda/device.h"
@@ -42,6 +43,18 @@ std::vector<std::shared_ptr<GpuEngine>> Database::gpus(const std::vector<int>& o
     engines.push_back(engine);
   }
   return engines;
+}
+
+std::future<double> Database::warm_gpu() {
+  return std::async(std::launch::async, [this] {
+    if (!cuda::gpu_available()) return 0.0;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      gpu()->warm_up();
+    } catch (const std::exception&) {  // an unusable GPU: the first statement says why
+    }
+    return ms_since(start);
+  });
 }
 
 Database::GpuMemory Database::gpu_memory() {

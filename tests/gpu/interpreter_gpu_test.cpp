@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/gpu/gpu_engine.h"
 #include "runtime/session/database.h"
 #include "tests/gpu/strategy_compare.h"
 #include "tests/unit/support/query_files.h"
@@ -103,6 +104,21 @@ TEST_CASE("gpu interpreter: a full table or DISTINCT set grows and the Scan runs
   CHECK(gpu.timings.gpu.find("the interpreter's DISTINCT set filled up and grew") !=
         std::string::npos);
   CHECK(test::sorted_row_texts(*gpu.result) == test::sorted_row_texts(cpu));
+}
+
+// tally run and shell open the GPU while their data loads (Database::warm_gpu): the
+// interpreter's module is then loaded before the first statement, here from the disk cache
+// where this process's first statement put it.
+TEST_CASE("gpu interpreter: a warm-up loads its module before the first statement") {
+  Database db;
+  db.put_table(generate_lineitem(0.01, 3));
+  test::last_outcome(db, "SELECT COUNT(*) FROM lineitem", gpu_options("always"));
+  GpuEngine engine;
+  CHECK_FALSE(engine.interpreter_loaded());
+  engine.warm_up();
+  CHECK(engine.interpreter_loaded());
+  Database fresh;
+  CHECK(fresh.warm_gpu().get() > 0);
 }
 
 TEST_CASE("gpu interpreter: every query in queries/ matches the CPU engine, interpreted or not") {
