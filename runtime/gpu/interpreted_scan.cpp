@@ -156,22 +156,26 @@ std::vector<std::vector<Value>> key_values(const RowProgram& p, const BoundSelec
   return values;
 }
 
-// Replaces each DISTINCT aggregate's state by the CPU engine's state over its set's values.
+// Replaces each DISTINCT aggregate's state (of `plain`, the query without DISTINCT) by the
+// plain state of its values: the device's set holds each value once, so they fold as the CPU
+// engine folds its set's at the end, without a set on the host (which took 50 ms to build
+// for 200,000 values on the 2-core machine).
 template <class DomainIds>
-void add_distinct_values(const RowProgram& p, const BoundSelect& query,
+void add_distinct_values(const RowProgram& p, const BoundSelect& plain,
                          const std::vector<uint64_t>& groups,
                          const std::vector<DistinctValue>& distinct, const DomainIds& domain_ids,
                          StringHeap& strings, PartialGroups& partial) {
-  const std::vector<AggSpec> specs = make_agg_specs(query, &strings);
-  for (size_t a = 0; a < query.aggregates.size(); ++a) {
-    if (!query.aggregates[a].distinct) continue;
+  const std::vector<AggSpec> specs = make_agg_specs(plain, &strings);
+  for (size_t f = 0; f < p.fields.size(); ++f) {
+    if (p.fields[f].op != tally_interp::kFieldDistinct) continue;
+    const auto a = static_cast<size_t>(p.layout.fields.at(f).aggregate);
     for (std::vector<AggState>& states : partial.states) states[a] = AggState{};
   }
   std::unordered_map<uint64_t, size_t> index;
   for (size_t g = 0; g < groups.size(); ++g) index.emplace(groups[g], g);
   for (const DistinctValue& d : distinct) {
     const auto a = static_cast<size_t>(p.layout.fields.at(d.field).aggregate);
-    const Type& type = query.aggregates.at(a).arg->type;
+    const Type& type = plain.aggregates.at(a).arg->type;
     const Value v = type.is_string() ? Value::from_int(domain_ids(a, d.value))
                                      : from_cell(d.value, false, type);
     agg_merge(partial.states[index.at(d.group)][a], specs[a], v);
@@ -203,14 +207,14 @@ Result finish_interpreted(const RowProgram& p, const BoundSelect& query, const T
   auto domain_ids = [&](size_t a, int64_t id) {
     return extremes.at(a).at(static_cast<size_t>(id));
   };
-  // A DISTINCT aggregate's cells hold nothing: the cells decode as a query's without DISTINCT
-  // would, then each DISTINCT state is built from the set's values as the CPU engine builds it.
+  // A DISTINCT aggregate's cells hold nothing: the groups decode and finish as the query's
+  // without DISTINCT, each DISTINCT aggregate's state folded from the set's values.
   BoundSelect without_distinct = query;
   for (AggregateCall& call : without_distinct.aggregates) call.distinct = false;
   PartialGroups partial = partial_groups_from_cells(without_distinct, plan, std::move(keys),
                                                     cells.data(), strings, domain_ids);
-  add_distinct_values(p, query, groups, distinct, domain_ids, *strings, partial);
-  return finish_partial_groups(query, std::move(partial), parameters);
+  add_distinct_values(p, without_distinct, groups, distinct, domain_ids, *strings, partial);
+  return finish_partial_groups(without_distinct, std::move(partial), parameters);
 }
 
 RowProgramInputs row_program_inputs(const BoundSelect& query, const Table& table,
