@@ -43,6 +43,7 @@ DeviceTranspose::~DeviceTranspose() = default;
 
 bool DeviceTranspose::ready(const cuda::Device& device) {
   if (!enabled_) return false;
+  std::lock_guard lock(mutex_);
   if (!tried_) {
     tried_ = true;
     try {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -26,7 +27,8 @@ class DeviceTranspose {
 
   // Whether uploads may leave their fields as stored for transpose(); the first call
   // compiles or loads the kernel on `device` (current on the calling thread). Never throws:
-  // a failure is kept in error() and the host transposes.
+  // a failure is kept in error() and the host transposes. Safe from several threads
+  // (GpuEngine::warm_up calls it from its own).
   bool ready(const cuda::Device& device);
   const std::string& error() const { return error_; }
 
@@ -38,6 +40,7 @@ class DeviceTranspose {
   struct Loaded;
   bool enabled_;
   bool tried_ = false;
+  std::mutex mutex_;
   std::string error_;
   std::unique_ptr<Loaded> loaded_;
 };

@@ -205,6 +205,7 @@ void GpuEngine::warm_up() noexcept {
   try {
     impl_->device.make_current();
     impl_->interpreter.ready(impl_->device, false);
+    impl_->transpose.ready(impl_->device);  // the first upload of a bit-packed column needs it
   } catch (...) {  // InterpreterKernels keeps its own errors; the device's recur at first use
   }
 }

@@ -165,9 +165,10 @@ class GpuEngine {
   std::string device_name() const;
 
   // Loads the interpreted tier's module (runtime/gpu/interpreted_scan.h) from the disk cache,
-  // or starts its compile, so that a session's first statement finds it; the engine's
-  // constructor has opened the device already. For a thread of its own while a session loads
-  // its data; never throws (the first statement reports what is wrong).
+  // or starts its compile, and the uploads' transposition kernel (device_transpose.h), so that
+  // a session's first statement finds them; the engine's constructor has opened the device. For a
+  // thread of its own while a session loads its data; never throws (the first statement reports
+  // what is wrong).
   void warm_up() noexcept;
   bool interpreter_loaded() const;  // whether the interpreter's module is loaded
 
