@@ -55,20 +55,29 @@ void place_thread_tables_in_shared(GpuPlan& plan, const BoundSelect& query,
   }
 }
 
+std::optional<BlockPlacement> place_block_table_at(const StateLayout& layout,
+                                                   const BoundSelect& query,
+                                                   const std::vector<ColumnStats>& stats,
+                                                   uint64_t rows, uint64_t slots,
+                                                   const DeviceLimits& limits, uint32_t blocks) {
+  const int threads = chunked_scan_threads_per_sm(limits);
+  const auto block = static_cast<uint32_t>(std::min(threads / static_cast<int>(blocks), 1024));
+  if (block < 128) return std::nullopt;
+  const uint32_t grid = static_cast<uint32_t>(limits.sm_count) * blocks;
+  BlockTable t = plan_block_table(layout, query, stats, rows, grid, block, slots);
+  const uint64_t room = std::min(limits.shared_per_block_optin, limits.shared_per_sm / blocks) -
+                        kSharedReservedPerBlock;
+  if (t.shared_bytes > room) return std::nullopt;
+  return BlockPlacement{block, grid, blocks, std::move(t)};
+}
+
 std::optional<BlockPlacement> place_block_table(const StateLayout& layout, const BoundSelect& query,
                                                 const std::vector<ColumnStats>& stats,
                                                 uint64_t rows, uint64_t slots,
                                                 const DeviceLimits& limits) {
-  const int threads = chunked_scan_threads_per_sm(limits);
   for (uint32_t blocks : {4u, 2u, 1u}) {
-    const auto block = static_cast<uint32_t>(std::min(threads / static_cast<int>(blocks), 1024));
-    if (block < 128) continue;
-    const uint32_t grid = static_cast<uint32_t>(limits.sm_count) * blocks;
-    BlockTable t = plan_block_table(layout, query, stats, rows, grid, block, slots);
-    const uint64_t room = std::min(limits.shared_per_block_optin, limits.shared_per_sm / blocks) -
-                          kSharedReservedPerBlock;
-    if (t.shared_bytes > room) continue;
-    return BlockPlacement{block, grid, blocks, std::move(t)};
+    auto placed = place_block_table_at(layout, query, stats, rows, slots, limits, blocks);
+    if (placed) return placed;
   }
   return std::nullopt;
 }

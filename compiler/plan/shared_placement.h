@@ -41,6 +41,14 @@ struct BlockSlices {
   BlockPlacement placement;
 };
 // The fewest slices (2 to kForcedBlockSlices) whose table fits; none if none does.
+// The same at `blocks` blocks an SM (the SM's threads split among them), or none where the
+// table does not fit there.
+std::optional<BlockPlacement> place_block_table_at(const StateLayout& layout,
+                                                   const BoundSelect& query,
+                                                   const std::vector<ColumnStats>& stats,
+                                                   uint64_t rows, uint64_t slots,
+                                                   const DeviceLimits& limits, uint32_t blocks);
+
 // Copies of a one-pass Block table (of `table_bytes`) that fit beside each other at
 // `blocks_per_sm` blocks an SM: a power of two up to kMaxBlockReplicas (GpuPlan::block_replicas).
 inline constexpr uint32_t kMaxBlockReplicas = 8;

@@ -4,33 +4,12 @@
 // key falls in (NULL keys, the DISTINCT set and the variance's second pass included).
 #include <doctest/doctest.h>
 
-#include <optional>
 
 #include "tests/gpu/strategy_compare.h"
 #include "tests/unit/support/result_check.h"
 #include "tools/data/paper_tables.h"
 
 namespace tally {
-namespace {
-
-// The result and --explain text of `sql` on the GPU with the block strategy forced.
-std::pair<Result, std::string> run_block(Database& db, const std::string& sql) {
-  ExecOptions options;
-  options.device = DeviceChoice::Gpu;
-  options.strategy = "block";
-  options.explain = true;
-  std::optional<Result> result;
-  std::string explain;
-  db.execute_script(sql, options, [&](const StatementOutcome& o) {
-    if (o.result) result = o.result;
-    explain += o.explain;
-  });
-  REQUIRE(result.has_value());
-  return {*result, explain};
-}
-
-}  // namespace
-
 TEST_CASE("gpu block slices: one Scan pass a slice gives the CPU engine's groups") {
   Database db;
   db.put_table(generate_atable(300000, 1u << 18, 0, 5));
@@ -43,7 +22,7 @@ TEST_CASE("gpu block slices: one Scan pass a slice gives the CPU engine's groups
         "SUM(col4) FROM atable GROUP BY 1"}) {
     INFO(sql);
     const Result cpu = test::run_sql(db, sql);
-    const auto [gpu, explain] = run_block(db, sql);
+    const auto [gpu, explain] = test::run_forced_block(db, sql);
     INFO(explain);
     CHECK(explain.find(" slices of ") != std::string::npos);
     CHECK(gpu.device.rfind("gpu", 0) == 0);

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <optional>
+
 #include "compiler/common/error.h"
 #include "tests/unit/support/result_check.h"
 #include "tests/unit/support/result_compare.h"
@@ -58,6 +60,21 @@ int compare_gpu_strategies(Database& db, const std::string& sql, double relative
     }
   }
   return ran;
+}
+
+std::pair<Result, std::string> run_forced_block(Database& db, const std::string& sql) {
+  ExecOptions options;
+  options.device = DeviceChoice::Gpu;
+  options.strategy = "block";
+  options.explain = true;
+  std::optional<Result> result;
+  std::string explain;
+  db.execute_script(sql, options, [&](const StatementOutcome& o) {
+    if (o.result) result = o.result;
+    explain += o.explain;
+  });
+  REQUIRE(result.has_value());
+  return {*result, explain};
 }
 
 }  // namespace tally::test

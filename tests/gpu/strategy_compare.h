@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include "runtime/session/database.h"
 #include "tests/unit/support/result_compare.h"
@@ -22,6 +23,9 @@ Result run_on_device(Database& db, const std::string& sql, DeviceChoice device,
 // gpu_tolerances(relative). A strategy
 // may refuse the query's shape (Unsupported), auto never. Returns how many strategies ran.
 int compare_gpu_strategies(Database& db, const std::string& sql, double relative = 1e-9);
+
+// The result and --explain text of `sql` on the GPU with the block strategy forced.
+std::pair<Result, std::string> run_forced_block(Database& db, const std::string& sql);
 
 // The GPU refuses `sql` as Unsupported with a message holding `reason`, and auto runs it on
 // the CPU engine, whose answer it returns unchanged.

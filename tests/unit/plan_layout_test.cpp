@@ -198,6 +198,17 @@ TEST_CASE("plan layout: a block table's copies spread a hot group's merges") {
         std::string::npos);
   CHECK(source.find("= min_of(") != std::string::npos);
   CHECK(source.find("if (group_rows_block == 0) continue;") != std::string::npos);
+  // 4,096 slots fill a block's share at 4 blocks an SM: half the blocks, twice the threads,
+  // hold two copies each.
+  BoundSelect wide = test::bind_first(
+      layout_db(), "SELECT l_orderkey % 4096, COUNT(*), SUM(l_quantity) FROM lineitem GROUP BY 1");
+  const GpuPlan w = plan_gpu(wide, scan_stats(wide, *layout_db().table(wide.table)),
+                             uint64_t{1} << 27, h100, GpuStrategy::Auto);
+  CHECK(w.strategy == GpuStrategy::Block);
+  CHECK(w.blocks_per_sm == 2);
+  CHECK(w.block == 512);
+  CHECK(w.block_replicas == 2);
+  CHECK(describe_plan(w).find("x 2 copies (lane l merges into copy l % 2)") != std::string::npos);
 }
 
 TEST_CASE("plan layout: block tables refuse what shared memory cannot hold") {
