@@ -545,26 +545,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     plan.grid = in_blocks->grid;
     plan.blocks_per_sm = in_blocks->blocks_per_sm;
     plan.block_table = std::move(in_blocks->table);
-    // A table that leaves no room for a second copy takes half the blocks an SM, each of twice
-    // the threads, where two copies then fit: on an H200, 4,096 and 8,192 groups ran 15-19%
-    // faster so under uniform keys and 21-28% under Zipf 1.5 (bench/RESULTS_groupby_sweep.md).
-    if (!plan.sliced() && plan.blocks_per_sm > 1 &&
-        block_table_replicas(plan.block_table.shared_bytes, plan.blocks_per_sm, limits) == 1) {
-      auto fewer = place_block_table_at(plan.layout, query, stats, rows, product, limits,
-                                        plan.blocks_per_sm / 2);
-      if (fewer &&
-          block_table_replicas(fewer->table.shared_bytes, fewer->blocks_per_sm, limits) > 1) {
-        plan.block = fewer->block;
-        plan.grid = fewer->grid;
-        plan.blocks_per_sm = fewer->blocks_per_sm;
-        plan.block_table = std::move(fewer->table);
-      }
-    }
-    if (!plan.sliced()) {
-      plan.block_replicas =
-          block_table_replicas(plan.block_table.shared_bytes, plan.blocks_per_sm, limits);
-      plan.block_table.shared_bytes *= plan.block_replicas;
-    }
+    if (!plan.sliced()) place_block_copies(plan, query, stats, limits);
     plan.reason += fmt::format("; {} bytes a block, {} blocks of {} threads an SM",
                                plan.block_table.shared_bytes, plan.blocks_per_sm, plan.block);
   }

@@ -92,6 +92,27 @@ uint32_t block_table_replicas(uint64_t table_bytes, uint32_t blocks_per_sm,
   return replicas;
 }
 
+// Fewer blocks for two copies: on an H200, 4,096 and 8,192 groups ran 15-19% faster so under
+// uniform keys and 21-28% under Zipf 1.5 (bench/RESULTS_groupby_sweep.md, session 32).
+void place_block_copies(GpuPlan& plan, const BoundSelect& query,
+                        const std::vector<ColumnStats>& stats, const DeviceLimits& limits) {
+  if (plan.blocks_per_sm > 1 &&
+      block_table_replicas(plan.block_table.shared_bytes, plan.blocks_per_sm, limits) == 1) {
+    auto fewer = place_block_table_at(plan.layout, query, stats, plan.rows, plan.slots, limits,
+                                      plan.blocks_per_sm / 2);
+    if (fewer &&
+        block_table_replicas(fewer->table.shared_bytes, fewer->blocks_per_sm, limits) > 1) {
+      plan.block = fewer->block;
+      plan.grid = fewer->grid;
+      plan.blocks_per_sm = fewer->blocks_per_sm;
+      plan.block_table = std::move(fewer->table);
+    }
+  }
+  plan.block_replicas =
+      block_table_replicas(plan.block_table.shared_bytes, plan.blocks_per_sm, limits);
+  plan.block_table.shared_bytes *= plan.block_replicas;
+}
+
 std::optional<BlockSlices> place_block_slices(const StateLayout& layout, const BoundSelect& query,
                                               const std::vector<ColumnStats>& stats, uint64_t rows,
                                               uint64_t slots, const DeviceLimits& limits) {

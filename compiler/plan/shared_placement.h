@@ -55,6 +55,12 @@ inline constexpr uint32_t kMaxBlockReplicas = 8;
 uint32_t block_table_replicas(uint64_t table_bytes, uint32_t blocks_per_sm,
                               const DeviceLimits& limits);
 
+// A one-pass Block plan's copies of its table (GpuPlan::block_replicas), its shared bytes
+// multiplied by them. A table that leaves no room for a second copy takes half the blocks an
+// SM, each of twice the threads, where two copies then fit.
+void place_block_copies(GpuPlan& plan, const BoundSelect& query,
+                        const std::vector<ColumnStats>& stats, const DeviceLimits& limits);
+
 std::optional<BlockSlices> place_block_slices(const StateLayout& layout, const BoundSelect& query,
                                               const std::vector<ColumnStats>& stats, uint64_t rows,
                                               uint64_t slots, const DeviceLimits& limits);
