@@ -86,8 +86,8 @@ int run(const RunArgs& args) {
               : "";
       if (const double warmed = gpu_warm.valid() ? gpu_warm.get() : 0; warmed > 0) {
         std::cerr << fmt::format(
-            "GPU warm-up: {:.1f} ms (the device opened and the interpreter's module loaded while "
-            "the data loaded)\n",
+            "GPU warm-up: {:.1f} ms (the device opened, the interpreter's and the uploads' kernels "
+            "loaded while the data loaded)\n",
             warmed);
       }
       std::cerr << fmt::format("Total: {:.1f} ms (the whole command{})\n", ms_since(start), waited);

@@ -10,6 +10,13 @@ namespace {
 // sm_90 keeps 1 KB of shared memory per resident block for itself.
 constexpr uint64_t kSharedReservedPerBlock = 1024;
 
+// Shared memory a block may use at `blocks` blocks an SM: its share of the SM, at most the
+// opt-in limit, less what sm_90 keeps for itself.
+uint64_t shared_room(const DeviceLimits& limits, uint64_t blocks) {
+  return std::min(limits.shared_per_block_optin, limits.shared_per_sm / blocks) -
+         kSharedReservedPerBlock;
+}
+
 // Registers a thread of a scan with shared thread tables keeps: its two LaneChunk buffers
 // and the rows in flight need about 64, and fewer make ptxas spill in the scan loop.
 constexpr int kChunkedScanRegisters = 64;
@@ -65,8 +72,7 @@ std::optional<BlockPlacement> place_block_table_at(const StateLayout& layout,
   if (block < 128) return std::nullopt;
   const uint32_t grid = static_cast<uint32_t>(limits.sm_count) * blocks;
   BlockTable t = plan_block_table(layout, query, stats, rows, grid, block, slots);
-  const uint64_t room = std::min(limits.shared_per_block_optin, limits.shared_per_sm / blocks) -
-                        kSharedReservedPerBlock;
+  const uint64_t room = shared_room(limits, blocks);
   if (t.shared_bytes > room) return std::nullopt;
   return BlockPlacement{block, grid, blocks, std::move(t)};
 }
@@ -85,8 +91,7 @@ std::optional<BlockPlacement> place_block_table(const StateLayout& layout, const
 uint32_t block_table_replicas(uint64_t table_bytes, uint32_t blocks_per_sm,
                               const DeviceLimits& limits) {
   const uint64_t blocks = std::max<uint32_t>(blocks_per_sm, 1);
-  const uint64_t room = std::min(limits.shared_per_block_optin, limits.shared_per_sm / blocks) -
-                        kSharedReservedPerBlock;
+  const uint64_t room = shared_room(limits, blocks);
   uint32_t replicas = 1;
   while (replicas < kMaxBlockReplicas && 2 * replicas * table_bytes <= room) replicas *= 2;
   return replicas;
@@ -143,8 +148,7 @@ void place_block_cache(GpuPlan& plan, const BoundSelect& query,
   if (has_wide_cells(t)) return;  // its CAS loops contend in shared memory (planner.cpp)
   const uint64_t bytes_per_slot = t.shared_bytes + sizeof(uint32_t);
   const uint64_t blocks = std::max<uint64_t>(plan.grid / static_cast<uint64_t>(limits.sm_count), 1);
-  const uint64_t room = std::min(limits.shared_per_block_optin, limits.shared_per_sm / blocks) -
-                        kSharedReservedPerBlock;
+  const uint64_t room = shared_room(limits, blocks);
   const uint64_t room_slots = std::bit_floor(room / bytes_per_slot);
   if (room_slots < kMinCacheSlots) return;
   const uint64_t slots = std::min(room_slots, std::bit_ceil(2 * plan.state_slots));
