@@ -7,6 +7,7 @@
 #include <map>
 
 #include "compiler/codegen/lookup_tables.h"
+#include "compiler/codegen/row_program_top.h"
 #include "compiler/common/error.h"
 #include "compiler/common/string_heap.h"
 #include "compiler/ir/grouping_sets.h"
@@ -26,11 +27,6 @@ struct Declined {
 };
 
 [[noreturn]] void decline(std::string why) { throw Declined{std::move(why)}; }
-
-// The most groups the keys' domain (or the rows) may give: the interpreter's groups finish as
-// the CPU engine's partial states, row by row on the host, where 15 M groups took 21 s against
-// 0.4 s for the generated kernels' columnar path (bench/RESULTS.md, interpreted tier).
-constexpr uint64_t kMaxGroups = uint64_t{1} << 17;
 
 // Values a register may hold: every intermediate is proved to stay within this, so 64-bit
 // wrapping arithmetic never wraps.
@@ -80,12 +76,17 @@ class Builder {
     if (!q.grouping_sets.empty()) decline("grouping sets take the generated kernels");
     if (q.filter) p_.filter = boolean(*q.filter);
     for (const ExprPtr& key : q.group_keys) add_key(*key);
-    if (std::min(p_.groups, in_.rows) > kMaxGroups) {
-      decline(fmt::format("up to {} groups: a large result takes the generated kernels",
-                          std::min(p_.groups, in_.rows)));
-    }
     p_.layout = layout_states(q, in_.stats, in_.rows);
     add_fields();
+    if (const uint64_t most = std::min(p_.groups, in_.rows); most > kInterpretedGroupsMax) {
+      auto top = top_order(q, p_, in_.stats, in_.parameters, in_.rows);
+      if (const auto* why = std::get_if<std::string>(&top)) {
+        decline(fmt::format("up to {} groups: a large result takes the generated kernels ({})",
+                            most, *why));
+      }
+      p_.selects_top = true;
+      p_.top = std::get<tally_interp::TopOrder>(top);
+    }
     return std::move(p_);
   }
 

@@ -15,7 +15,9 @@
 #include "runtime/compile/kernel_cache.h"
 #include "runtime/cpu/partial_groups.h"
 #include "runtime/gpu/gpu_engine_impl.h"
+#include "runtime/gpu/interpreted_top.h"
 #include "runtime/gpu/state_cells.h"
+#include "runtime/result/result_builder.h"
 #include "templates/tally_status.cuh"
 
 namespace tally {
@@ -29,11 +31,6 @@ constexpr uint64_t kSharedCells = 2048;
 constexpr uint32_t kBlocksPerSm = 8;
 constexpr uint64_t kEmptyKey = ~uint64_t{0};
 constexpr int kMaxAttempts = 4;  // a full table doubles; after this many the statement compiles
-
-// Host mirror of templates/tally_interp_kernel.cuh's InterpTable.
-struct TableParam {
-  uint64_t keys, capacity, status, cells, slots, distinct_words, distinct_capacity;
-};
 
 // The DISTINCT set's entries: a first set's at most 2^24 (384 MiB), grown on the device's word.
 constexpr uint64_t kDistinctFirstMax = uint64_t{1} << 24;
@@ -89,18 +86,13 @@ DeviceProgram upload_program(GpuEngine::Impl& engine, const RowProgram& p, const
 }
 
 // The groups' keys and cells after a run: slots in order, cells group-major.
-struct Downloaded {
-  std::vector<uint64_t> groups;
-  std::vector<int128> cells;
-};
-
-Downloaded download_groups(const cuda::DeviceBuffer& keys, const cuda::DeviceBuffer& cells,
-                           uint64_t slots, size_t fields) {
+InterpretedGroups download_groups(const cuda::DeviceBuffer& keys, const cuda::DeviceBuffer& cells,
+                                  uint64_t slots, size_t fields) {
   std::vector<uint64_t> key_words(slots);
   keys.download(key_words.data(), slots * 8);
   std::vector<int128> field_major(slots * fields);
   cells.download(field_major.data(), field_major.size() * 16);
-  Downloaded d;
+  InterpretedGroups d;
   for (uint64_t s = 0; s < slots; ++s) {
     if (key_words[s] == kEmptyKey) continue;
     d.groups.push_back(s + 1 == slots ? kEmptyKey : key_words[s]);
@@ -239,15 +231,16 @@ std::string describe_interpreted(const BoundSelect& query, const Table& table,
   const RowProgram& p = std::get<RowProgram>(program);
   return fmt::format(
       "interpreted tier: runs it until its own kernels are compiled "
-      "({} instructions, {} registers, {} state fields, at most {} groups, {} lookup words)\n",
+      "({} instructions, {} registers, {} state fields, at most {} groups, {} lookup words{})\n",
       p.instrs.size(), p.registers, p.fields.size(), std::min<uint64_t>(p.groups, table.rows()),
-      p.lookups.size());
+      p.lookups.size(),
+      p.selects_top ? "; the device keeps the groups the first ORDER BY key puts first" : "");
 }
 
 struct InterpreterKernels::Loaded {
   std::shared_ptr<const cuda::CompiledKernel> binary;
   cuda::Module module;
-  cuda::Kernel init, scan;
+  cuda::Kernel init, scan, rank, rank_histogram, gather;
   uint32_t grid;
 
   Loaded(std::shared_ptr<const cuda::CompiledKernel> b, int sm_count)
@@ -255,6 +248,9 @@ struct InterpreterKernels::Loaded {
         module(binary->image),
         init(module.kernel("tally_interp_init")),
         scan(module.kernel("tally_interp_scan")),
+        rank(module.kernel("tally_interp_rank")),
+        rank_histogram(module.kernel("tally_interp_rank_histogram")),
+        gather(module.kernel("tally_interp_gather")),
         grid(static_cast<uint32_t>(std::max(1, sm_count)) * kBlocksPerSm) {}
 };
 
@@ -265,7 +261,7 @@ InterpreterKernels::~InterpreterKernels() {
 
 std::string interpreter_source() {
   return "// tally's interpreted tier (runtime/gpu/interpreted_scan.h)\n"
-         "#include \"tally_interp_kernel.cuh\"\n";
+         "#include \"tally_interp_top.cuh\"\n";
 }
 
 bool InterpreterKernels::ready(const cuda::Device& device, bool wait) {
@@ -303,6 +299,9 @@ bool InterpreterKernels::loaded() const {
 
 const cuda::Kernel& InterpreterKernels::init() const { return loaded_->init; }
 const cuda::Kernel& InterpreterKernels::scan() const { return loaded_->scan; }
+const cuda::Kernel& InterpreterKernels::rank() const { return loaded_->rank; }
+const cuda::Kernel& InterpreterKernels::rank_histogram() const { return loaded_->rank_histogram; }
+const cuda::Kernel& InterpreterKernels::gather() const { return loaded_->gather; }
 uint32_t InterpreterKernels::grid() const { return loaded_->grid; }
 
 std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect& query,
@@ -325,6 +324,11 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
     return std::nullopt;
   }
   const RowProgram& p = std::get<RowProgram>(compiled);
+  const uint64_t needed = p.selects_top ? rows_needed(query, parameters) : 0;
+  if (needed > kInterpretedGroupsMax) {
+    *why = fmt::format("LIMIT keeps {} rows of a large result", needed);
+    return std::nullopt;
+  }
   // Only now: a statement the interpreter does not take keeps its copy beside the compile.
   if (columns_ahead.valid()) report.upload_ms += columns_ahead.get();
   auto upload_start = std::chrono::steady_clock::now();
@@ -352,8 +356,8 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
         engine.pool.allocate(distinct_capacity * 24, "the interpreter's DISTINCT set");
     cuda::DeviceBuffer status = engine.pool.allocate(16, "a status word");
     status.fill_bytes(0);
-    const TableParam t{keys.ptr(), capacity,  status.ptr(),     cells.ptr(),
-                       slots,      set.ptr(), distinct_capacity};
+    const InterpretedTableParam t{keys.ptr(), capacity,  status.ptr(),     cells.ptr(),
+                                  slots,      set.ptr(), distinct_capacity};
     cuda::LaunchConfig config;
     config.block = kThreads;
     config.grid =
@@ -384,7 +388,14 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
       return std::nullopt;
     }
     auto download_start = std::chrono::steady_clock::now();
-    Downloaded d = download_groups(keys, cells, slots, fields);
+    std::optional<InterpretedGroups> kept =
+        p.selects_top ? download_top_groups(engine, t, program.param, p, needed)
+                      : download_groups(keys, cells, slots, fields);
+    if (!kept) {
+      *why = "the first ORDER BY key ties over more groups than the host finishes";
+      return std::nullopt;
+    }
+    InterpretedGroups& d = *kept;
     const std::vector<DistinctValue> values = download_distinct(set, distinct_capacity);
     report.download_ms += ms_since(download_start);
     auto finish_start = std::chrono::steady_clock::now();

@@ -36,6 +36,10 @@ class InterpreterKernels {
   bool loaded() const;  // whether a ready() has loaded the kernels
   const cuda::Kernel& init() const;
   const cuda::Kernel& scan() const;
+  // The large result's selection (templates/tally_interp_top.cuh).
+  const cuda::Kernel& rank() const;
+  const cuda::Kernel& rank_histogram() const;
+  const cuda::Kernel& gather() const;
   uint32_t grid() const;  // the Scan's blocks: enough to fill every SM
 
  private:

@@ -27,6 +27,22 @@ ExecOptions gpu_options(const std::string& interpreted_kernels) {
   return options;
 }
 
+// `sql` runs on the interpreter on the GPU and gives the CPU engine's rows (`in_order`: in the
+// same order, else as a set).
+void check_interpreted(Database& db, const std::string& sql, bool in_order) {
+  INFO(sql);
+  const Result cpu = test::run_sql(db, sql);
+  const StatementOutcome gpu = test::last_outcome(db, sql, gpu_options("always"));
+  INFO(gpu.timings.gpu);
+  CHECK(interpreted(gpu));
+  CHECK(gpu.result->device.rfind("gpu", 0) == 0);
+  if (in_order) {
+    CHECK(test::row_texts(*gpu.result) == test::row_texts(cpu));
+  } else {
+    CHECK(test::sorted_row_texts(*gpu.result) == test::sorted_row_texts(cpu));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("gpu interpreter: the statements it takes match the CPU engine") {
@@ -74,15 +90,7 @@ TEST_CASE("gpu interpreter: the statements it takes match the CPU engine") {
       "SELECT c_boolean, COUNT(DISTINCT c_integer), SUM(DISTINCT c_decimal), "
       "COUNT(DISTINCT c_varchar), MIN(DISTINCT c_date), SUM(c_bigint) FROM nulls GROUP BY 1",
   };
-  for (const std::string& sql : statements) {
-    INFO(sql);
-    const Result cpu = test::run_sql(db, sql);
-    const StatementOutcome gpu = test::last_outcome(db, sql, gpu_options("always"));
-    INFO(gpu.timings.gpu);
-    CHECK(interpreted(gpu));
-    CHECK(gpu.result->device.rfind("gpu", 0) == 0);
-    CHECK(test::sorted_row_texts(*gpu.result) == test::sorted_row_texts(cpu));
-  }
+  for (const std::string& sql : statements) check_interpreted(db, sql, false);
 }
 
 // A first table of 256 slots for 300 groups and a DISTINCT set of 256 entries for up to 2,100
@@ -104,6 +112,37 @@ TEST_CASE("gpu interpreter: a full table or DISTINCT set grows and the Scan runs
   CHECK(gpu.timings.gpu.find("the interpreter's DISTINCT set filled up and grew") !=
         std::string::npos);
   CHECK(test::sorted_row_texts(*gpu.result) == test::sorted_row_texts(cpu));
+}
+
+// More groups than the host finishes: under ORDER BY ... LIMIT the device ranks them by the
+// first ORDER BY key and copies out only those at or before the k-th (interpreted_top.h).
+TEST_CASE("gpu interpreter: a large result under ORDER BY ... LIMIT leaves only its first groups") {
+  Database db;
+  db.put_table(generate_lineitem(0.05, 5));                 // 300,000 possible orders
+  db.put_table(generate_atable(1u << 20, 1u << 22, 0, 5));  // 2^22 possible keys
+  const std::vector<std::string> statements = {
+      "SELECT l_orderkey, SUM(l_extendedprice) AS total, COUNT(*) AS lines FROM lineitem "
+      "GROUP BY l_orderkey ORDER BY total DESC, l_orderkey LIMIT 10",
+      // thousands of orders tie on 7 lines; the second key breaks them on the host
+      "SELECT l_orderkey, COUNT(*) AS n FROM lineitem GROUP BY 1 ORDER BY n DESC, 1 LIMIT 5",
+      "SELECT col1, MIN(col2), MAX(col2) FROM atable GROUP BY 1 ORDER BY 1 DESC LIMIT 5 OFFSET 2",
+      // NULL where each of a group's values is a multiple of 50 (about 20,000 groups)
+      "SELECT col1, MAX(CASE WHEN col2 % 50 <> 0 THEN col2 END) AS m FROM atable GROUP BY 1 "
+      "ORDER BY m NULLS FIRST, col1 LIMIT 6",
+      "SELECT CASE WHEN col1 % 7 = 0 THEN NULL ELSE col1 END AS k, COUNT(*) FROM atable "
+      "GROUP BY 1 ORDER BY 1 DESC NULLS FIRST LIMIT 4",
+      "SELECT col1, SUM(col2) AS s FROM atable WHERE col2 < 0 GROUP BY 1 ORDER BY s LIMIT 3",
+  };
+  for (const std::string& sql : statements) check_interpreted(db, sql, true);
+  // About 800,000 keys hold one row each: the first ORDER BY key ties over more groups than
+  // the host finishes, and the statement takes its own kernels.
+  const std::string ties =
+      "SELECT col1, COUNT(*) AS n FROM atable GROUP BY 1 ORDER BY n, 1 LIMIT 3";
+  const StatementOutcome gpu = test::last_outcome(db, ties, gpu_options("always"));
+  INFO(gpu.timings.gpu);
+  CHECK_FALSE(interpreted(gpu));
+  CHECK(gpu.timings.gpu.find("ties over more groups") != std::string::npos);
+  CHECK(test::row_texts(*gpu.result) == test::row_texts(test::run_sql(db, ties)));
 }
 
 // tally run and shell open the GPU while their data loads (Database::warm_gpu): the

@@ -230,6 +230,38 @@ TEST_CASE("row program: computed string keys and string MIN and MAX run as domai
 
 namespace tally {
 
+TEST_CASE("row program: a large result under ORDER BY ... LIMIT keeps only its first groups") {
+  // atable: 140,000 rows over 2^20 keys, more groups than the host finishes.
+  const std::vector<std::string> statements = {
+      "SELECT col1, COUNT(*), SUM(col2) FROM atable GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT 10",
+      // COUNT(*) ties over thousands of groups; the second key breaks them
+      "SELECT col1, COUNT(*) AS n FROM atable GROUP BY 1 ORDER BY n DESC, col1 LIMIT 7",
+      "SELECT col1 % 200000 AS k, MIN(col2) FROM atable GROUP BY 1 ORDER BY 1 DESC LIMIT 5 "
+      "OFFSET 3",
+      // an aggregate NULL where no row of the group passes the CASE, and a NULL key
+      "SELECT col1, MAX(CASE WHEN col2 % 3 = 0 THEN col2 END) AS m FROM atable GROUP BY 1 "
+      "ORDER BY m NULLS FIRST, col1 LIMIT 6",
+      "SELECT CASE WHEN col1 % 7 = 0 THEN NULL ELSE col1 END AS k, COUNT(*) FROM atable "
+      "GROUP BY 1 ORDER BY 1 DESC NULLS FIRST LIMIT 4",
+      "SELECT col1, MIN(col2) AS m FROM atable GROUP BY 1 ORDER BY m, col1 LIMIT 0",
+  };
+  for (const std::string& sql : statements) {
+    INFO(sql);
+    const BoundSelect q = bind(sql);
+    const TablePtr table = test_db().table(q.table);
+    auto program = program_of(q, *table);
+    if (auto* why = std::get_if<std::string>(&program)) FAIL("declined: " << *why);
+    CHECK(std::get<RowProgram>(program).selects_top);
+    const Result host = test::run_row_program_on_host(std::get<RowProgram>(program), q, *table);
+    CHECK(test::row_texts(host) == test::row_texts(test::run_sql(test_db(), sql)));
+  }
+  CHECK(declined("SELECT col1, AVG(col2) FROM atable GROUP BY 1 ORDER BY 2 LIMIT 3")
+            .find("does not order as one state field") != std::string::npos);
+  CHECK(declined("SELECT col1, COUNT(*) FROM atable GROUP BY 1 HAVING COUNT(*) > 1 ORDER BY 1 "
+                 "LIMIT 3")
+            .find("HAVING") != std::string::npos);
+}
+
 TEST_CASE("row program: the interpreter's kernels compile with NVRTC") {
   if (!cuda::nvrtc_available()) return;
   const cuda::CompiledKernel k = cuda::compile_cuda(interpreter_source(), "tally_interp.cu");

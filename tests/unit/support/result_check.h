@@ -55,14 +55,20 @@ inline Result run_sql(Database& db, const std::string& sql,
   return last_result(db, sql, options);
 }
 
-// The rows as sorted text ("a|b|" a row), to compare two results whatever their row order.
-inline std::vector<std::string> sorted_row_texts(const Result& r) {
+// The rows as text ("a|b|" a row), in order.
+inline std::vector<std::string> row_texts(const Result& r) {
   std::vector<std::string> rows;
   for (size_t i = 0; i < r.rows.size(); ++i) {
     std::string line;
     for (size_t c = 0; c < r.names.size(); ++c) line += r.cell_text(i, c) + "|";
     rows.push_back(line);
   }
+  return rows;
+}
+
+// The same sorted, to compare two results whatever their row order.
+inline std::vector<std::string> sorted_row_texts(const Result& r) {
+  std::vector<std::string> rows = row_texts(r);
   std::sort(rows.begin(), rows.end());
   return rows;
 }

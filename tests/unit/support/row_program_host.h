@@ -15,6 +15,8 @@
 #include "compiler/codegen/row_program.h"
 #include "runtime/gpu/device_layout.h"
 #include "runtime/gpu/interpreted_scan.h"
+#include "runtime/gpu/rank_select.h"
+#include "runtime/result/result_builder.h"
 #include "runtime/storage/table.h"
 
 namespace tally::test {
@@ -49,6 +51,22 @@ inline int128 initial_cell(const tally_interp::Field& f) {
   if (f.op == tally_interp::kFieldMin) return INT64_MAX;
   if (f.op == tally_interp::kFieldMax) return INT64_MIN;
   return 0;
+}
+
+// What the device's selection of a large result keeps of `groups` (RowProgram::selects_top,
+// runtime/gpu/interpreted_top.h): those ranked at or before the k-th.
+inline void keep_selected_groups(const RowProgram& p, const tally_interp::Program& program,
+                                 uint64_t needed, std::map<uint64_t, std::vector<int128>>& groups) {
+  std::vector<uint64_t> ranks;
+  for (const auto& [group, cells] : groups) {
+    auto cell = [&](int f) { return static_cast<tally_interp::i64>(cells[f]); };
+    ranks.push_back(tally_interp::group_rank(program, p.top, group, cell));
+  }
+  const RankSelect select = select_ranks_on_host(ranks, needed);
+  size_t i = 0;
+  for (auto it = groups.begin(); it != groups.end(); ++i) {
+    it = ranks[i] > select.threshold() ? groups.erase(it) : std::next(it);
+  }
 }
 
 // The program over every row of `table` on the host, its columns in the device layout.
@@ -100,6 +118,7 @@ inline Result run_row_program_on_host(
         distinct.emplace(it->first, static_cast<uint32_t>(f), r[field.reg]);
     }
   }
+  if (p.selects_top) keep_selected_groups(p, program, rows_needed(q, parameters), groups);
   std::vector<uint64_t> numbers;
   std::vector<int128> cells;
   for (const auto& [group, row_cells] : groups) {
