@@ -72,6 +72,27 @@ CountSumPacking count_sum_packing(const GpuPlan& plan, const BoundSelect& query,
   return packing;
 }
 
+bool packed_sum_may_wrap(const GpuPlan& plan, const BoundSelect& query,
+                         const std::vector<ColumnStats>& stats) {
+  const CountSumPacking p = count_sum_packing(plan, query, stats);
+  return p.packs() && p.count_bits > 0 && p.exact_rows != ~0ull;
+}
+
+GpuPlan with_hot_group_carries(GpuPlan plan, const BoundSelect& query,
+                               const std::vector<ColumnStats>& stats, uint64_t hottest_rows,
+                               const std::string& evidence) {
+  if (!packed_sum_may_wrap(plan, query, stats)) return plan;
+  // Half the exact rows: the sample's share is itself an estimate.
+  const uint64_t exact_rows = count_sum_packing(plan, query, stats).exact_rows;
+  if (hottest_rows <= exact_rows / 2) return plan;
+  plan.packed_sum_carries = true;
+  plan.reason += fmt::format(
+      "; the packed sum carries: a key may hold about {} rows, past the {} a low-count sum is "
+      "exact for ({})",
+      hottest_rows, exact_rows, evidence);
+  return plan;
+}
+
 std::string describe_count_sum_packing(const GpuPlan& plan, const BoundSelect& query,
                                        const std::vector<ColumnStats>& stats) {
   const CountSumPacking p = count_sum_packing(plan, query, stats);

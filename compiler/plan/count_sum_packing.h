@@ -41,6 +41,19 @@ struct CountSumPacking {
 CountSumPacking count_sum_packing(const GpuPlan& plan, const BoundSelect& query,
                                   const std::vector<ColumnStats>& stats);
 
+// The plan with the carrying layout where a sample says one group may pass the rows the
+// low-count layout's sum is exact for (`hottest_rows`: the sample's most frequent key's share
+// of the table, in rows; skewed keys), which would cost a second Scan with carries;
+// `evidence` says what was sampled.
+GpuPlan with_hot_group_carries(GpuPlan plan, const BoundSelect& query,
+                               const std::vector<ColumnStats>& stats, uint64_t hottest_rows,
+                               const std::string& evidence);
+
+// Whether the plan packs in the low-count layout with groups whose sums it may not hold: the
+// case with_hot_group_carries weighs.
+bool packed_sum_may_wrap(const GpuPlan& plan, const BoundSelect& query,
+                         const std::vector<ColumnStats>& stats);
+
 // For --explain: a line saying which sum shares the row count's word and in which layout, or
 // "" where none does.
 std::string describe_count_sum_packing(const GpuPlan& plan, const BoundSelect& query,

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "compiler/common/elapsed.h"
+#include "compiler/plan/count_sum_packing.h"
 #include "compiler/plan/l2_slices.h"
 #include "runtime/compile/group_estimate.h"
 #include "runtime/compile/kernel_cache.h"
@@ -28,16 +29,26 @@ GpuPlan plan_for(const BoundSelect& query, const std::vector<ColumnStats>& stats
         sample_key_locality(query, *options.table, plan, parameters);
     if (locality) plan = with_l2_slices(std::move(plan), query, stats, options.limits, *locality);
   }
-  if (plan.strategy != GpuStrategy::Hash) return plan;
-  if (options.hash_capacity > 0) return with_hash_capacity(plan, options.hash_capacity);
+  if (plan.strategy == GpuStrategy::Hash && options.hash_capacity > 0)
+    plan = with_hash_capacity(plan, options.hash_capacity);
   // A sample costs about a millisecond of evaluation: worth it only where the row-based
-  // table is large enough to cost more to clear and finalize.
-  constexpr uint64_t kSampleAbove = uint64_t{1} << 18, kSampleRows = 8192;
-  if (options.table && plan.slots > kSampleAbove && values_known) {
+  // table is large enough to cost more to clear and finalize, or where a hot group would
+  // make the packed sum's Scan run twice. A key seen fewer than kHotSampleRows times in it
+  // says nothing of its share.
+  constexpr uint64_t kSampleAbove = uint64_t{1} << 18, kSampleRows = 8192, kHotSampleRows = 8;
+  const bool size_hash =
+      plan.strategy == GpuStrategy::Hash && options.hash_capacity == 0 && plan.slots > kSampleAbove;
+  const bool may_wrap = packed_sum_may_wrap(plan, query, stats);
+  if (options.table && values_known && (size_hash || may_wrap)) {
     const GroupEstimate e = estimate_groups(query, *options.table, parameters, kSampleRows);
-    if (e.passed > 0) {
+    if (e.passed > 0 && size_hash) {
       plan = with_estimated_groups(
           plan, e.groups, fmt::format("{} distinct keys in {} sampled rows", e.distinct, e.passed));
+    }
+    if (e.hottest >= kHotSampleRows && may_wrap) {
+      plan = with_hot_group_carries(
+          plan, query, stats, e.hottest * rows / e.sampled,
+          fmt::format("one key in {} of {} sampled rows", e.hottest, e.sampled));
     }
   }
   return plan;

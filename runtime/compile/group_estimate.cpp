@@ -97,7 +97,7 @@ GroupEstimate estimate_groups(const BoundSelect& query, const Table& table,
       for (size_t k = 0; k < real_keys; ++k) {
         if (!((sets[s] >> k) & 1)) set_keys[k] = Value();
       }
-      ++seen[s][key_bytes(set_keys)];
+      e.hottest = std::max<uint64_t>(e.hottest, ++seen[s][key_bytes(set_keys)]);
     }
   }
   if (e.passed == 0) return e;

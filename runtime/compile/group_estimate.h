@@ -18,6 +18,7 @@ struct GroupEstimate {
   uint64_t sampled = 0;   // rows drawn
   uint64_t passed = 0;    // of which the filter kept
   uint64_t distinct = 0;  // distinct keys among those
+  uint64_t hottest = 0;   // the most of those one key had
 };
 
 // The larger of two estimators over `sample_rows` rows drawn at random (a fixed seed, so
