@@ -43,11 +43,12 @@ CountSumPacking count_sum_packing(const GpuPlan& plan, const BoundSelect& query,
 
 // The plan with the carrying layout where a sample says one group may pass the rows the
 // low-count layout's sum is exact for (`hottest_rows`: the sample's most frequent key's share
-// of the table, in rows; skewed keys), which would cost a second Scan with carries;
-// `evidence` says what was sampled.
+// of the table, in rows; skewed keys), which would cost a second Scan with carries, unless
+// the sample's `sampled_keys` distinct keys fit the plan's block cache; `evidence` says what
+// was sampled.
 GpuPlan with_hot_group_carries(GpuPlan plan, const BoundSelect& query,
                                const std::vector<ColumnStats>& stats, uint64_t hottest_rows,
-                               const std::string& evidence);
+                               uint64_t sampled_keys, const std::string& evidence);
 
 // Whether the plan packs in the low-count layout with groups whose sums it may not hold: the
 // case with_hot_group_carries weighs.

@@ -47,7 +47,7 @@ GpuPlan plan_for(const BoundSelect& query, const std::vector<ColumnStats>& stats
     }
     if (e.hottest >= kHotSampleRows && may_wrap) {
       plan = with_hot_group_carries(
-          plan, query, stats, e.hottest * rows / e.sampled,
+          plan, query, stats, e.hottest * rows / e.sampled, e.distinct,
           fmt::format("one key in {} of {} sampled rows", e.hottest, e.sampled));
     }
   }
