@@ -27,9 +27,13 @@ struct GroupEstimate {
 // for sqrt(N / n) keys each), whose ratio error is bounded. Both can fall short on skewed
 // keys: the hash table's grow-and-rerun covers an underestimate. Rows whose filter or keys
 // raise an error are skipped (the query itself reports those).
-// Row `row`'s scan columns as the CPU evaluator reads them (strings interned into `strings`).
+// Row `row`'s scan columns as the CPU evaluator reads them (strings interned into `strings`);
+// with `only`, just the columns it marks (the others stay NULL).
 void read_scan_row(const BoundSelect& query, const Table& table, size_t row, StringHeap& strings,
-                   std::vector<Value>& values);
+                   std::vector<Value>& values, const std::vector<bool>* only = nullptr);
+
+// The scan columns the filter and the group keys read, for read_scan_row's `only`.
+std::vector<bool> key_and_filter_columns(const BoundSelect& query);
 
 GroupEstimate estimate_groups(const BoundSelect& query, const Table& table,
                               const std::vector<Value>& parameters, uint64_t sample_rows);

@@ -59,13 +59,14 @@ std::optional<KeyLocality> sample_key_locality(const BoundSelect& query, const T
   ctx.strings = &strings;
   std::mt19937_64 random(0x10ca1u);  // a fixed seed: a plan is reproducible
   std::vector<Value> values;
+  const std::vector<bool> used = key_and_filter_columns(query);
   std::unordered_set<uint64_t> seen;
   for (uint64_t w = 0; w < kWindows; ++w) {
     const uint64_t start = (rows - window) / (kWindows - 1) * w;
     std::vector<DigitSpan> spans(plan.keys.size());
     bool sampled = false;
     for (uint64_t i = 0; i < kSamplesPerWindow; ++i) {
-      read_scan_row(query, table, start + random() % window, strings, values);
+      read_scan_row(query, table, start + random() % window, strings, values, &used);
       ctx.columns = values.data();
       try {
         if (query.filter && !is_true(evaluate(*query.filter, ctx))) continue;

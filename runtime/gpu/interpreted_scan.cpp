@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "compiler/codegen/row_program.h"
+#include "compiler/common/byte_size.h"
 #include "compiler/common/elapsed.h"
 #include "runtime/compile/gpu_compile.h"
 #include "runtime/compile/kernel_cache.h"
@@ -30,7 +31,8 @@ constexpr uint64_t kSharedSlots = 256;
 constexpr uint64_t kSharedCells = 2048;
 constexpr uint32_t kBlocksPerSm = 8;
 constexpr uint64_t kEmptyKey = ~uint64_t{0};
-constexpr int kMaxAttempts = 4;  // a full table doubles; after this many the statement compiles
+constexpr int kMaxAttempts = 4;      // a full table doubles; after this many the statement compiles
+constexpr uint64_t kTableShare = 4;  // the most of the device's memory a table takes: 1/4
 
 // The DISTINCT set's entries: a first set's at most 2^24 (384 MiB), grown on the device's word.
 constexpr uint64_t kDistinctFirstMax = uint64_t{1} << 24;
@@ -172,6 +174,67 @@ void add_distinct_values(const RowProgram& p, const BoundSelect& plain,
                                      : from_cell(d.value, false, type);
     agg_merge(partial.states[index.at(d.group)][a], specs[a], v);
   }
+}
+
+// The first table's slots and DISTINCT set's entries: twice the groups the keys' domain or the
+// rows allow, and twice the set's bound; `first_capacity` > 0 sets both (tests of growth).
+struct Capacities {
+  uint64_t table, distinct;
+};
+
+Capacities first_capacities(const RowProgram& p, uint64_t rows, uint64_t first_capacity) {
+  const bool distinct = std::any_of(p.fields.begin(), p.fields.end(), [](const auto& f) {
+    return f.op == tally_interp::kFieldDistinct;
+  });
+  Capacities c{std::max<uint64_t>(64, 2 * std::min<uint64_t>(p.groups, rows + 1)),
+               distinct ? std::clamp<uint64_t>(2 * p.distinct_values, 1024, kDistinctFirstMax) : 0};
+  if (first_capacity > 0) c = {first_capacity, distinct ? first_capacity : 0};
+  return c;
+}
+
+// Why a table of these capacities is more than the interpreter takes of the device's memory,
+// or "": a large result's table (RowProgram::selects_top) follows the keys' domain, where the
+// statement's own kernels would hold the columns beside fewer bytes a slot.
+std::string table_too_large(GpuEngine::Impl& engine, const Capacities& c, uint64_t fields) {
+  const uint64_t memory =
+      engine.pool.limit() > 0 ? engine.pool.limit() : engine.device.profile().total_memory;
+  const uint64_t bytes = (c.table + 1) * (8 + 16 * std::max<uint64_t>(1, fields)) + 24 * c.distinct;
+  if (memory == 0 || bytes <= memory / kTableShare) return "";
+  return fmt::format("the interpreter's table would take {} of the device's {}",
+                     format_bytes(bytes), format_bytes(memory));
+}
+
+// One attempt's table, states, DISTINCT set and status word on the device.
+struct DeviceTable {
+  cuda::DeviceBuffer keys, cells, set, status;
+  InterpretedTableParam param;
+
+  DeviceTable(GpuEngine::Impl& engine, const Capacities& c, uint64_t fields)
+      : keys(engine.pool.allocate((c.table + 1) * 8, "the interpreter's table")),
+        cells(engine.pool.allocate(std::max<uint64_t>(1, fields) * (c.table + 1) * 16,
+                                   "the interpreter's states")),
+        set(engine.pool.allocate(c.distinct * 24, "the interpreter's DISTINCT set")),
+        status(engine.pool.allocate(16, "a status word")),
+        param{keys.ptr(), c.table, status.ptr(), cells.ptr(), c.table + 1, set.ptr(), c.distinct} {
+    status.fill_bytes(0);
+  }
+};
+
+// Clears the table and runs the Scan over `rows` rows; the status word it leaves.
+uint32_t scan_into(GpuEngine::Impl& engine, const DeviceTable& t,
+                   const tally_interp::Program& program, const RowProgram& p, uint64_t rows) {
+  const uint64_t fields = std::max<uint64_t>(1, p.fields.size());
+  cuda::LaunchConfig config;
+  config.block = kThreads;
+  config.grid = launch_grid(std::max(t.param.slots * fields, 3 * t.param.distinct_capacity));
+  cuda::launch(engine.interpreter.init(), config, t.param, program);
+  const bool shared = p.groups <= kSharedSlots && p.fields.size() * p.groups <= kSharedCells;
+  const uint32_t shared_groups = shared ? static_cast<uint32_t>(p.groups) : 0;
+  config.grid = engine.interpreter.grid();
+  cuda::launch(engine.interpreter.scan(), config, t.param, program, rows, shared_groups);
+  uint32_t word = 0;
+  t.status.download(&word, sizeof word);
+  return word;
 }
 
 }  // namespace
@@ -334,50 +397,22 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
   auto upload_start = std::chrono::steady_clock::now();
   DeviceProgram program = upload_program(engine, p, query, table);
   report.upload_ms += ms_since(upload_start);
-  const uint64_t fields = p.fields.size();
-  const bool shared = p.groups <= kSharedSlots && fields * p.groups <= kSharedCells;
-  uint64_t capacity = std::max<uint64_t>(64, 2 * std::min<uint64_t>(p.groups, table.rows() + 1));
-  const bool distinct = std::any_of(p.fields.begin(), p.fields.end(), [](const auto& f) {
-    return f.op == tally_interp::kFieldDistinct;
-  });
-  uint64_t distinct_capacity =
-      distinct ? std::clamp<uint64_t>(2 * p.distinct_values, 1024, kDistinctFirstMax) : 0;
-  if (first_capacity > 0) {
-    capacity = first_capacity;
-    if (distinct) distinct_capacity = first_capacity;
-  }
+  Capacities capacities = first_capacities(p, table.rows(), first_capacity);
   for (int attempt = 1;; ++attempt) {
+    *why = table_too_large(engine, capacities, p.fields.size());
+    if (!why->empty()) return std::nullopt;
     auto kernels_start = std::chrono::steady_clock::now();
-    const uint64_t slots = capacity + 1;
-    cuda::DeviceBuffer keys = engine.pool.allocate(slots * 8, "the interpreter's table");
-    cuda::DeviceBuffer cells = engine.pool.allocate(std::max<uint64_t>(1, fields) * slots * 16,
-                                                    "the interpreter's states");
-    cuda::DeviceBuffer set =
-        engine.pool.allocate(distinct_capacity * 24, "the interpreter's DISTINCT set");
-    cuda::DeviceBuffer status = engine.pool.allocate(16, "a status word");
-    status.fill_bytes(0);
-    const InterpretedTableParam t{keys.ptr(), capacity,  status.ptr(),     cells.ptr(),
-                                  slots,      set.ptr(), distinct_capacity};
-    cuda::LaunchConfig config;
-    config.block = kThreads;
-    config.grid =
-        launch_grid(std::max(slots * std::max<uint64_t>(1, fields), 3 * distinct_capacity));
-    cuda::launch(engine.interpreter.init(), config, t, program.param);
-    config.grid = engine.interpreter.grid();
-    const uint64_t rows = table.rows();
-    const uint32_t shared_groups = shared ? static_cast<uint32_t>(p.groups) : 0;
-    cuda::launch(engine.interpreter.scan(), config, t, program.param, rows, shared_groups);
-    uint32_t word = 0;
-    status.download(&word, sizeof word);
+    const DeviceTable t(engine, capacities, p.fields.size());
+    const uint32_t word = scan_into(engine, t, program.param, p, table.rows());
     report.scan_ms += ms_since(kernels_start);
     const uint32_t grows = kStatusTableFull | kStatusDistinctFull;
     if (word != 0 && (word & ~grows) == 0 && attempt < kMaxAttempts) {
       if (word & kStatusTableFull) {
-        capacity *= 2;
+        capacities.table *= 2;
         add_rerun(report.reruns, "the interpreter's table filled up and grew");
       }
       if (word & kStatusDistinctFull) {
-        distinct_capacity *= 4;
+        capacities.distinct *= 4;
         add_rerun(report.reruns, "the interpreter's DISTINCT set filled up and grew");
       }
       continue;
@@ -389,18 +424,17 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
     }
     auto download_start = std::chrono::steady_clock::now();
     std::optional<InterpretedGroups> kept =
-        p.selects_top ? download_top_groups(engine, t, program.param, p, needed)
-                      : download_groups(keys, cells, slots, fields);
+        p.selects_top ? download_top_groups(engine, t.param, program.param, p, needed)
+                      : download_groups(t.keys, t.cells, t.param.slots, p.fields.size());
     if (!kept) {
       *why = "the first ORDER BY key ties over more groups than the host finishes";
       return std::nullopt;
     }
-    InterpretedGroups& d = *kept;
-    const std::vector<DistinctValue> values = download_distinct(set, distinct_capacity);
+    const std::vector<DistinctValue> values = download_distinct(t.set, capacities.distinct);
     report.download_ms += ms_since(download_start);
     auto finish_start = std::chrono::steady_clock::now();
-    Result result = finish_interpreted(p, query, table, d.groups, std::move(d.cells), values,
-                                       strings, parameters);
+    Result result = finish_interpreted(p, query, table, kept->groups, std::move(kept->cells),
+                                       values, strings, parameters);
     report.finish_ms += ms_since(finish_start);
     report.interpreted = true;
     report.attempts = attempt;

@@ -145,6 +145,25 @@ TEST_CASE("gpu interpreter: a large result under ORDER BY ... LIMIT leaves only 
   CHECK(test::row_texts(*gpu.result) == test::row_texts(test::run_sql(db, ties)));
 }
 
+// A large result's table follows the keys' domain: where it would take more than a quarter of
+// the device's memory (here a limit of 64 MiB against 24 MB for 600,000 slots of two fields),
+// the statement takes its own kernels instead.
+TEST_CASE(
+    "gpu interpreter: a table past its share of device memory takes the statement's kernels") {
+  Database db;
+  db.put_table(generate_lineitem(0.05, 5));
+  const std::string sql =
+      "SELECT l_orderkey, SUM(l_extendedprice) AS total FROM lineitem GROUP BY l_orderkey "
+      "ORDER BY total DESC, l_orderkey LIMIT 10";
+  ExecOptions options = gpu_options("always");
+  options.device_memory_limit = uint64_t{64} << 20;
+  const StatementOutcome gpu = test::last_outcome(db, sql, options);
+  INFO(gpu.timings.gpu);
+  CHECK_FALSE(interpreted(gpu));
+  CHECK(gpu.timings.gpu.find("the interpreter's table would take") != std::string::npos);
+  CHECK(test::row_texts(*gpu.result) == test::row_texts(test::run_sql(db, sql)));
+}
+
 // tally run and shell open the GPU while their data loads (Database::warm_gpu): the
 // interpreter's module is then loaded before the first statement, here from the disk cache
 // where this process's first statement put it.
