@@ -78,14 +78,13 @@ class Builder {
     for (const ExprPtr& key : q.group_keys) add_key(*key);
     p_.layout = layout_states(q, in_.stats, in_.rows);
     add_fields();
-    if (const uint64_t most = std::min(p_.groups, in_.rows); most > kInterpretedGroupsMax) {
+    if (std::min(p_.groups, in_.rows) > kInterpretedGroupsMax) {
+      p_.large = true;
       auto top = top_order(q, p_, in_.stats, in_.parameters, in_.rows);
-      if (const auto* why = std::get_if<std::string>(&top)) {
-        decline(fmt::format("up to {} groups: a large result takes the generated kernels ({})",
-                            most, *why));
+      if (const auto* order = std::get_if<tally_interp::TopOrder>(&top)) {
+        p_.selects_top = true;
+        p_.top = *order;
       }
-      p_.selects_top = true;
-      p_.top = std::get<tally_interp::TopOrder>(top);
     }
     return std::move(p_);
   }

@@ -26,7 +26,8 @@ namespace tally {
 // The most groups the host finishes: they finish as the CPU engine's partial states, row by
 // row, where 15 M groups took 21 s against 0.4 s for the generated kernels' columnar path
 // (bench/RESULTS.md, interpreted tier). A statement whose keys' domain (or rows) passes it
-// runs only under ORDER BY ... LIMIT (RowProgram::selects_top).
+// keeps only its first groups under ORDER BY ... LIMIT, or all of them where the run made
+// few enough (RowProgram::large).
 constexpr uint64_t kInterpretedGroupsMax = uint64_t{1} << 17;
 
 struct RowProgramColumn {
@@ -53,9 +54,11 @@ struct RowProgram {
   // At most how many (group, value) entries the DISTINCT aggregates put in their set (0: none).
   uint64_t distinct_values = 0;
   StateLayout layout;
-  // More possible groups than the host finishes, under ORDER BY ... LIMIT: only the groups
-  // whose first ORDER BY value (`top`) ranks at or before the k-th group's come back
-  // (compiler/codegen/row_program_top.h).
+  // More possible groups than the host finishes (kInterpretedGroupsMax). Under ORDER BY ...
+  // LIMIT (`selects_top`) only the groups whose first ORDER BY value (`top`) ranks at or
+  // before the k-th group's come back (compiler/codegen/row_program_top.h); otherwise a run that
+  // makes more groups than that takes the statement's own kernels.
+  bool large = false;
   bool selects_top = false;
   tally_interp::TopOrder top{-1, -1, -1, 0};
 };

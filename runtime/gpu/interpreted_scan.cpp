@@ -297,7 +297,10 @@ std::string describe_interpreted(const BoundSelect& query, const Table& table,
       "({} instructions, {} registers, {} state fields, at most {} groups, {} lookup words{})\n",
       p.instrs.size(), p.registers, p.fields.size(), std::min<uint64_t>(p.groups, table.rows()),
       p.lookups.size(),
-      p.selects_top ? "; the device keeps the groups the first ORDER BY key puts first" : "");
+      p.selects_top ? "; the device keeps the groups the first ORDER BY key puts first"
+      : p.large
+          ? fmt::format("; kept where the run makes at most {} of them", kInterpretedGroupsMax)
+          : std::string());
 }
 
 struct InterpreterKernels::Loaded {
@@ -423,11 +426,15 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
       return std::nullopt;
     }
     auto download_start = std::chrono::steady_clock::now();
+    uint64_t made = 0;
     std::optional<InterpretedGroups> kept =
         p.selects_top ? download_top_groups(engine, t.param, program.param, p, needed)
+        : p.large     ? download_few_groups(engine, t.param, program.param, p, &made)
                       : download_groups(t.keys, t.cells, t.param.slots, p.fields.size());
     if (!kept) {
-      *why = "the first ORDER BY key ties over more groups than the host finishes";
+      *why = p.selects_top
+                 ? "the first ORDER BY key ties over more groups than the host finishes"
+                 : fmt::format("the run made {} groups, more than the host finishes", made);
       return std::nullopt;
     }
     const std::vector<DistinctValue> values = download_distinct(t.set, capacities.distinct);

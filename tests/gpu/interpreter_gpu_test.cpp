@@ -114,9 +114,10 @@ TEST_CASE("gpu interpreter: a full table or DISTINCT set grows and the Scan runs
   CHECK(test::sorted_row_texts(*gpu.result) == test::sorted_row_texts(cpu));
 }
 
-// More groups than the host finishes: under ORDER BY ... LIMIT the device ranks them by the
-// first ORDER BY key and copies out only those at or before the k-th (interpreted_top.h).
-TEST_CASE("gpu interpreter: a large result under ORDER BY ... LIMIT leaves only its first groups") {
+// More possible groups than the host finishes: under ORDER BY ... LIMIT the device ranks them
+// by the first ORDER BY key and copies out only those at or before the k-th; otherwise it copies
+// out every group where the run made few enough (interpreted_top.h).
+TEST_CASE("gpu interpreter: a large domain leaves only its first groups or a filter's few") {
   Database db;
   db.put_table(generate_lineitem(0.05, 5));                 // 300,000 possible orders
   db.put_table(generate_atable(1u << 20, 1u << 22, 0, 5));  // 2^22 possible keys
@@ -134,15 +135,26 @@ TEST_CASE("gpu interpreter: a large result under ORDER BY ... LIMIT leaves only 
       "SELECT col1, SUM(col2) AS s FROM atable WHERE col2 < 0 GROUP BY 1 ORDER BY s LIMIT 3",
   };
   for (const std::string& sql : statements) check_interpreted(db, sql, true);
+  // Without ORDER BY ... LIMIT every group comes out where the run made few enough (a filter
+  // keeps about 21,000 rows).
+  check_interpreted(
+      db, "SELECT col1, COUNT(*), SUM(col2) FROM atable WHERE col2 < 20000 GROUP BY 1", false);
   // About 800,000 keys hold one row each: the first ORDER BY key ties over more groups than
-  // the host finishes, and the statement takes its own kernels.
-  const std::string ties =
-      "SELECT col1, COUNT(*) AS n FROM atable GROUP BY 1 ORDER BY n, 1 LIMIT 3";
-  const StatementOutcome gpu = test::last_outcome(db, ties, gpu_options("always"));
-  INFO(gpu.timings.gpu);
-  CHECK_FALSE(interpreted(gpu));
-  CHECK(gpu.timings.gpu.find("ties over more groups") != std::string::npos);
-  CHECK(test::row_texts(*gpu.result) == test::row_texts(test::run_sql(db, ties)));
+  // the host finishes; and about 930,000 groups are more than it finishes. Both statements
+  // take their own kernels.
+  const std::vector<std::pair<std::string, std::string>> declined = {
+      {"SELECT col1, COUNT(*) AS n FROM atable GROUP BY 1 ORDER BY n, 1 LIMIT 3",
+       "ties over more groups"},
+      {"SELECT col1, COUNT(*) FROM atable GROUP BY 1 ORDER BY 1", "more than the host finishes"},
+  };
+  for (const auto& [sql, why] : declined) {
+    INFO(sql);
+    const StatementOutcome gpu = test::last_outcome(db, sql, gpu_options("always"));
+    INFO(gpu.timings.gpu);
+    CHECK_FALSE(interpreted(gpu));
+    CHECK(gpu.timings.gpu.find(why) != std::string::npos);
+    CHECK(test::row_texts(*gpu.result) == test::row_texts(test::run_sql(db, sql)));
+  }
 }
 
 // A large result's table follows the keys' domain: where it would take more than a quarter of
