@@ -4,7 +4,8 @@
 // command writes and the library's ResultSet::export_arrow of the same result, for
 // `--groups` groups (15 M: TPC-H SF 10's l_orderkey). Beside them,
 // the floor peer: the same integers spelled into CSV straight from the cell arrays by a
-// hand loop on all cores. No GPU needed.
+// hand loop on all cores, and the interpreted tier's finish of as many groups from their
+// state cells (runtime/gpu/interpreted_finish.h: finals computed on the host). No GPU needed.
 //   host_finish [--groups N] [--reps 3]
 #include <fmt/format.h>
 
@@ -24,8 +25,10 @@
 #include "compiler/bind/binder.h"
 #include "compiler/common/run_parallel.h"
 #include "compiler/parse/parser.h"
+#include "runtime/gpu/interpreted_finish.h"
 #include "runtime/result/result_builder.h"
 #include "runtime/session/database.h"
+#include "runtime/storage/scan_stats.h"
 #include "runtime/storage/table.h"
 
 using namespace tally;
@@ -146,6 +149,39 @@ double hand_csv_ms(const Cells& cells, size_t* bytes) {
   return ms_between(t0, std::chrono::steady_clock::now());
 }
 
+// The interpreter's finish of `SELECT k, COUNT(*), SUM(v) ... GROUP BY k` over the same keys:
+// group numbers and their state cells, as a device run downloads them (no CSV).
+double interpreted_finish_ms(Database& db, const Cells& cells) {
+  const BoundSelect query = bind(db, "SELECT k, COUNT(*), SUM(v) FROM t GROUP BY k");
+  const Table& table = *db.table("t");
+  const size_t groups = cells.keys.size();
+  RowProgram p;
+  p.layout = layout_states(query, scan_stats(query, table), groups);
+  p.keys = {tally_interp::Key{0, 0, 0, groups * 4 + 2}};
+  p.groups = groups * 4 + 2;
+  p.key_domains = {-1};
+  p.aggregate_domains.assign(query.aggregates.size(), -1);
+  std::vector<uint64_t> numbers(groups);
+  std::vector<int128> states;
+  for (const StateField& f : p.layout.fields) {
+    const bool count = f.kind == FieldKind::Count;
+    p.fields.push_back({count ? tally_interp::kFieldCount : tally_interp::kFieldSum, -1});
+  }
+  for (size_t g = 0; g < groups; ++g) {
+    numbers[g] = static_cast<uint64_t>(cells.keys[g]);
+    for (const tally_interp::Field& f : p.fields) {
+      states.push_back(f.op == tally_interp::kFieldCount ? cells.counts[g]
+                                                         : static_cast<int128>(g * 3));
+    }
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  const Result result = finish_interpreted(p, query, table, numbers, std::move(states), {},
+                                           std::make_shared<StringHeap>(), {});
+  const double ms = ms_between(t0, std::chrono::steady_clock::now());
+  if (result.rows.size() != groups) std::abort();
+  return ms;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -196,5 +232,11 @@ int main(int argc, char** argv) {
   fmt::print(
       "| hand CSV from the cells (floor peer) | | | {:.1f} | {:.1f} | {} | {:.1f} | 1.00x | |\n",
       hand_ms, hand_ms, groups, hand_bytes / 1e6);
+  std::vector<double> interpreted;
+  for (int r = 0; r < reps; ++r) interpreted.push_back(interpreted_finish_ms(db, cells));
+  fmt::print(
+      "| interpreted tier: key, count, sum from state cells (outputs and finish) | {:.1f} | | "
+      "| | {} | | | |\n",
+      bench::median(interpreted), groups);
   return 0;
 }

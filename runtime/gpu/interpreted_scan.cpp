@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
-#include <unordered_map>
 #include <variant>
 
 #include "compiler/codegen/row_program.h"
@@ -14,7 +13,6 @@
 #include "compiler/common/elapsed.h"
 #include "runtime/compile/gpu_compile.h"
 #include "runtime/compile/kernel_cache.h"
-#include "runtime/cpu/partial_groups.h"
 #include "runtime/gpu/gpu_engine_impl.h"
 #include "runtime/gpu/interpreted_top.h"
 #include "runtime/gpu/state_cells.h"
@@ -119,63 +117,6 @@ std::vector<DistinctValue> download_distinct(const cuda::DeviceBuffer& words, ui
   return values;
 }
 
-// Each group's key Values (dictionary codes and domain ids as ids of `strings`).
-std::vector<std::vector<Value>> key_values(const RowProgram& p, const BoundSelect& query,
-                                           const Table& table, const std::vector<uint64_t>& groups,
-                                           StringHeap& strings) {
-  std::vector<std::vector<int64_t>> ids(query.group_keys.size());
-  for (size_t k = 0; k < query.group_keys.size(); ++k) {
-    const Expr& key = *query.group_keys[k];
-    if (const int d = p.key_domains.at(k); d >= 0) {
-      ids[k] = strings.intern_all(p.domains[d]);
-    } else if (key.type.is_string()) {
-      ids[k] = strings.intern_all(table.columns[query.scan[key.index].table_column]->dictionary());
-    }
-  }
-  std::vector<std::vector<Value>> values(groups.size());
-  for (size_t g = 0; g < groups.size(); ++g) {
-    for (size_t k = 0; k < query.group_keys.size(); ++k) {
-      bool null = false;
-      const int64_t v = row_program_key(p, groups[g], k, &null);
-      const Type& type = query.group_keys[k]->type;
-      if (null) {
-        values[g].push_back(Value());
-      } else if (type.is_string()) {
-        values[g].push_back(Value::from_int(ids[k].at(static_cast<size_t>(v))));
-      } else {
-        values[g].push_back(from_cell(v, false, type));
-      }
-    }
-  }
-  return values;
-}
-
-// Replaces each DISTINCT aggregate's state (of `plain`, the query without DISTINCT) by the
-// plain state of its values: the device's set holds each value once, so they fold as the CPU
-// engine folds its set's at the end, without a set on the host (which took 50 ms to build
-// for 200,000 values on the 2-core machine).
-template <class DomainIds>
-void add_distinct_values(const RowProgram& p, const BoundSelect& plain,
-                         const std::vector<uint64_t>& groups,
-                         const std::vector<DistinctValue>& distinct, const DomainIds& domain_ids,
-                         StringHeap& strings, PartialGroups& partial) {
-  const std::vector<AggSpec> specs = make_agg_specs(plain, &strings);
-  for (size_t f = 0; f < p.fields.size(); ++f) {
-    if (p.fields[f].op != tally_interp::kFieldDistinct) continue;
-    const auto a = static_cast<size_t>(p.layout.fields.at(f).aggregate);
-    for (std::vector<AggState>& states : partial.states) states[a] = AggState{};
-  }
-  std::unordered_map<uint64_t, size_t> index;
-  for (size_t g = 0; g < groups.size(); ++g) index.emplace(groups[g], g);
-  for (const DistinctValue& d : distinct) {
-    const auto a = static_cast<size_t>(p.layout.fields.at(d.field).aggregate);
-    const Type& type = plain.aggregates.at(a).arg->type;
-    const Value v = type.is_string() ? Value::from_int(domain_ids(a, d.value))
-                                     : from_cell(d.value, false, type);
-    agg_merge(partial.states[index.at(d.group)][a], specs[a], v);
-  }
-}
-
 // The first table's slots and DISTINCT set's entries: twice the groups the keys' domain or the
 // rows allow, and twice the set's bound; `first_capacity` > 0 sets both (tests of growth).
 struct Capacities {
@@ -238,39 +179,6 @@ uint32_t scan_into(GpuEngine::Impl& engine, const DeviceTable& t,
 }
 
 }  // namespace
-
-Result finish_interpreted(const RowProgram& p, const BoundSelect& query, const Table& table,
-                          const std::vector<uint64_t>& groups, std::vector<int128> cells,
-                          const std::vector<DistinctValue>& distinct,
-                          std::shared_ptr<StringHeap> strings,
-                          const std::vector<Value>& parameters) {
-  GpuPlan plan;
-  plan.layout = p.layout;
-  // A MIN or MAX keeps a 64-bit value in its cell's low word; the host's states read 128 bits.
-  for (size_t at = 0; at < cells.size(); ++at) {
-    const int op = p.fields[at % p.fields.size()].op;
-    if (op == tally_interp::kFieldMin || op == tally_interp::kFieldMax)
-      cells[at] = static_cast<int64_t>(static_cast<uint64_t>(cells[at]));
-  }
-  std::vector<std::vector<Value>> keys = key_values(p, query, table, groups, *strings);
-  // A string MIN or MAX keeps an id of its argument's domain.
-  std::vector<std::vector<int64_t>> extremes(query.aggregates.size());
-  for (size_t a = 0; a < extremes.size(); ++a) {
-    if (const int d = p.aggregate_domains.at(a); d >= 0)
-      extremes[a] = strings->intern_all(p.domains[d]);
-  }
-  auto domain_ids = [&](size_t a, int64_t id) {
-    return extremes.at(a).at(static_cast<size_t>(id));
-  };
-  // A DISTINCT aggregate's cells hold nothing: the groups decode and finish as the query's
-  // without DISTINCT, each DISTINCT aggregate's state folded from the set's values.
-  BoundSelect without_distinct = query;
-  for (AggregateCall& call : without_distinct.aggregates) call.distinct = false;
-  PartialGroups partial = partial_groups_from_cells(without_distinct, plan, std::move(keys),
-                                                    cells.data(), strings, domain_ids);
-  add_distinct_values(p, without_distinct, groups, distinct, domain_ids, *strings, partial);
-  return finish_partial_groups(without_distinct, std::move(partial), parameters);
-}
 
 RowProgramInputs row_program_inputs(const BoundSelect& query, const Table& table,
                                     const std::vector<ColumnStats>& stats,

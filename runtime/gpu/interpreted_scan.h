@@ -17,6 +17,7 @@
 #include "runtime/cuda/device.h"
 #include "runtime/cuda/module.h"
 #include "runtime/gpu/gpu_engine.h"
+#include "runtime/gpu/interpreted_finish.h"
 
 namespace tally {
 
@@ -64,23 +65,6 @@ RowProgramInputs row_program_inputs(const BoundSelect& query, const Table& table
 std::string describe_interpreted(const BoundSelect& query, const Table& table,
                                  const std::vector<ColumnStats>& stats,
                                  const std::vector<Value>& parameters, StringHeap& strings);
-
-// One entry of the DISTINCT set after a run: a value a DISTINCT aggregate saw in a group.
-struct DistinctValue {
-  uint64_t group;  // RowProgram::keys' mixed-radix number
-  uint32_t field;  // the aggregate's first state field (tally_interp::kFieldDistinct)
-  int64_t value;   // the argument's register (a string's id in its domain)
-};
-
-// The result of an interpreted run from its groups (RowProgram::keys' mixed-radix numbers),
-// their state cells (group-major, one a field of the program's layout) and the DISTINCT
-// set's entries: what a device run downloads, and what a host run of the same program
-// computes (the CPU tests).
-Result finish_interpreted(const RowProgram& p, const BoundSelect& query, const Table& table,
-                          const std::vector<uint64_t>& groups, std::vector<int128> cells,
-                          const std::vector<DistinctValue>& distinct,
-                          std::shared_ptr<StringHeap> strings,
-                          const std::vector<Value>& parameters);
 
 // Runs `query` on the interpreter: the result, or nullopt where the statement's row program
 // declines it (`why` says why) or the kernels are not ready. `stats` are the scan columns'.

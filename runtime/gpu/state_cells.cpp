@@ -233,6 +233,11 @@ void check_layout(const BoundSelect& query, const GpuPlan& plan) {
 
 }  // namespace
 
+HostAggState group_state(const StateLayout& layout, const int128* cells, const AggregateCall& call,
+                         size_t a, const StateStringId& string_id) {
+  return host_state(layout, FieldCells{cells, layout.aggregate_fields[a]}, call, a, string_id);
+}
+
 PartialGroups partial_groups_from_cells(const BoundSelect& query, const GpuPlan& plan,
                                         std::vector<std::vector<Value>> keys, const int128* cells,
                                         std::shared_ptr<StringHeap> strings,
@@ -247,8 +252,7 @@ PartialGroups partial_groups_from_cells(const BoundSelect& query, const GpuPlan&
     const int128* row = cells + g * count;
     groups.states[g].resize(na);
     for (size_t a = 0; a < na; ++a) {
-      const FieldCells c{row, plan.layout.aggregate_fields[a]};
-      groups.states[g][a].plain = host_state(plan.layout, c, query.aggregates[a], a, string_id);
+      groups.states[g][a].plain = group_state(plan.layout, row, query.aggregates[a], a, string_id);
     }
   }
   groups.keys = std::move(keys);

@@ -20,6 +20,11 @@ namespace tally {
 // heap handed to partial_groups_from_cells.
 using StateStringId = std::function<int64_t(size_t aggregate, int64_t code)>;
 
+// Aggregate `a`'s host state from one group's state cells (`cells`: its first), as
+// partial_groups_from_cells decodes each group's.
+HostAggState group_state(const StateLayout& layout, const int128* cells, const AggregateCall& call,
+                         size_t a, const StateStringId& string_id);
+
 // The downloaded groups of one part: `keys[g]` the decoded key Values of group g (VARCHAR keys
 // as ids of `strings`), `cells` group-major, state_cell_count(plan) cells a group. Throws
 // Error(Unsupported) with why_states_do_not_combine's reason for a query whose states do not
