@@ -2,8 +2,9 @@
 // runs a statement's row program (compiler/codegen/row_program.h) while NVRTC compiles the
 // statement's own kernels in the background. NVRTC takes 100 ms to 3 s for a new statement
 // (bench/RESULTS.md, compile_latency); the module is compiled once per machine (the disk
-// cache keeps it) and loaded once per process. The groups' states come back as the CPU
-// engine's partial states and finish as every other part's do (runtime/cpu/partial_groups.h).
+// cache keeps it) and loaded once per process. The groups' state cells come back and finish
+// on the host (runtime/gpu/interpreted_finish.h); a large domain's only where few enough or
+// selected on the device (runtime/gpu/interpreted_top.h).
 #pragma once
 
 #include <future>
