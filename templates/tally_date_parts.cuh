@@ -39,6 +39,24 @@ TALLY_HD Ymd ymd_from_days(i64 z) {
   return r;
 }
 
+// d + months, the day clamped to the target month's last (PostgreSQL), as
+// compiler/common/date.cpp's add_months: past a billion months a value far outside the DATE
+// range, which the caller's range check refuses.
+TALLY_HD i64 add_months(i64 days, i64 months) {
+  const i64 bound = 1000000000, far = (i64)1 << 40;
+  if (months > bound || months < -bound) return months > 0 ? far : -far;
+  const Ymd c = ymd_from_days(days);
+  const i64 total = c.year * 12 + (c.month - 1) + months;
+  const i64 year = total >= 0 ? total / 12 : (total - 11) / 12;
+  const i64 month = total - year * 12 + 1;
+  // Only the year's leap-ness matters, the same every 400 years.
+  const i64 y = year % 400 + 400;
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  const i64 dim = month == 2 ? (leap ? 29 : 28)
+                             : (month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31);
+  return days_from_ymd(year, month, c.day < dim ? c.day : dim);
+}
+
 // 1 = Monday ... 7 = Sunday; 1970-01-01 was a Thursday.
 TALLY_HD i64 iso_dow(i64 days) { return floor_mod(days + 3, 7) + 1; }
 

@@ -42,6 +42,7 @@ enum Op : int {
   kOpLookup,     // r[dst] = the value at word imm for the code r[a] of a string column (c codes)
   kOpDiv,        // r[dst] = r[a] / r[b], truncated toward 0 (integers); r[b] is never 0
   kOpDivRound,   // r[dst] = r[a] / r[b], rounded half away from 0 (DECIMALs); r[b] is never 0
+  kOpAddMonths,  // r[dst] = the DATE r[a] plus imm months (the day clamped to the month's end)
 };
 
 struct Instr {
@@ -219,6 +220,9 @@ TALLY_HD void run_row(const Program& p, u64 row, i64* r, bool* n) {
         break;
       case kOpDateTrunc:
         v = null ? 0 : tally_dates::date_trunc_days(x, in.sub);
+        break;
+      case kOpAddMonths:
+        v = null ? 0 : tally_dates::add_months(x, in.imm);
         break;
       case kOpTsField:
         v = null ? 0 : tally_dates::timestamp_field(x, in.sub);

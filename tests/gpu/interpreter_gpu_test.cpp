@@ -76,6 +76,10 @@ TEST_CASE("gpu interpreter: the statements it takes match the CPU engine") {
       "MAX(l_shipinstruct) FROM lineitem GROUP BY 1, 2",
       "SELECT c_varchar, MAX(CASE WHEN c_integer > 0 THEN c_varchar END), COUNT(c_varchar) FROM "
       "nulls GROUP BY 1",
+      // a DATE plus months (the day clamped to the month's end) and days
+      "SELECT l_shipdate + INTERVAL '1 month' AS d, COUNT(*), MIN(l_commitdate - INTERVAL '2 "
+      "years 3 days') FROM lineitem WHERE l_shipdate + INTERVAL '3 months' < DATE '1995-03-31' "
+      "GROUP BY 1",
       // division (integers truncated, DECIMALs rounded half away from zero) and ROUND
       "SELECT l_partkey / 1000 AS q, SUM(l_extendedprice / 3), SUM((l_partkey - 100000) / 9), "
       "MIN(l_discount / 0.03), COUNT(*) FROM lineitem WHERE l_extendedprice / l_quantity > 1200 "

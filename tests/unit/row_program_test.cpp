@@ -139,6 +139,20 @@ TEST_CASE("row program: ROUND as the CPU engine rounds") {
 // A DISTINCT aggregate's values go to a set the host reads back, whatever the aggregate:
 // beside plain ones, of strings (ids of a domain), DECIMALs, dates and booleans, over computed
 // values, NULL values and groups, and over no rows.
+TEST_CASE("row program: a DATE plus an interval as the CPU engine adds it") {
+  // months first, the day clamped to the month's end (Jan 31 + 1 month is Feb 28 or 29)
+  check_matches_cpu(
+      "SELECT l_shipdate + INTERVAL '1 month' AS d, COUNT(*), MIN(l_commitdate - INTERVAL '2 "
+      "years 3 days'), MAX(l_receiptdate + INTERVAL '-13 months 40 days') FROM lineitem WHERE "
+      "l_shipdate + INTERVAL '3 months' < DATE '1995-03-31' GROUP BY 1");
+  check_matches_cpu(
+      "SELECT EXTRACT(MONTH FROM c_date + INTERVAL '11 months') AS m, COUNT(c_date), "
+      "MIN(c_date + INTERVAL '1 day') FROM nulls GROUP BY 1");
+  check_matches_cpu(
+      "SELECT date_trunc('month', l_shipdate - INTERVAL '1 month') AS m, SUM(l_quantity) FROM "
+      "lineitem GROUP BY 1");
+}
+
 TEST_CASE("row program: DISTINCT aggregates as the CPU engine computes them") {
   check_matches_cpu(
       "SELECT l_linestatus, COUNT(DISTINCT l_suppkey), COUNT(DISTINCT l_shipmode), COUNT(*) "
