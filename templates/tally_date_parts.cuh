@@ -41,7 +41,8 @@ TALLY_HD Ymd ymd_from_days(i64 z) {
 
 // d + months, the day clamped to the target month's last (PostgreSQL), as
 // compiler/common/date.cpp's add_months: past a billion months a value far outside the DATE
-// range, which the caller's range check refuses.
+// range, which the caller's range check refuses. The interpreter's, on both sides; the
+// generated kernels keep tally_sql.cuh's device-only one, whose civil steps run in 32 bits.
 TALLY_HD i64 add_months(i64 days, i64 months) {
   const i64 bound = 1000000000, far = (i64)1 << 40;
   if (months > bound || months < -bound) return months > 0 ? far : -far;

@@ -46,6 +46,11 @@ void choose_layout(CountSumPacking& p, const GpuPlan& plan, uint64_t largest) {
   p.exact_rows = exact_rows >= plan.rows ? ~0ull : exact_rows;
 }
 
+// The low-count layout with some group's sum not proved exact.
+bool may_wrap(const CountSumPacking& p) {
+  return p.packs() && p.count_bits > 0 && p.exact_rows != ~0ull;
+}
+
 }  // namespace
 
 CountSumPacking count_sum_packing(const GpuPlan& plan, const BoundSelect& query,
@@ -74,19 +79,19 @@ CountSumPacking count_sum_packing(const GpuPlan& plan, const BoundSelect& query,
 
 bool packed_sum_may_wrap(const GpuPlan& plan, const BoundSelect& query,
                          const std::vector<ColumnStats>& stats) {
-  const CountSumPacking p = count_sum_packing(plan, query, stats);
-  return p.packs() && p.count_bits > 0 && p.exact_rows != ~0ull;
+  return may_wrap(count_sum_packing(plan, query, stats));
 }
 
 GpuPlan with_hot_group_carries(GpuPlan plan, const BoundSelect& query,
                                const std::vector<ColumnStats>& stats, uint64_t hottest_rows,
                                uint64_t sampled_keys, const std::string& evidence) {
-  if (!packed_sum_may_wrap(plan, query, stats)) return plan;
+  const CountSumPacking packing = count_sum_packing(plan, query, stats);
+  if (!may_wrap(packing)) return plan;
+  // Half the exact rows: the sample's share is itself an estimate.
+  const uint64_t exact_rows = packing.exact_rows;
+  if (hottest_rows <= exact_rows / 2) return plan;
   // Few keys in all: a block cache takes the hot ones in before its slots fill, so their rows
   // stay out of the word (Zipf 1.5 never wrapped; Zipf 1.0's many cold keys crowd them out).
-  // Half the exact rows: the sample's share is itself an estimate.
-  const uint64_t exact_rows = count_sum_packing(plan, query, stats).exact_rows;
-  if (hottest_rows <= exact_rows / 2) return plan;
   if (plan.block_cache_slots > 0 && sampled_keys <= plan.block_cache_slots) {
     plan.reason += fmt::format(
         "; the packed sum keeps its low count: the block cache holds the {} sampled keys",
