@@ -6,11 +6,8 @@
 // the same functions, so the host decodes partial states as the device encodes them.
 #pragma once
 
+#include "tally_double_bits.cuh"
 #include "tally_host_device.cuh"
-
-#if !defined(__CUDACC_RTC__) && !defined(__CUDACC__)
-#include <cstring>
-#endif
 
 namespace tally_arg_pair {
 
@@ -22,15 +19,7 @@ typedef unsigned __int128 u128;
 constexpr u64 kSignBit = 0x8000000000000000ull;
 constexpr u64 kCanonicalNan = 0x7FF8000000000000ull;
 
-TALLY_HD i64 double_bits(double d) {
-#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
-  return __double_as_longlong(d);
-#else
-  i64 bits;
-  std::memcpy(&bits, &d, sizeof bits);
-  return bits;
-#endif
-}
+using tally_bits::double_bits;
 
 // A double's bits as a signed integer of the same order: negative doubles' magnitude bits
 // flipped. Every NaN is one value above +Infinity (the CPU engine sorts NaN last and equal).

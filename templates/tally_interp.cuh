@@ -1,12 +1,14 @@
 // The interpreted tier's row program (compiler/codegen/row_program.h): a statement's filter,
 // group keys and aggregate arguments as register instructions over 64-bit integers with NULL
-// flags, which one precompiled Scan runs for any statement (templates/tally_interp_kernel.cuh),
-// so that a new statement waits for no NVRTC compile. Host C++ reads the same evaluator, so
-// the CPU tests check a program row by row against the CPU engine.
+// flags (a DOUBLE's bits, tally_interp_float.cuh), which one precompiled Scan runs for any
+// statement (templates/tally_interp_kernel.cuh), so that a new statement waits for no NVRTC
+// compile. Host C++ reads the same evaluator, so the CPU tests check a program row by row against
+// the CPU engine.
 #pragma once
 
 #include "tally_date_parts.cuh"
 #include "tally_host_device.cuh"
+#include "tally_interp_float.cuh"
 #include "tally_lane_field.cuh"
 
 namespace tally_interp {
@@ -19,30 +21,32 @@ typedef unsigned int u32;
 constexpr int kMaxRegisters = 64;
 
 enum Op : int {
-  kOpColumn,     // r[dst] = column a at the row
-  kOpConst,      // r[dst] = imm; NULL when b != 0
-  kOpAdd,        // r[dst] = r[a] + r[b]
-  kOpSub,        // r[dst] = r[a] - r[b]
-  kOpMul,        // r[dst] = r[a] * r[b]
-  kOpScale,      // r[dst] = r[a] * imm (a DECIMAL's scale raised)
-  kOpNeg,        // r[dst] = -r[a]
-  kOpAbs,        // r[dst] = |r[a]|
-  kOpMod,        // r[dst] = r[a] % r[b] (sign of the dividend); r[b] is never 0
-  kOpCompare,    // r[dst] = r[a] <sub> r[b]; sub: compiler/ir/expr.h's CompareOp
-  kOpAnd,        // SQL's three-valued AND of r[a], r[b]
-  kOpOr,         // and OR
-  kOpNot,        // NOT r[a]
-  kOpIsNull,     // r[dst] = r[a] IS NULL (sub 1: IS NOT NULL); never NULL
-  kOpSelect,     // r[dst] = r[a] is TRUE ? r[b] : r[c] (CASE, one WHEN)
-  kOpCoalesce,   // r[dst] = r[a] unless NULL, else r[b]
-  kOpDateField,  // r[dst] = EXTRACT(sub) of the DATE r[a]
-  kOpDateTrunc,  // r[dst] = date_trunc(sub) of the DATE r[a]
-  kOpTsField,    // r[dst] = EXTRACT(sub) of the TIMESTAMP r[a]
-  kOpTsTrunc,    // r[dst] = date_trunc(sub) of the TIMESTAMP r[a]
-  kOpLookup,     // r[dst] = the value at word imm for the code r[a] of a string column (c codes)
-  kOpDiv,        // r[dst] = r[a] / r[b], truncated toward 0 (integers); r[b] is never 0
-  kOpDivRound,   // r[dst] = r[a] / r[b], rounded half away from 0 (DECIMALs); r[b] is never 0
-  kOpAddMonths,  // r[dst] = the DATE r[a] plus imm months (the day clamped to the month's end)
+  kOpColumn,        // r[dst] = column a at the row
+  kOpConst,         // r[dst] = imm; NULL when b != 0
+  kOpAdd,           // r[dst] = r[a] + r[b]
+  kOpSub,           // r[dst] = r[a] - r[b]
+  kOpMul,           // r[dst] = r[a] * r[b]
+  kOpScale,         // r[dst] = r[a] * imm (a DECIMAL's scale raised)
+  kOpNeg,           // r[dst] = -r[a]
+  kOpAbs,           // r[dst] = |r[a]|
+  kOpMod,           // r[dst] = r[a] % r[b] (sign of the dividend); r[b] is never 0
+  kOpCompare,       // r[dst] = r[a] <sub> r[b]; sub: compiler/ir/expr.h's CompareOp
+  kOpAnd,           // SQL's three-valued AND of r[a], r[b]
+  kOpOr,            // and OR
+  kOpNot,           // NOT r[a]
+  kOpIsNull,        // r[dst] = r[a] IS NULL (sub 1: IS NOT NULL); never NULL
+  kOpSelect,        // r[dst] = r[a] is TRUE ? r[b] : r[c] (CASE, one WHEN)
+  kOpCoalesce,      // r[dst] = r[a] unless NULL, else r[b]
+  kOpDateField,     // r[dst] = EXTRACT(sub) of the DATE r[a]
+  kOpDateTrunc,     // r[dst] = date_trunc(sub) of the DATE r[a]
+  kOpTsField,       // r[dst] = EXTRACT(sub) of the TIMESTAMP r[a]
+  kOpTsTrunc,       // r[dst] = date_trunc(sub) of the TIMESTAMP r[a]
+  kOpLookup,        // r[dst] = the value at word imm for the code r[a] of a string column (c codes)
+  kOpDiv,           // r[dst] = r[a] / r[b], truncated toward 0 (integers); r[b] is never 0
+  kOpDivRound,      // r[dst] = r[a] / r[b], rounded half away from 0 (DECIMALs); r[b] is never 0
+  kOpAddMonths,     // r[dst] = the DATE r[a] plus imm months (the day clamped to the month's end)
+  kOpFloat,         // r[dst] = FloatOp sub of the doubles r[a], r[b] (tally_interp_float.cuh)
+  kOpCompareFloat,  // r[dst] = r[a] <sub> r[b] of doubles, in SQL's order (NaN last)
 };
 
 struct Instr {
@@ -51,7 +55,15 @@ struct Instr {
 };
 
 // How a scan column is stored on the device (runtime/gpu/device_layout.h).
-enum ColumnKind : u32 { kColBitPacked, kColPlainU8, kColPlainI16, kColPlainI32, kColPlainI64 };
+// A DOUBLE column is read as kColPlainI64, its bits; a REAL one widens to a double's.
+enum ColumnKind : u32 {
+  kColBitPacked,
+  kColPlainU8,
+  kColPlainI16,
+  kColPlainI32,
+  kColPlainI64,
+  kColPlainF32
+};
 
 struct Column {
   const void* data;
@@ -72,7 +84,10 @@ enum FieldOp : int {
   kFieldMin,
   kFieldMax,
   kFieldDistinct,
-  kFieldUnused
+  kFieldUnused,
+  kFieldSumFloat,  // a DOUBLE's sum, MIN and MAX (SQL's order), in the cell's low word
+  kFieldMinFloat,
+  kFieldMaxFloat
 };
 
 // A DISTINCT set entry's tag: group * kDistinctTags + field.
@@ -113,6 +128,9 @@ TALLY_HD void load_column(const Column& c, u64 row, i64* value, bool* null) {
       return;
     case kColPlainI32:
       *value = ((const int*)c.data)[row];
+      return;
+    case kColPlainF32:
+      *value = float_bits((double)((const float*)c.data)[row]);
       return;
     default:
       *value = ((const i64*)c.data)[row];
@@ -189,6 +207,12 @@ TALLY_HD void run_row(const Program& p, u64 row, i64* r, bool* n) {
         break;
       case kOpCompare:
         v = compare(in.sub, x, y);
+        break;
+      case kOpCompareFloat:
+        v = compare(in.sub, cmp_float(float_of(x), float_of(y)), 0);
+        break;
+      case kOpFloat:
+        v = null ? 0 : float_op(in.sub, x, y, in.imm);
         break;
       case kOpAnd:  // FALSE if either is FALSE, else NULL if either is NULL
         null = !((!xn && x == 0) || (!yn && y == 0)) && (xn || yn);

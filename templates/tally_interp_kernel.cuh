@@ -41,7 +41,9 @@ struct InterpTable {
 TALLY_DEV i128 interp_field_initial(int op) {
   if (op == tally_interp::kFieldMin) return (i128)kI64Max;
   if (op == tally_interp::kFieldMax) return (i128)kI64Min;
-  return 0;
+  if (op == tally_interp::kFieldMinFloat) return (i128)tally_interp::kFloatMinIdentity;
+  if (op == tally_interp::kFieldMaxFloat) return (i128)tally_interp::kFloatMaxIdentity;
+  return 0;  // 0.0's bits too
 }
 
 // What field f of a row adds: 1 a row, 1 a non-NULL value, the value or its square. `skip`:
@@ -54,8 +56,19 @@ TALLY_DEV i128 interp_field_input(const tally_interp::Field& f, const i64* r, co
   return f.op == tally_interp::kFieldSumSquares ? (i128)v * v : (i128)v;
 }
 
+// A DOUBLE field's cell holds the double in its low word.
 TALLY_DEV void interp_merge(int op, i128* cell, i128 v) {
+  const f64 d = tally_interp::float_of((i64)v);
   switch (op) {
+    case tally_interp::kFieldSumFloat:
+      atomic_add((f64*)cell, d);
+      break;
+    case tally_interp::kFieldMinFloat:
+      atomic_min((f64*)cell, d);
+      break;
+    case tally_interp::kFieldMaxFloat:
+      atomic_max((f64*)cell, d);
+      break;
     case tally_interp::kFieldMin:
       atomic_min((i64*)cell, (i64)v);
       break;

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "compiler/codegen/lookup_tables.h"
+#include "compiler/codegen/row_program_float.h"
 #include "compiler/codegen/row_program_top.h"
 #include "compiler/common/error.h"
 #include "compiler/common/string_heap.h"
@@ -21,12 +22,7 @@ namespace {
 
 using tally_interp::Instr;
 
-// Thrown inside the builder: the statement is not the interpreter's.
-struct Declined {
-  std::string why;
-};
-
-[[noreturn]] void decline(std::string why) { throw Declined{std::move(why)}; }
+[[noreturn]] void decline(std::string why) { decline_row_program(std::move(why)); }
 
 // Values a register may hold: every intermediate is proved to stay within this, so 64-bit
 // wrapping arithmetic never wraps.
@@ -66,7 +62,7 @@ bool is_int64_payload(const Type& t) {
   }
 }
 
-class Builder {
+class Builder : RowProgramEmitter {
  public:
   explicit Builder(const RowProgramInputs& in) : in_(in) {}
 
@@ -96,7 +92,7 @@ class Builder {
     return p_.registers++;
   }
 
-  int emit(int op, int a = -1, int b = -1, int c = -1, int64_t imm = 0, int sub = 0) {
+  int emit(int op, int a = -1, int b = -1, int c = -1, int64_t imm = 0, int sub = 0) override {
     const int dst = reg();
     p_.instrs.push_back(Instr{op, sub, dst, a, b, c, imm});
     return dst;
@@ -106,7 +102,15 @@ class Builder {
     return emit(tally_interp::kOpConst, -1, null ? 1 : 0, -1, v);
   }
 
-  ValueBounds bounds(const Expr& e) const { return value_bounds(e, in_.stats, &in_.parameters); }
+  ValueBounds bounds(const Expr& e) const override {
+    return value_bounds(e, in_.stats, &in_.parameters);
+  }
+
+  const Value* parameter(const Expr& e) const override {
+    if (e.kind != ExprKind::Parameter || e.index < 0) return nullptr;
+    const auto at = static_cast<size_t>(e.index);
+    return at < in_.parameters.size() ? &in_.parameters[at] : nullptr;
+  }
 
   // Declines where `e` may leave its type's range or the registers' safe range.
   void check_range(const Expr& e, long double scale = 1) const {
@@ -133,15 +137,17 @@ class Builder {
     return emit(tally_interp::kOpScale, r, -1, -1, static_cast<int64_t>(pow10(scale - from)));
   }
 
-  int value(const Expr& e) {
+  int value(const Expr& e) override {
     if (leaves_ != nullptr && e.type.is_string()) return string_value(e);
-    if (!is_int64_payload(e.type) && !(e.kind == ExprKind::ColumnRef && dictionary_of(e.index))) {
+    if (!is_int64_payload(e.type) && !e.type.is_float() &&
+        !(e.kind == ExprKind::ColumnRef && dictionary_of(e.index))) {
       decline(fmt::format("{} is {}, which the interpreter does not hold", expr_to_string(e),
                           e.type.to_string()));
     }
     if (const int c = dictionary_lookup_column(e, in_.query); c >= 0 && dictionary_of(c)) {
       return lookup(e, c);
     }
+    if (is_float_operation(e)) return float_operation(*this, e);
     switch (e.kind) {
       case ExprKind::ColumnRef:
         return column(e.index);
@@ -208,7 +214,9 @@ class Builder {
     RowProgramColumn c{scan_column, tally_interp::kColBitPacked, s.base,
                        static_cast<uint32_t>(s.bits)};
     if (s.layout == ColumnStats::Layout::Plain) {
-      if (t.id == TypeId::Boolean && s.plain_width == 1) {
+      if (t.id == TypeId::Real && s.plain_width == 4) {
+        c.kind = tally_interp::kColPlainF32;
+      } else if (t.id == TypeId::Boolean && s.plain_width == 1) {
         c.kind = tally_interp::kColPlainU8;
       } else if (s.plain_width == 2) {
         c.kind = tally_interp::kColPlainI16;
@@ -233,6 +241,7 @@ class Builder {
 
   int literal(const Value& v, const Type& t) {
     if (v.null) return constant(0, true);
+    if (t.is_float()) return constant(float_register_bits(v.f));
     if (t.is_decimal()) {
       if (v.d > static_cast<int128>(kSafeMagnitude) || v.d < -static_cast<int128>(kSafeMagnitude))
         decline("a DECIMAL constant past 64 bits");
@@ -306,6 +315,7 @@ class Builder {
   int compare(int op, const Expr& a, const Expr& b) {
     if (a.type.is_string() || b.type.is_string())
       decline("a string comparison beyond one column's dictionary");
+    if (a.type.is_float() || b.type.is_float()) return float_compare(*this, op, a, b);
     const int scale =
         std::max(a.type.is_decimal() ? a.type.scale : 0, b.type.is_decimal() ? b.type.scale : 0);
     return emit(tally_interp::kOpCompare, scaled(a, scale), scaled(b, scale), -1, 0, op);
@@ -329,6 +339,9 @@ class Builder {
 
   // The value of one of `e`'s branches at e's scale.
   int branch(const Expr& branch_expr, const Type& type) {
+    if (type.is_float() != branch_expr.type.is_float())
+      decline(
+          fmt::format("a branch {} of another type than its CASE", expr_to_string(branch_expr)));
     return scaled(branch_expr, type.is_decimal() ? type.scale : 0);
   }
 
@@ -402,14 +415,15 @@ class Builder {
         strings());
   }
 
-  // `table`, indexed by the code of `scan_column`, read at run time: the codes' values then
-  // NULL's (DECIMALs unscaled), then their NULL flags.
-  int read_table(int scan_column, const LookupTable& table, bool decimal) {
+  // `table`, indexed by the code of `scan_column`, read at run time: the codes' values of
+  // `type` then NULL's (DECIMALs unscaled, doubles' bits), then their NULL flags.
+  int read_table(int scan_column, const LookupTable& table, const Type& type) {
     const int64_t at = static_cast<int64_t>(p_.lookups.size());
     for (const Value& v : table.values) {
-      const int128 payload = decimal ? v.d : v.i;
-      if (payload > static_cast<int128>(kSafeMagnitude) ||
-          payload < -static_cast<int128>(kSafeMagnitude)) {
+      const int128 payload =
+          type.is_decimal() ? v.d : (type.is_float() ? float_register_bits(v.f) : v.i);
+      if (!type.is_float() && (payload > static_cast<int128>(kSafeMagnitude) ||
+                               payload < -static_cast<int128>(kSafeMagnitude))) {
         decline("a DECIMAL past 64 bits");
       }
       p_.lookups.push_back(static_cast<tally_interp::u64>(v.null ? 0 : payload));
@@ -429,7 +443,7 @@ class Builder {
       decline(
           fmt::format("{} fails for a value of its column: {}", expr_to_string(e), built.error));
     }
-    return read_table(scan_column, built.tables.at(0), e.type.is_decimal());
+    return read_table(scan_column, built.tables.at(0), e.type);
   }
 
   // A VARCHAR value as an id into a domain of every string it can produce: the strings of its
@@ -480,7 +494,7 @@ class Builder {
     if (scan_column < 0) {
       return table.states.at(0) == kLookupValue ? constant(table.values[0].i) : constant(0, true);
     }
-    return read_table(scan_column, table, false);
+    return read_table(scan_column, table, Type::bigint());
   }
 
   void add_key(const Expr& key) {
@@ -523,6 +537,12 @@ class Builder {
       case FieldKind::MaxI64:
       case FieldKind::MaxI128:
         return tally_interp::kFieldMax;
+      case FieldKind::SumF64:
+        return tally_interp::kFieldSumFloat;
+      case FieldKind::MinF64:
+        return tally_interp::kFieldMinFloat;
+      case FieldKind::MaxF64:
+        return tally_interp::kFieldMaxFloat;
       default:
         return -1;
     }
@@ -547,7 +567,7 @@ class Builder {
         default:
           decline(fmt::format("{} takes the generated kernels", call.text.str()));
       }
-      if (call.distinct) check_distinct();
+      if (call.distinct) check_distinct(call);
       if (!call.distinct && p_.layout.square_split[a] != 0)
         decline("a variance whose squares pass 128 bits");
       if (call.arg && call.arg->type.is_string()) {
@@ -571,7 +591,8 @@ class Builder {
   }
 
   // A DISTINCT value's set entry is tagged group * kDistinctTags + field.
-  void check_distinct() const {
+  void check_distinct(const AggregateCall& call) const {
+    if (call.arg && call.arg->type.is_float()) decline("a DISTINCT aggregate of floating values");
     if (p_.groups > (uint64_t{1} << 57)) decline("DISTINCT over more than 2^57 possible groups");
     if (p_.layout.fields.size() > tally_interp::kDistinctTags)
       decline("a DISTINCT aggregate beside more than 64 state fields");
@@ -611,7 +632,7 @@ class Builder {
 std::variant<RowProgram, std::string> compile_row_program(const RowProgramInputs& in) {
   try {
     return Builder(in).build();
-  } catch (const Declined& d) {
+  } catch (const RowProgramDeclined& d) {
     return d.why;
   }
 }

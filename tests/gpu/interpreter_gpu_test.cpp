@@ -97,6 +97,39 @@ TEST_CASE("gpu interpreter: the statements it takes match the CPU engine") {
   for (const std::string& sql : statements) check_interpreted(db, sql, false);
 }
 
+// DOUBLE and REAL values: each row's value is the CPU engine's to the bit (one IEEE operation
+// an instruction), the sums add in another order; over a block's shared table and the global
+// one, with NULLs, NaN (above every number for MIN and MAX) and REAL columns and casts.
+TEST_CASE("gpu interpreter: DOUBLE and REAL values match the CPU engine") {
+  Database db;
+  db.put_table(generate_lineitem(0.05, 13));
+  db.put_table(generate_nulls_table(100000, 0.2, 13));
+  db.put_table(generate_atable(1u << 20, 1u << 16, 0, 13));
+  const std::vector<std::string> statements = {
+      "SELECT c_smallint, SUM(c_double), AVG(c_real), MIN(c_double * -1.5), MAX(c_real + 0.1), "
+      "COUNT(c_double), SUM(c_double / 3.0 - c_real) FROM nulls GROUP BY 1",
+      "SELECT c_boolean, MIN(c_double * 1e308 * 10 - c_double * 1e308 * 10), "
+      "MAX(c_double * 1e308 * 10 - c_double * 1e308 * 10), SUM(ROUND(c_double * 7.3, 1)), "
+      "MAX(CAST(c_integer AS REAL) / 7), MIN(CAST(c_double * 3.3 AS REAL)) FROM nulls WHERE "
+      "c_double > 0.5 OR c_real IS NULL GROUP BY 1",
+      "SELECT l_returnflag, SUM(CAST(l_extendedprice AS DOUBLE) * (1 - CAST(l_discount AS "
+      "DOUBLE))), AVG(CAST(l_quantity AS DOUBLE)), MIN(COALESCE(CAST(l_partkey AS DOUBLE) / "
+      "l_linenumber, 0.5)) FROM lineitem WHERE CAST(l_discount AS DOUBLE) BETWEEN 0.02 AND "
+      "0.06 GROUP BY 1",
+      "SELECT col1 % 5000 AS k, SUM(col3), MIN(col3), MAX(MOD(col3, 7.5)), COUNT(*) FROM "
+      "atable WHERE col3 < 900 GROUP BY k",
+      "SELECT SUM(col3 * col3), MAX(-col3), COUNT(*) FROM atable",
+  };
+  for (const std::string& sql : statements) {
+    INFO(sql);
+    const Result cpu = test::run_sql(db, sql);
+    const StatementOutcome gpu = test::last_outcome(db, sql, gpu_options("always"));
+    INFO(gpu.timings.gpu);
+    CHECK(interpreted(gpu));
+    CHECK(test::result_difference(cpu, *gpu.result, test::gpu_tolerances(cpu)) == "");
+  }
+}
+
 // A first table of 256 slots for 300 groups and a DISTINCT set of 256 entries for up to 2,100
 // (group, line number) pairs: both fill, grow (the table twice, the set four times larger)
 // and the Scan runs again.

@@ -21,6 +21,20 @@
 
 namespace tally::test {
 
+// A DOUBLE field's merge, as the kernel's atomics do it (SQL's order: NaN above every number).
+inline int64_t merge_float(int op, int64_t cell, int64_t value) {
+  const double c = tally_interp::float_of(cell), v = tally_interp::float_of(value);
+  const int order = tally_interp::cmp_float(v, c);
+  switch (op) {
+    case tally_interp::kFieldSumFloat:
+      return tally_interp::float_bits(c + v);
+    case tally_interp::kFieldMinFloat:
+      return order < 0 ? value : cell;
+    default:
+      return order > 0 ? value : cell;
+  }
+}
+
 // One state field's merge, as templates/tally_interp_kernel.cuh's.
 inline void merge_field(const tally_interp::Field& f, const int64_t* r, const bool* n,
                         int128& cell) {
@@ -42,6 +56,11 @@ inline void merge_field(const tally_interp::Field& f, const int64_t* r, const bo
     case tally_interp::kFieldMax:
       cell = std::max(cell, v);
       break;
+    case tally_interp::kFieldSumFloat:
+    case tally_interp::kFieldMinFloat:
+    case tally_interp::kFieldMaxFloat:
+      cell = merge_float(f.op, static_cast<int64_t>(cell), r[f.reg]);
+      break;
     default:  // the DISTINCT set's fields: the caller keeps the values
       break;
   }
@@ -50,6 +69,8 @@ inline void merge_field(const tally_interp::Field& f, const int64_t* r, const bo
 inline int128 initial_cell(const tally_interp::Field& f) {
   if (f.op == tally_interp::kFieldMin) return INT64_MAX;
   if (f.op == tally_interp::kFieldMax) return INT64_MIN;
+  if (f.op == tally_interp::kFieldMinFloat) return tally_interp::kFloatMinIdentity;
+  if (f.op == tally_interp::kFieldMaxFloat) return tally_interp::kFloatMaxIdentity;
   return 0;
 }
 

@@ -1,0 +1,52 @@
+// DOUBLE and REAL expressions of the interpreter's row program (compiler/codegen/row_program.h):
+// arithmetic, negation, ABS, ROUND and casts to them, each the CPU engine's one IEEE operation
+// (templates/tally_interp_float.cuh), so a row's value matches the CPU engine's bit for bit and
+// only the order of a SUM's additions differs. A division or remainder whose divisor may be 0
+// is declined (the CPU engine raises an error there), as is a cast whose rounding the CPU does
+// differently.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "compiler/ir/expr.h"
+#include "compiler/plan/value_bounds.h"
+
+namespace tally {
+
+// Thrown while a row program is built: the statement is not the interpreter's.
+struct RowProgramDeclined {
+  std::string why;
+};
+
+[[noreturn]] void decline_row_program(std::string why);
+
+// What the float expressions need of the row program's builder.
+class RowProgramEmitter {
+ public:
+  // A register holding instruction `op`'s result.
+  virtual int emit(int op, int a, int b, int c, int64_t imm, int sub) = 0;
+  // The register of `e`'s value (a DECIMAL unscaled).
+  virtual int value(const Expr& e) = 0;
+  virtual ValueBounds bounds(const Expr& e) const = 0;
+  // The parameter's value where `e` is a `?` with one, else null.
+  virtual const Value* parameter(const Expr& e) const = 0;
+
+ protected:
+  ~RowProgramEmitter() = default;
+};
+
+// Whether the row program's builder takes `e` here: an arithmetic, unary, ROUND or cast
+// expression of a floating type.
+bool is_float_operation(const Expr& e);
+
+// The register of such an expression's value.
+int float_operation(RowProgramEmitter& b, const Expr& e);
+
+// The register of `x <op> y` (compiler/ir/expr.h's CompareOp) where both are DOUBLE or REAL.
+int float_compare(RowProgramEmitter& b, int op, const Expr& x, const Expr& y);
+
+// A double's bits, as a register holds them.
+int64_t float_register_bits(double d);
+
+}  // namespace tally
