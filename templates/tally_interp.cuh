@@ -55,14 +55,16 @@ struct Instr {
 };
 
 // How a scan column is stored on the device (runtime/gpu/device_layout.h).
-// A DOUBLE column is read as kColPlainI64, its bits; a REAL one widens to a double's.
+// A DOUBLE column is read as kColPlainI64, its bits; a REAL one widens to a double's; a
+// 16-byte DECIMAL whose values all fit 64 bits is read as its low words.
 enum ColumnKind : u32 {
   kColBitPacked,
   kColPlainU8,
   kColPlainI16,
   kColPlainI32,
   kColPlainI64,
-  kColPlainF32
+  kColPlainF32,
+  kColPlainI128Low
 };
 
 struct Column {
@@ -128,6 +130,9 @@ TALLY_HD void load_column(const Column& c, u64 row, i64* value, bool* null) {
       return;
     case kColPlainI32:
       *value = ((const int*)c.data)[row];
+      return;
+    case kColPlainI128Low:
+      *value = ((const i64*)c.data)[2 * row];
       return;
     case kColPlainF32:
       *value = float_bits((double)((const float*)c.data)[row]);

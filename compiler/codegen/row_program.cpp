@@ -62,9 +62,26 @@ bool is_int64_payload(const Type& t) {
   }
 }
 
+// The statistics with a range for each 16-byte DECIMAL column whose values all fit the
+// registers' safe range (a DECIMAL(38,2) of amounts), which the interpreter then reads as
+// 64-bit values.
+std::vector<ColumnStats> narrowed_stats(const RowProgramInputs& in) {
+  std::vector<ColumnStats> stats = in.stats;
+  const auto safe = static_cast<int128>(kSafeMagnitude);
+  for (size_t c = 0; c < stats.size(); ++c) {
+    ColumnStats& s = stats[c];
+    if (!in.query.scan.at(c).type.is_wide_decimal() || !s.has_values) continue;
+    if (s.wide_min < -safe || s.wide_max > safe) continue;
+    s.has_range = true;
+    s.min = static_cast<int64_t>(s.wide_min);
+    s.max = static_cast<int64_t>(s.wide_max);
+  }
+  return stats;
+}
+
 class Builder : RowProgramEmitter {
  public:
-  explicit Builder(const RowProgramInputs& in) : in_(in) {}
+  explicit Builder(const RowProgramInputs& in) : in_(in), stats_(narrowed_stats(in)) {}
 
   RowProgram build() {
     const BoundSelect& q = in_.query;
@@ -103,7 +120,7 @@ class Builder : RowProgramEmitter {
   }
 
   ValueBounds bounds(const Expr& e) const override {
-    return value_bounds(e, in_.stats, &in_.parameters);
+    return value_bounds(e, stats_, &in_.parameters);
   }
 
   const Value* parameter(const Expr& e) const override {
@@ -224,9 +241,12 @@ class Builder : RowProgramEmitter {
         c.kind = tally_interp::kColPlainI32;
       } else if (s.plain_width == 8) {
         c.kind = tally_interp::kColPlainI64;
+      } else if (s.plain_width == 16 && stats_.at(scan_column).has_range) {
+        c.kind = tally_interp::kColPlainI128Low;
       } else {
-        decline(fmt::format("column {} is stored {} bytes a value",
-                            in_.query.scan[scan_column].name, s.plain_width));
+        const std::string& name = in_.query.scan[scan_column].name;
+        if (s.plain_width == 16) decline(fmt::format("column {} holds values past 64 bits", name));
+        decline(fmt::format("column {} is stored {} bytes a value", name, s.plain_width));
       }
     } else if (s.bits > 64) {
       decline("a column of more than 64 bits");
@@ -557,6 +577,7 @@ class Builder : RowProgramEmitter {
       switch (call.kind) {
         case AggKind::CountStar:
         case AggKind::Count:
+        case AggKind::CountIf:  // COUNT ... FILTER: its condition's count and sum of 0/1
         case AggKind::Sum:
         case AggKind::Min:
         case AggKind::Max:
@@ -619,6 +640,7 @@ class Builder : RowProgramEmitter {
   }
 
   const RowProgramInputs& in_;
+  const std::vector<ColumnStats> stats_;  // narrowed_stats
   StringHeap own_strings_;
   RowProgram p_;
   std::map<int, int> column_regs_;

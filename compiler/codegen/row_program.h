@@ -1,13 +1,13 @@
 // The interpreted tier: a statement as data for one precompiled Scan (templates/tally_interp.cuh),
 // so that a new statement runs at once while NVRTC compiles its own kernels in the background
 // (runtime/gpu/interpreted_scan.h). Covers aggregations whose every value is a 64-bit integer
-// (integers, DECIMALs of up to 18 digits, dates, timestamps, booleans, dictionary codes, ids
-// of computed strings' domains) that the interval analysis proves cannot overflow (division
-// and ROUND included, where no divisor can be 0), or a DOUBLE or REAL
-// (compiler/codegen/row_program_float.h), with COUNT, SUM, MIN, MAX, AVG and the exact
-// variances, DISTINCT or not (not of floats) (a DISTINCT aggregate's values go to a set on the device, from
-// which the host builds its state); anything else is declined with its reason and takes the
-// generated kernels.
+// (integers, DECIMALs of up to 18 digits or of 16-byte columns whose values fit 64 bits, dates,
+// timestamps, booleans, dictionary codes, ids of computed strings' domains) that the interval
+// analysis proves cannot overflow (division and ROUND included, where no divisor can be 0), or a
+// DOUBLE or REAL (compiler/codegen/row_program_float.h), with COUNT (FILTER too), SUM, MIN, MAX,
+// AVG and the exact variances, DISTINCT or not (not of floats) (a DISTINCT aggregate's values go to
+// a set on the device, from which the host builds its state); anything else is declined with its
+// reason and takes the generated kernels.
 #pragma once
 
 #include <cstdint>

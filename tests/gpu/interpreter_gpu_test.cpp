@@ -130,6 +130,25 @@ TEST_CASE("gpu interpreter: DOUBLE and REAL values match the CPU engine") {
   }
 }
 
+// A DECIMAL(38, 2) column whose values fit 64 bits reads as its 16-byte values' low words;
+// COUNT ... FILTER counts its condition.
+TEST_CASE("gpu interpreter: DECIMAL(38) columns of 64-bit values and COUNT FILTER") {
+  Database db;
+  db.put_table(generate_lineitem(0.05, 17));
+  test::run_script(db,
+                   "CREATE TABLE wide AS SELECT l_orderkey % 100 AS k, CAST(CASE WHEN l_tax > "
+                   "0.07 THEN NULL ELSE l_extendedprice - 50000 END AS DECIMAL(38, 2)) AS amount "
+                   "FROM lineitem");
+  const std::vector<std::string> statements = {
+      "SELECT k, SUM(amount), MIN(amount), MAX(amount * 3), AVG(amount), COUNT(amount), "
+      "COUNT(*) FILTER (WHERE amount > 0) FROM wide GROUP BY k",
+      "SELECT SUM(amount), COUNT(amount) FILTER (WHERE k > 50) FROM wide WHERE amount < 1000",
+      "SELECT l_returnflag, COUNT(*) FILTER (WHERE l_quantity > 30), SUM(l_quantity) FILTER "
+      "(WHERE l_discount < 0.05) FROM lineitem GROUP BY 1",
+  };
+  for (const std::string& sql : statements) check_interpreted(db, sql, false);
+}
+
 // A first table of 256 slots for 300 groups and a DISTINCT set of 256 entries for up to 2,100
 // (group, line number) pairs: both fill, grow (the table twice, the set four times larger)
 // and the Scan runs again.

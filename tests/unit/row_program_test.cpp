@@ -33,6 +33,11 @@ Database& test_db() {
     d->put_table(generate_lineitem(0.005, 3));
     d->put_table(generate_nulls_table(5000, 0.2, 3));
     d->put_table(generate_atable(140000, 1u << 20, 0, 3));  // more rows than the most groups
+    // DECIMAL(38, 2) amounts that fit 64 bits, with NULLs, and a column of wider ones
+    test::run_script(*d,
+                     "CREATE TABLE wide (k INTEGER, amount DECIMAL(38, 2), big DECIMAL(38, 0)); "
+                     "INSERT INTO wide VALUES (1, 12.50, 1), (1, -3.25, 2), (2, NULL, 3), "
+                     "(2, 99999999999.99, 4), (3, 0.01, 100000000000000000000000000000)");
     return d;
   }();
   return *db;
@@ -214,6 +219,22 @@ TEST_CASE("row program: DOUBLE and REAL values as the CPU engine computes them")
       "SELECT c_smallint, MIN(c_double * 1e308 * 10 - c_double * 1e308 * 10), "
       "MAX(c_double * 1e308 * 10 - c_double * 1e308 * 10), MAX(-c_double) FROM nulls "
       "WHERE c_double = 0 OR c_integer > 5000 GROUP BY 1");
+}
+
+// A 16-byte DECIMAL column whose values all fit 64 bits reads as its low words: as a value,
+// a key, in a filter and in arithmetic; COUNT ... FILTER as its condition's count.
+TEST_CASE("row program: DECIMAL(38) columns of 64-bit values and COUNT FILTER") {
+  check_matches_cpu(
+      "SELECT k, SUM(amount), MIN(amount), MAX(amount * 3), AVG(amount), COUNT(amount), "
+      "COUNT(*) FILTER (WHERE amount > 0), COUNT(amount) FILTER (WHERE k > 1) FROM wide "
+      "GROUP BY k");
+  check_matches_cpu(
+      "SELECT amount, COUNT(*), SUM(k) FROM wide WHERE amount < 100 OR amount IS NULL GROUP BY 1");
+  check_matches_cpu(
+      "SELECT l_returnflag, COUNT(*) FILTER (WHERE l_quantity > 30), COUNT(l_tax) FILTER "
+      "(WHERE l_shipmode = 'AIR'), SUM(l_quantity) FILTER (WHERE l_discount < 0.05) FROM "
+      "lineitem GROUP BY 1");
+  CHECK(declined("SELECT SUM(big) FROM wide").find("past 64 bits") != std::string::npos);
 }
 
 TEST_CASE("row program: statements the interpreter cannot hold are declined with a reason") {
