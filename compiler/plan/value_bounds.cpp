@@ -152,7 +152,7 @@ class Analysis {
       case kDiv:
         return e.type.is_decimal() ? decimal_divide(e, a, b) : int_divide(of(a), of(b));
       case kMod:
-        return e.type.is_decimal() ? kUnknown : int_modulo(of(a), of(b));
+        return e.type.is_decimal() ? decimal_modulo(e, a, b) : int_modulo(of(a), of(b));
       default:
         return kUnknown;
     }
@@ -193,6 +193,14 @@ class Analysis {
     const long double lo = a.lo < 0 ? std::max(a.lo, -m) : 0;
     if (a.lo >= 0 && a.hi < std::fabs(b.lo) && a.hi < std::fabs(b.hi)) return a;  // a % b == a
     return range(lo, hi);
+  }
+
+  // A DECIMAL remainder is its operands' raised to its scale, the integer remainder of those
+  // (compiler/eval/arith.cpp decimal_arith; the generated kernels' upscale_checked).
+  ValueBounds decimal_modulo(const Expr& e, const Expr& a, const Expr& b) const {
+    const int s = scale_of(e);
+    if (s < scale_of(a) || s < scale_of(b)) return kUnknown;
+    return int_modulo(scaled(of(a), s - scale_of(a)), scaled(of(b), s - scale_of(b)));
   }
 
   // CASE and COALESCE: the union of the values they choose from.

@@ -127,7 +127,7 @@ TEST_CASE("row program: NULL keys and values of every integer-like type") {
 }
 
 // Integers truncate toward zero; DECIMAL quotients round half away from zero at scale 6 or
-// more; negative dividends and divisors; a quotient as a group key (its domain from
+// more; negative dividends and divisors; a quotient or a remainder as a group key (its domain from
 // compiler/plan/value_bounds.h) and in a filter.
 TEST_CASE("row program: division as the CPU engine divides") {
   check_matches_cpu(
@@ -140,6 +140,10 @@ TEST_CASE("row program: division as the CPU engine divides") {
   check_matches_cpu(
       "SELECT c_smallint / 2 AS h, COUNT(*), SUM(c_decimal / 3), SUM(c_integer / -4) FROM "
       "nulls GROUP BY h");
+  // a DECIMAL remainder: both operands raised to its scale, the sign the dividend's
+  check_matches_cpu(
+      "SELECT l_extendedprice % 9 AS r, COUNT(*), SUM(l_discount % 0.03), "
+      "MIN((l_quantity - 25) % 7.5) FROM lineitem GROUP BY r");
 }
 
 // Half away from zero, to places kept, added and taken away, of DECIMALs and integers, as a

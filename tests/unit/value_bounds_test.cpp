@@ -228,7 +228,7 @@ namespace tally {
 
 // A DECIMAL quotient at scale 6 is the dividend raised to scale 6 + the divisor's over the
 // divisor's unscaled value, rounded: one more in magnitude than truncation at most.
-TEST_CASE("value bounds: DECIMAL division and ROUND keep the rounded bounds") {
+TEST_CASE("value bounds: DECIMAL division - remainder and ROUND keep the rounded bounds") {
   // #0 DECIMAL(15,2) in [-12.34, 567.89]; #1 DECIMAL(4,1) in [0.5, 2.0]; #2 INTEGER in [-75, 1249]
   const std::vector<ColumnStats> stats = {range(-1234, 56789), range(5, 20), range(-75, 1249)};
   ExprPtr x = make_column_ref(0, Type::decimal(15, 2));
@@ -259,6 +259,19 @@ TEST_CASE("value bounds: DECIMAL division and ROUND keep the rounded bounds") {
   const ValueBounds same = round(n, 2, Type::integer());
   CHECK(same.lo == -75);
   CHECK(same.hi == 1249);
+  // x % d at scale 2: both raised to it, d's 0.50..2.00 as 50..200, the sign x's.
+  const ValueBounds m = value_bounds(*arith(kMod, Type::decimal(15, 2), x, d), stats);
+  REQUIRE(m.known);
+  CHECK(m.lo == -199);
+  CHECK(m.hi == 199);
+  // n % 7.5 at scale 1: n's -75..1249 as -750..12490, below 75 in magnitude.
+  const ValueBounds by_constant =
+      value_bounds(*arith(kMod, Type::decimal(11, 1), n,
+                          make_constant(Value::from_decimal(75), Type::decimal(2, 1))),
+                   stats);
+  REQUIRE(by_constant.known);
+  CHECK(by_constant.lo == -74);
+  CHECK(by_constant.hi == 74);
 }
 
 }  // namespace tally
