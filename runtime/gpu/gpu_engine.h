@@ -88,8 +88,10 @@ struct GpuRunReport {
   std::string placement = "device";
   BinarySource binary_source = BinarySource::Nvrtc;  // of the final attempt
   double disk_load_ms = 0;
-  bool quick_kernels = false;   // the final attempt ran the quick Scan (GpuCompilation::quick)
-  bool interpreted = false;     // the interpreted tier ran it (runtime/gpu/interpreted_scan.h)
+  bool quick_kernels = false;  // the final attempt ran the quick Scan (GpuCompilation::quick)
+  bool interpreted = false;    // the interpreted tier ran it (runtime/gpu/interpreted_scan.h)
+  // How long it waited for the interpreter's module (compiled or loaded on another thread).
+  double module_wait_ms = 0;
   std::string not_interpreted;  // why the interpreted tier did not, where it was asked to
 };
 

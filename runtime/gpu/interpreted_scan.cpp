@@ -292,7 +292,10 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
     *why = *reason;
     return std::nullopt;
   }
-  if (!engine.interpreter.ready(engine.device, wait)) {
+  start = std::chrono::steady_clock::now();
+  const bool ready = engine.interpreter.ready(engine.device, wait);
+  report.module_wait_ms += ms_since(start);
+  if (!ready) {
     *why = engine.interpreter.error().empty() ? "the interpreter's kernels are compiling"
                                               : engine.interpreter.error();
     return std::nullopt;

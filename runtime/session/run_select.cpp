@@ -35,12 +35,17 @@ std::shared_ptr<const LiftedConstants> lifted_for(const BoundSelect& query, GpuP
 std::string gpu_timing(const GpuRunReport& r) {
   const std::string reruns = r.reruns.empty() ? "" : " (" + r.reruns + ")";
   if (r.interpreted) {
+    // Named only where it cost something: the module is loaded once per process.
+    const std::string module =
+        r.module_wait_ms >= 0.05
+            ? fmt::format(", waiting for the interpreter's module {:.2f} ms", r.module_wait_ms)
+            : "";
     return fmt::format(
         "interpreted (its own kernels compile in the background): plan {:.2f} ms, program "
-        "{:.2f} ms, upload {:.2f} ms, init + scan {:.3f} ms, download {:.2f} ms, host finish "
+        "{:.2f} ms{}, upload {:.2f} ms, init + scan {:.3f} ms, download {:.2f} ms, host finish "
         "{:.2f} ms, attempts {}{}",
-        r.plan_ms, r.codegen_ms, r.upload_ms, r.scan_ms, r.download_ms, r.finish_ms, r.attempts,
-        reruns);
+        r.plan_ms, r.codegen_ms, module, r.upload_ms, r.scan_ms, r.download_ms, r.finish_ms,
+        r.attempts, reruns);
   }
   const std::string not_interpreted =
       r.not_interpreted.empty() ? "" : "; not interpreted: " + r.not_interpreted;
