@@ -6,6 +6,7 @@
 // the CPU engine.
 #pragma once
 
+#include "tally_arg_pair.cuh"
 #include "tally_date_parts.cuh"
 #include "tally_host_device.cuh"
 #include "tally_interp_float.cuh"
@@ -89,14 +90,21 @@ enum FieldOp : int {
   kFieldUnused,
   kFieldSumFloat,  // a DOUBLE's sum, MIN and MAX (SQL's order), in the cell's low word
   kFieldMinFloat,
-  kFieldMaxFloat
+  kFieldMaxFloat,
+  kFieldArgMin,  // ARG_MIN / ARG_MAX's pair word of (key, value) (arg_pair_of_row)
+  kFieldArgMax
 };
+
+// An ARG_MIN / ARG_MAX field's flags: which of its arguments holds a double's bits.
+constexpr int kArgValueFloat = 1, kArgKeyFloat = 2;
 
 // A DISTINCT set entry's tag: group * kDistinctTags + field.
 constexpr u64 kDistinctTags = 64;
 
+// reg: the value merged (ARG_MIN / ARG_MAX: its value, NULL where either argument is, and
+// `key` its ordering argument).
 struct Field {
-  int op, reg;
+  int op, reg, key, flags;
 };
 
 // A group key's mixed-radix digit: r[reg] - lo, or size - 1 for NULL.
@@ -269,6 +277,17 @@ TALLY_HD void run_row(const Program& p, u64 row, i64* r, bool* n) {
     r[in.dst] = v;
     n[in.dst] = null;
   }
+}
+
+// ARG_MIN / ARG_MAX's state word of the row (tally_arg_pair.cuh), which a signed 128-bit MIN
+// (ARG_MAX: MAX) merges.
+TALLY_HD tally_arg_pair::i128 arg_pair_of_row(const Field& f, const i64* r) {
+  const i64 key = r[f.key], value = r[f.reg];
+  const i64 key_image = (f.flags & kArgKeyFloat) ? tally_arg_pair::key_image(float_of(key))
+                                                 : tally_arg_pair::key_image(key);
+  const u64 value_image = (f.flags & kArgValueFloat) ? tally_arg_pair::value_image(float_of(value))
+                                                     : tally_arg_pair::value_image(value);
+  return tally_arg_pair::pair(key_image, value_image, f.op == kFieldArgMax);
 }
 
 // Whether the row passes the filter (after run_row).

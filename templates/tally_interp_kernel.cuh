@@ -43,6 +43,8 @@ TALLY_DEV i128 interp_field_initial(int op) {
   if (op == tally_interp::kFieldMax) return (i128)kI64Min;
   if (op == tally_interp::kFieldMinFloat) return (i128)tally_interp::kFloatMinIdentity;
   if (op == tally_interp::kFieldMaxFloat) return (i128)tally_interp::kFloatMaxIdentity;
+  if (op == tally_interp::kFieldArgMin) return i128_from_words(~0ull, 0x7FFFFFFFFFFFFFFFull);
+  if (op == tally_interp::kFieldArgMax) return i128_from_words(0ull, 0x8000000000000000ull);
   return 0;  // 0.0's bits too
 }
 
@@ -52,6 +54,8 @@ TALLY_DEV i128 interp_field_input(const tally_interp::Field& f, const i64* r, co
                                   bool* skip) {
   *skip = f.reg >= 0 && n[f.reg];
   if (f.op == tally_interp::kFieldCount || *skip) return 1;
+  if (f.op == tally_interp::kFieldArgMin || f.op == tally_interp::kFieldArgMax)
+    return tally_interp::arg_pair_of_row(f, r);
   const i64 v = r[f.reg];
   return f.op == tally_interp::kFieldSumSquares ? (i128)v * v : (i128)v;
 }
@@ -68,6 +72,12 @@ TALLY_DEV void interp_merge(int op, i128* cell, i128 v) {
       break;
     case tally_interp::kFieldMaxFloat:
       atomic_max((f64*)cell, d);
+      break;
+    case tally_interp::kFieldArgMin:
+      atomic_min(cell, v);
+      break;
+    case tally_interp::kFieldArgMax:
+      atomic_max(cell, v);
       break;
     case tally_interp::kFieldMin:
       atomic_min((i64*)cell, (i64)v);

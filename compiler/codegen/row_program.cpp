@@ -7,6 +7,7 @@
 #include <map>
 
 #include "compiler/codegen/lookup_tables.h"
+#include "compiler/codegen/row_program_fields.h"
 #include "compiler/codegen/row_program_float.h"
 #include "compiler/codegen/row_program_top.h"
 #include "compiler/common/error.h"
@@ -543,55 +544,25 @@ class Builder : RowProgramEmitter {
     p_.groups *= static_cast<uint64_t>(size);
   }
 
-  static int field_op(FieldKind kind) {
-    switch (kind) {
-      case FieldKind::Count:
-        return tally_interp::kFieldCount;
-      case FieldKind::SumI128:
-        return tally_interp::kFieldSum;
-      case FieldKind::SumSqI128:
-        return tally_interp::kFieldSumSquares;
-      case FieldKind::MinI64:
-      case FieldKind::MinI128:  // of 64-bit values: the host widens the cell's low word
-        return tally_interp::kFieldMin;
-      case FieldKind::MaxI64:
-      case FieldKind::MaxI128:
-        return tally_interp::kFieldMax;
-      case FieldKind::SumF64:
-        return tally_interp::kFieldSumFloat;
-      case FieldKind::MinF64:
-        return tally_interp::kFieldMinFloat;
-      case FieldKind::MaxF64:
-        return tally_interp::kFieldMaxFloat;
-      default:
-        return -1;
-    }
-  }
-
   void add_fields() {
     const BoundSelect& q = in_.query;
-    std::vector<int> arg_regs(q.aggregates.size(), -1);
+    std::vector<int> arg_regs(q.aggregates.size(), -1), key_regs(arg_regs), flags(arg_regs);
     p_.aggregate_domains.assign(q.aggregates.size(), -1);
     for (size_t a = 0; a < q.aggregates.size(); ++a) {
       const AggregateCall& call = q.aggregates[a];
-      switch (call.kind) {
-        case AggKind::CountStar:
-        case AggKind::Count:
-        case AggKind::CountIf:  // COUNT ... FILTER: its condition's count and sum of 0/1
-        case AggKind::Sum:
-        case AggKind::Min:
-        case AggKind::Max:
-        case AggKind::Avg:
-        case AggKind::VarSamp:
-        case AggKind::StddevSamp:
-          break;
-        default:
-          decline(fmt::format("{} takes the generated kernels", call.text.str()));
-      }
+      if (!interpreter_aggregate(call.kind))
+        decline(fmt::format("{} takes the generated kernels", call.text.str()));
       if (call.distinct) check_distinct(call);
       if (!call.distinct && p_.layout.square_split[a] != 0)
         decline("a variance whose squares pass 128 bits");
-      if (call.arg && call.arg->type.is_string()) {
+      if (call.key) {  // ARG_MIN / ARG_MAX: its value, NULL where either argument is
+        const char* why = nullptr;
+        flags[a] = arg_pair_flags(call, &why);
+        if (why != nullptr) decline(why);
+        key_regs[a] = value(*call.key);
+        const int present = emit(tally_interp::kOpIsNull, key_regs[a], -1, -1, 0, 1);
+        arg_regs[a] = emit(tally_interp::kOpSelect, present, value(*call.arg), constant(0, true));
+      } else if (call.arg && call.arg->type.is_string()) {
         // MIN and MAX keep an id, which orders as its string does; COUNT reads only NULLs,
         // or ids where DISTINCT.
         const bool extreme = call.kind == AggKind::Min || call.kind == AggKind::Max;
@@ -604,10 +575,15 @@ class Builder : RowProgramEmitter {
     }
     for (size_t f = 0; f < p_.layout.fields.size(); ++f) {
       const int a = p_.layout.fields[f].aggregate;
-      const int op = a >= 0 && q.aggregates[a].distinct ? distinct_field_op(a, f)
-                                                        : field_op(p_.layout.fields[f].kind);
+      const int op = a >= 0 && q.aggregates[a].distinct
+                         ? distinct_field_op(a, f)
+                         : interpreter_field_op(p_.layout.fields[f].kind);
       if (op < 0) decline("a state the interpreter does not merge");
-      p_.fields.push_back(tally_interp::Field{op, a < 0 ? -1 : arg_regs[a]});
+      if (a < 0) {
+        p_.fields.push_back(tally_interp::Field{op, -1, -1, 0});
+      } else {
+        p_.fields.push_back(tally_interp::Field{op, arg_regs[a], key_regs[a], flags[a]});
+      }
     }
   }
 

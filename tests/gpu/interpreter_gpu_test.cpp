@@ -99,8 +99,9 @@ TEST_CASE("gpu interpreter: the statements it takes match the CPU engine") {
 
 // DOUBLE and REAL values: each row's value is the CPU engine's to the bit (one IEEE operation
 // an instruction), the sums add in another order; over a block's shared table and the global
-// one, with NULLs, NaN (above every number for MIN and MAX) and REAL columns and casts.
-TEST_CASE("gpu interpreter: DOUBLE and REAL values match the CPU engine") {
+// one, with NULLs, NaN (above every number for MIN and MAX) and REAL columns and casts; and
+// ARG_MIN / ARG_MAX over them and over integers, DECIMALs and dates.
+TEST_CASE("gpu interpreter: DOUBLE and REAL values and ARG_MIN and ARG_MAX match the CPU engine") {
   Database db;
   db.put_table(generate_lineitem(0.05, 13));
   db.put_table(generate_nulls_table(100000, 0.2, 13));
@@ -119,6 +120,10 @@ TEST_CASE("gpu interpreter: DOUBLE and REAL values match the CPU engine") {
       "SELECT col1 % 5000 AS k, SUM(col3), MIN(col3), MAX(MOD(col3, 7.5)), COUNT(*) FROM "
       "atable WHERE col3 < 900 GROUP BY k",
       "SELECT SUM(col3 * col3), MAX(-col3), COUNT(*) FROM atable",
+      // ARG_MIN / ARG_MAX: one 128-bit pair word a group, ties settled by the least value
+      "SELECT c_boolean, ARG_MIN(c_integer, c_smallint), ARG_MAX(c_decimal, c_date), "
+      "ARG_MIN(c_double, c_integer), ARG_MAX(c_date, c_real) FROM nulls GROUP BY 1",
+      "SELECT col1 % 3000 AS k, ARG_MAX(col2, col3), ARG_MIN(col3, col4) FROM atable GROUP BY k",
   };
   for (const std::string& sql : statements) {
     INFO(sql);

@@ -241,6 +241,21 @@ TEST_CASE("row program: DECIMAL(38) columns of 64-bit values and COUNT FILTER") 
   CHECK(declined("SELECT SUM(big) FROM wide").find("past 64 bits") != std::string::npos);
 }
 
+// ARG_MIN / ARG_MAX as one 128-bit pair word a group (templates/tally_arg_pair.cuh): keys and
+// values of integers, DECIMALs, dates and doubles, ties on the key settled by the least value,
+// rows with either argument NULL skipped.
+TEST_CASE("row program: ARG_MIN and ARG_MAX as the CPU engine keeps them") {
+  check_matches_cpu(
+      "SELECT c_boolean, ARG_MIN(c_integer, c_smallint), ARG_MAX(c_decimal, c_date), "
+      "ARG_MIN(c_double, c_integer), ARG_MAX(c_date, c_real), ARG_MIN(c_bigint, -c_double) "
+      "FROM nulls GROUP BY 1");
+  check_matches_cpu(
+      "SELECT l_returnflag, ARG_MAX(l_orderkey, l_extendedprice), ARG_MIN(l_shipdate, "
+      "l_quantity), MAX_BY(l_discount, l_orderkey % 7) FROM lineitem GROUP BY 1");
+  CHECK(declined("SELECT ARG_MIN(c_varchar, c_integer) FROM nulls").find("strings") !=
+        std::string::npos);
+}
+
 TEST_CASE("row program: statements the interpreter cannot hold are declined with a reason") {
   CHECK(declined("SELECT c_varchar, VAR_SAMP(c_double) FROM nulls GROUP BY 1")
             .find("does not merge") != std::string::npos);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -61,6 +62,14 @@ inline void merge_field(const tally_interp::Field& f, const int64_t* r, const bo
     case tally_interp::kFieldMaxFloat:
       cell = merge_float(f.op, static_cast<int64_t>(cell), r[f.reg]);
       break;
+    case tally_interp::kFieldArgMin:
+      cell = std::min(
+          cell, tally_interp::arg_pair_of_row(f, reinterpret_cast<const tally_interp::i64*>(r)));
+      break;
+    case tally_interp::kFieldArgMax:
+      cell = std::max(
+          cell, tally_interp::arg_pair_of_row(f, reinterpret_cast<const tally_interp::i64*>(r)));
+      break;
     default:  // the DISTINCT set's fields: the caller keeps the values
       break;
   }
@@ -71,6 +80,8 @@ inline int128 initial_cell(const tally_interp::Field& f) {
   if (f.op == tally_interp::kFieldMax) return INT64_MIN;
   if (f.op == tally_interp::kFieldMinFloat) return tally_interp::kFloatMinIdentity;
   if (f.op == tally_interp::kFieldMaxFloat) return tally_interp::kFloatMaxIdentity;
+  if (f.op == tally_interp::kFieldArgMin) return std::numeric_limits<int128>::max();
+  if (f.op == tally_interp::kFieldArgMax) return std::numeric_limits<int128>::min();
   return 0;
 }
 
