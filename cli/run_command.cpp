@@ -86,9 +86,10 @@ int run(const RunArgs& args) {
               : "";
       if (const double warmed = gpu_warm.valid() ? gpu_warm.get() : 0; warmed > 0) {
         std::cerr << fmt::format(
-            "GPU warm-up: {:.1f} ms (the device opened, the interpreter's and the uploads' kernels "
-            "loaded while the data loaded)\n",
-            warmed);
+            "GPU warm-up: {:.1f} ms (the device opened, the uploads' kernels loaded and the "
+            "interpreter's {} while the data loaded)\n",
+            warmed,
+            db.warmed_interpreter() ? "loaded" : "begun compiling: no kernel cache held it");
       }
       std::cerr << fmt::format("Total: {:.1f} ms (the whole command{})\n", ms_since(start), waited);
     }

@@ -201,13 +201,14 @@ GpuEngine::~GpuEngine() = default;
 
 std::string GpuEngine::device_name() const { return impl_->device.profile().name; }
 
-void GpuEngine::warm_up() noexcept {
+bool GpuEngine::warm_up() noexcept {
   try {
     impl_->device.make_current();
     impl_->interpreter.ready(impl_->device, false);
     impl_->transpose.ready(impl_->device);  // the first upload of a bit-packed column needs it
   } catch (...) {  // InterpreterKernels keeps its own errors; the device's recur at first use
   }
+  return impl_->interpreter.loaded();
 }
 
 bool GpuEngine::interpreter_loaded() const { return impl_->interpreter.loaded(); }

@@ -171,7 +171,8 @@ class GpuEngine {
   // a session's first statement finds them; the engine's constructor has opened the device. For a
   // thread of its own while a session loads its data; never throws (the first statement reports
   // what is wrong).
-  void warm_up() noexcept;
+  // Whether the interpreter's module is loaded; false while it compiles (no cache held it).
+  bool warm_up() noexcept;
   bool interpreter_loaded() const;  // whether the interpreter's module is loaded
 
   // What stays on the device between queries: uploaded columns and loaded modules.

@@ -50,7 +50,7 @@ std::future<double> Database::warm_gpu() {
     if (!cuda::gpu_available()) return 0.0;
     const auto start = std::chrono::steady_clock::now();
     try {
-      gpu()->warm_up();
+      warmed_interpreter_ = gpu()->warm_up();
     } catch (const std::exception&) {  // an unusable GPU: the first statement says why
     }
     return ms_since(start);

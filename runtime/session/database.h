@@ -3,6 +3,7 @@
 // statement leaves the catalog as it was.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <future>
 #include <map>
@@ -182,8 +183,10 @@ class Database : public Catalog {
   // (GpuEngine::warm_up), so that the first statement of a session that loads its data
   // meanwhile does not wait for them: on an H100 that statement took 130 ms more than its
   // own split. The future's value is the milliseconds it took (0 without a GPU); dropping it
-  // waits for the thread.
+  // waits for the thread. warmed_interpreter() then says whether the interpreter's module was
+  // loaded, or still compiling because no cache held it.
   std::future<double> warm_gpu();
+  bool warmed_interpreter() const { return warmed_interpreter_; }
 
   // Returns once the kernels that statements queued for a background compile (SET
   // adaptive_compile) are compiled, or failed; the destructor waits for them too.
@@ -289,6 +292,7 @@ class Database : public Catalog {
   AdHocPlans adhoc_plans_;
   mutable std::mutex settings_mutex_;
   std::unique_ptr<SessionSettings> settings_;
+  std::atomic<bool> warmed_interpreter_{false};  // warm_gpu's thread sets it
   // Last, so that it goes first: its thread finishes the queued compiles.
   std::unique_ptr<BackgroundCompiler> compiler_;
 };
