@@ -2,9 +2,11 @@
 // they run any statement's row program (tally_interp.cuh). Groups go to the global hash
 // table of tally_table_global.cuh keyed by the row's mixed-radix group number, or, where the
 // keys' whole domain is small, to a block's table in shared memory indexed by that number and
-// merged into the global table once per block. Each state field is a 16-byte cell a slot,
-// field-major: cells[f * slots + slot]. A DISTINCT aggregate's values go to one DISTINCT set
-// (tally_distinct.cuh) tagged by group number and field, which the host reads back whole.
+// merged into the global table once per block; a statement without GROUP BY keeps its fields
+// in each thread's registers and merges them into its block's cells once. Each state field is a
+// 16-byte cell a slot, field-major: cells[f * slots + slot]. A DISTINCT aggregate's values go to
+// one DISTINCT set (tally_distinct.cuh) tagged by group number and field, which the host reads back
+// whole.
 #pragma once
 
 #include "tally_atomics.cuh"
@@ -90,6 +92,63 @@ TALLY_DEV void interp_merge(int op, i128* cell, i128 v) {
   }
 }
 
+// interp_merge without atomics, into a cell one thread alone holds.
+TALLY_DEV void interp_merge_local(int op, i128& cell, i128 v) {
+  const f64 c = tally_interp::float_of((i64)cell), d = tally_interp::float_of((i64)v);
+  switch (op) {
+    case tally_interp::kFieldMin:
+      cell = (i64)v < (i64)cell ? v : cell;
+      break;
+    case tally_interp::kFieldMax:
+      cell = (i64)v > (i64)cell ? v : cell;
+      break;
+    case tally_interp::kFieldSumFloat:
+      cell = (i128)tally_interp::float_bits(c + d);
+      break;
+    case tally_interp::kFieldMinFloat:
+      cell = sql_less(d, c) ? v : cell;
+      break;
+    case tally_interp::kFieldMaxFloat:
+      cell = sql_greater(d, c) ? v : cell;
+      break;
+    case tally_interp::kFieldArgMin:
+      cell = v < cell ? v : cell;
+      break;
+    case tally_interp::kFieldArgMax:
+      cell = v > cell ? v : cell;
+      break;
+    default:
+      cell += v;
+  }
+}
+
+// Fields a thread keeps in registers for a statement without GROUP BY: each of its rows merges
+// into them without an atomic, where every thread of a block merging into one shared cell
+// serialised (a 64-bit add in shared memory is a compare-and-swap loop).
+constexpr int kInterpRegisterFields = 8;
+
+// Whether the program's one group merges in registers: few enough fields, none DISTINCT.
+TALLY_DEV bool interp_fields_in_registers(const tally_interp::Program& p, u32 shared_groups) {
+  if (shared_groups != 1 || p.field_count > kInterpRegisterFields) return false;
+  for (int f = 0; f < p.field_count; ++f) {
+    if (p.fields[f].op == tally_interp::kFieldDistinct) return false;
+  }
+  return true;
+}
+
+// A row of the one group into the thread's own cells (interp_fields_in_registers).
+TALLY_DEV void interp_merge_row_in_registers(const tally_interp::Program& p, const i64* r,
+                                             const bool* n, i128* mine) {
+#pragma unroll
+  for (int f = 0; f < kInterpRegisterFields; ++f) {
+    if (f >= p.field_count) break;
+    const tally_interp::Field field = p.fields[f];
+    bool skip = field.op == tally_interp::kFieldUnused;
+    const i128 v = skip ? 0 : interp_field_input(field, r, n, &skip);
+    if (!skip) interp_merge_local(field.op, mine[f], v);
+  }
+}
+
 // Merges the row's fields into slot `slot` of `cells` (field-major, `slots` a field), and
 // its DISTINCT values into the set under its group number.
 TALLY_DEV void interp_merge_row(const tally_interp::Program& p, const InterpTable& t, const i64* r,
@@ -135,9 +194,21 @@ extern "C" __global__ void __launch_bounds__(kInterpThreads)
   const GlobalTableRef table = t.table();
   i64 r[tally_interp::kMaxRegisters];
   bool n[tally_interp::kMaxRegisters];
+  const bool in_registers = interp_fields_in_registers(p, shared_groups);
+  i128 mine[kInterpRegisterFields];
+#pragma unroll
+  for (int f = 0; f < kInterpRegisterFields; ++f) {
+    mine[f] = in_registers && f < p.field_count ? interp_field_initial(p.fields[f].op) : 0;
+  }
+  bool mine_used = false;
   for (u64 row = global_thread_index(); row < rows; row += grid_stride()) {
     tally_interp::run_row(p, row, r, n);
     if (!tally_interp::row_passes(p, r, n)) continue;
+    if (in_registers) {
+      mine_used = true;
+      interp_merge_row_in_registers(p, r, n, mine);
+      continue;
+    }
     const u64 group = tally_interp::row_group(p, r, n);
     if (shared_groups > 0) {
       shared_used[group] = true;
@@ -149,6 +220,15 @@ extern "C" __global__ void __launch_bounds__(kInterpThreads)
     interp_merge_row(p, t, r, n, t.cells, t.slots, (u64)slot, group);
   }
   if (shared_groups == 0) return;
+  if (mine_used) {  // the thread's own cells, once, into its block's
+    shared_used[0] = true;
+#pragma unroll
+    for (int f = 0; f < kInterpRegisterFields; ++f) {
+      if (f >= p.field_count) break;
+      const int op = p.fields[f].op;
+      if (op != tally_interp::kFieldUnused) interp_merge(op, &shared_cells[f], mine[f]);
+    }
+  }
   __syncthreads();
   for (u32 g = threadIdx.x; g < shared_groups; g += blockDim.x) {
     if (!shared_used[g]) continue;
