@@ -25,9 +25,10 @@ enum FloatOp : int {
   kFloatMod,  // fmod; the divisor is never 0
   kFloatNeg,
   kFloatAbs,
-  kFloatRound,  // round(x * imm) / imm where x is finite (ROUND to digits, imm = 10^digits)
-  kFloatOfInt,  // the integer x over imm (a DECIMAL's 10^scale, else 1)
-  kFloatToReal  // rounded to float (a cast to REAL)
+  kFloatRound,     // round(x * imm) / imm where x is finite (ROUND to digits, imm = 10^digits)
+  kFloatOfInt,     // the integer x over imm (a DECIMAL's 10^scale, else 1)
+  kFloatToReal,    // rounded to float (a cast to REAL)
+  kFloatCanonical  // one set key a value: -0.0 as 0.0, every NaN as one (a DISTINCT's value)
 };
 
 // The MIN and MAX fields' identities: NaN sorts above every number (cmp_float), so MIN starts
@@ -76,6 +77,8 @@ TALLY_HD i64 float_op(int op, i64 x, i64 y, i64 imm) {
       return a - a == 0 ? float_bits(float_rounded(a * k) / k) : x;  // finite: a - a is 0
     case kFloatOfInt:
       return float_bits((double)x / k);
+    case kFloatCanonical:  // runtime/cpu/agg_state.cpp's distinct_key
+      return a == 0 ? 0 : (a != a ? 0x7FF8000000000000ll : x);
     default:
       return float_bits((double)(float)a);
   }

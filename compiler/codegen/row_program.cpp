@@ -552,7 +552,7 @@ class Builder : RowProgramEmitter {
       const AggregateCall& call = q.aggregates[a];
       if (!interpreter_aggregate(call.kind))
         decline(fmt::format("{} takes the generated kernels", call.text.str()));
-      if (call.distinct) check_distinct(call);
+      if (call.distinct) check_distinct();
       if (!call.distinct && p_.layout.square_split[a] != 0)
         decline("a variance whose squares pass 128 bits");
       if (call.key) {  // ARG_MIN / ARG_MAX: its value, NULL where either argument is
@@ -568,6 +568,10 @@ class Builder : RowProgramEmitter {
         const bool extreme = call.kind == AggKind::Min || call.kind == AggKind::Max;
         if (!extreme && call.kind != AggKind::Count) decline("an aggregate of strings");
         arg_regs[a] = string_id(*call.arg, p_.aggregate_domains[a]);
+      } else if (call.arg && call.distinct && call.arg->type.is_float()) {
+        // the DISTINCT set's key: -0.0 as 0.0 and one NaN, as the CPU engine's set keeps them
+        arg_regs[a] = emit(tally_interp::kOpFloat, value(*call.arg), -1, -1, 0,
+                           tally_interp::kFloatCanonical);
       } else if (call.arg) {
         arg_regs[a] = value(*call.arg);
       }
@@ -588,8 +592,7 @@ class Builder : RowProgramEmitter {
   }
 
   // A DISTINCT value's set entry is tagged group * kDistinctTags + field.
-  void check_distinct(const AggregateCall& call) const {
-    if (call.arg && call.arg->type.is_float()) decline("a DISTINCT aggregate of floating values");
+  void check_distinct() const {
     if (p_.groups > (uint64_t{1} << 57)) decline("DISTINCT over more than 2^57 possible groups");
     if (p_.layout.fields.size() > tally_interp::kDistinctTags)
       decline("a DISTINCT aggregate beside more than 64 state fields");

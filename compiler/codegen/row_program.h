@@ -5,7 +5,7 @@
 // timestamps, booleans, dictionary codes, ids of computed strings' domains) that the interval
 // analysis proves cannot overflow (division and ROUND included, where no divisor can be 0), or a
 // DOUBLE or REAL (compiler/codegen/row_program_float.h), with COUNT (FILTER too), SUM, MIN, MAX,
-// AVG, ARG_MIN, ARG_MAX and the exact variances, DISTINCT or not (not of floats) (a DISTINCT
+// AVG, ARG_MIN, ARG_MAX and the exact variances, DISTINCT or not (a DISTINCT
 // aggregate's values go to a set on the device, from which the host builds its state); anything
 // else is declined with its reason and takes the generated kernels.
 #pragma once

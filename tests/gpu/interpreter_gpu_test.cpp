@@ -120,6 +120,10 @@ TEST_CASE("gpu interpreter: DOUBLE and REAL values and ARG_MIN and ARG_MAX match
       "SELECT col1 % 5000 AS k, SUM(col3), MIN(col3), MAX(MOD(col3, 7.5)), COUNT(*) FROM "
       "atable WHERE col3 < 900 GROUP BY k",
       "SELECT SUM(col3 * col3), MAX(-col3), COUNT(*) FROM atable",
+      // DISTINCT doubles: -0.0 and 0.0 one value, every NaN one
+      "SELECT c_smallint, COUNT(DISTINCT CASE WHEN c_integer > 4000 THEN -c_double ELSE "
+      "c_double END), COUNT(DISTINCT c_double * 1e308 * 10 - c_double * 1e308 * 10), "
+      "SUM(DISTINCT c_real), AVG(DISTINCT c_double / 3) FROM nulls GROUP BY 1",
       // ARG_MIN / ARG_MAX: one 128-bit pair word a group, ties settled by the least value
       "SELECT c_boolean, ARG_MIN(c_integer, c_smallint), ARG_MAX(c_decimal, c_date), "
       "ARG_MIN(c_double, c_integer), ARG_MAX(c_date, c_real) FROM nulls GROUP BY 1",
