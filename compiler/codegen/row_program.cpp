@@ -172,9 +172,8 @@ class Builder : RowProgramEmitter {
       case ExprKind::Constant:
         return literal(e.value, e.type);
       case ExprKind::Parameter:
-        if (e.index < 0 || static_cast<size_t>(e.index) >= in_.parameters.size())
-          decline("a parameter without a value");
-        return literal(in_.parameters[e.index], e.type);
+        if (const Value* given = parameter(e)) return literal(*given, e.type);
+        decline("a parameter without a value");
       case ExprKind::Arith:
         return arith(e);
       case ExprKind::Round:

@@ -239,6 +239,11 @@ bool contains_kind(const Expr& e, ExprKind kind) {
   return false;
 }
 
+void mark_scan_columns(const Expr& e, std::vector<bool>& reads) {
+  if (e.kind == ExprKind::ColumnRef) reads.at(static_cast<size_t>(e.index)) = true;
+  for (const auto& c : e.children) mark_scan_columns(*c, reads);
+}
+
 bool is_constant_expr(const Expr& e) {
   return !contains_kind(e, ExprKind::ColumnRef) && !contains_kind(e, ExprKind::Parameter) &&
          !contains_kind(e, ExprKind::GroupKeyRef) && !contains_kind(e, ExprKind::AggregateRef) &&

@@ -178,5 +178,7 @@ bool expr_equal(const Expr& a, const Expr& b);
 bool is_constant_expr(const Expr& e);
 // True if any node is of the given kind.
 bool contains_kind(const Expr& e, ExprKind kind);
+// Sets reads[i] for each scan column i the expression reads (reads: one entry a scan column).
+void mark_scan_columns(const Expr& e, std::vector<bool>& reads);
 
 }  // namespace tally

@@ -67,15 +67,8 @@ void read_scan_row(const BoundSelect& query, const Table& table, size_t row, Str
 
 std::vector<bool> key_and_filter_columns(const BoundSelect& query) {
   std::vector<bool> used(query.scan.size(), false);
-  std::vector<const Expr*> pending;
-  if (query.filter) pending.push_back(query.filter.get());
-  for (const ExprPtr& key : query.group_keys) pending.push_back(key.get());
-  while (!pending.empty()) {
-    const Expr* e = pending.back();
-    pending.pop_back();
-    if (e->kind == ExprKind::ColumnRef) used.at(static_cast<size_t>(e->index)) = true;
-    for (const ExprPtr& child : e->children) pending.push_back(child.get());
-  }
+  if (query.filter) mark_scan_columns(*query.filter, used);
+  for (const ExprPtr& key : query.group_keys) mark_scan_columns(*key, used);
   return used;
 }
 

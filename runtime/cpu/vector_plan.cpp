@@ -12,11 +12,6 @@ namespace {
 // beside the data (and in cache where it can).
 constexpr long double kDirectBytes = 16 << 20;
 
-void mark_columns(const Expr& e, std::vector<bool>& reads) {
-  if (e.kind == ExprKind::ColumnRef) reads[static_cast<size_t>(e.index)] = true;
-  for (const auto& c : e.children) mark_columns(*c, reads);
-}
-
 // The domain of one key, when it is small and known.
 std::optional<KeyDomain> key_domain(const Expr& key, int codes, const Table& table,
                                     const BoundSelect& query, const VecEnv& env) {
@@ -57,17 +52,17 @@ VectorPlan plan_vector(const BoundSelect& query, const Table& table, const VecEn
   const size_t width = query.scan.size();
   plan.filter_reads.assign(width, false);
   plan.others_read.assign(width, false);
-  if (query.filter) mark_columns(*query.filter, plan.filter_reads);
+  if (query.filter) mark_scan_columns(*query.filter, plan.filter_reads);
   for (const auto& a : query.aggregates) {
-    if (a.arg) mark_columns(*a.arg, plan.others_read);
-    if (a.key) mark_columns(*a.key, plan.others_read);
+    if (a.arg) mark_scan_columns(*a.arg, plan.others_read);
+    if (a.key) mark_scan_columns(*a.key, plan.others_read);
   }
   for (const auto& key : query.group_keys) {
     const bool codes = key->kind == ExprKind::ColumnRef && key->type.is_string();
     plan.key_codes.push_back(codes ? key->index : -1);
     plan.key_phys.push_back(vector_phys(*key, env));
     plan.keys_nullable |= may_be_null(*key, *env.stats, *env.parameters);
-    mark_columns(*key, plan.others_read);
+    mark_scan_columns(*key, plan.others_read);
   }
   plan.direct = direct_domains(query, table, env, plan, state_bytes);
   return plan;
