@@ -8,6 +8,7 @@
 
 #include "compiler/functions/aggregate_state.h"
 #include "compiler/ir/grouping_sets.h"
+#include "compiler/plan/block_cache_choice.h"
 #include "compiler/plan/count_sum_packing.h"
 
 namespace tally {
@@ -21,17 +22,6 @@ constexpr uint64_t kL2Share = 3;
 // than a hit, against 0.32 ps a byte read), so slices pay while each extra pass re-reads
 // less than half that per merge.
 constexpr uint64_t kRereadBytesPerMiss = 75;
-// Keys whose sample has fewer distinct values than this share of what uniform keys over the
-// domain would give are skewed: Zipf 1.0 keys give 72-75% of it in 1,024 rows at 2^21-2^24
-// keys, whose top 2^21 hold 88-96% of the rows and merge within L2 already (H100, 2^24 keys:
-// 5.36 ms in slices against 4.57 in one pass); uniform and Zipf 0.5 keys give 99-100%.
-constexpr double kScatteredDistinct = 0.85;
-
-// Distinct values among `n` uniform draws from `d`.
-double uniform_distinct(uint64_t n, uint64_t d) {
-  const auto dd = static_cast<double>(d);
-  return dd * -std::expm1(static_cast<double>(n) * std::log1p(-1.0 / dd));
-}
 
 bool eligible(const GpuPlan& plan, const BoundSelect& query) {
   return plan.strategy == GpuStrategy::Direct && !plan.sliced() && !plan.projection &&
@@ -74,18 +64,6 @@ bool passes_budget(const GpuPlan& plan, uint64_t per_slot, const DeviceLimits& l
   return per_slot > 0 && plan.slots > l2_budget(limits) / per_slot;
 }
 
-// Keys scattered over a table past L2 that a sample finds as distinct as uniform ones have no
-// hot groups for a block's cache to hold: a block saw 1,024 of 2^24 keys once each, flushed
-// them to random slots of unpacked fields in DRAM, and made the Init and the Finalizer clear
-// and read those fields for every slot.
-void drop_block_cache(GpuPlan& plan) {
-  if (plan.block_cache_slots == 0) return;
-  plan.block_cache_slots = 0;
-  plan.block_table = BlockTable{};
-  plan.considered +=
-      "              block cache: dropped (the sampled keys are scattered and do not repeat)\n";
-}
-
 }  // namespace
 
 uint64_t merged_bytes_per_slot(const GpuPlan& plan, const BoundSelect& query,
@@ -113,8 +91,7 @@ GpuPlan with_l2_slices(GpuPlan plan, const BoundSelect& query,
   const uint64_t merges = merges_per_row(plan, packing);
   const uint64_t window_slots = std::min(locality.window_slots, plan.slots);
   const bool merge_in_l2 = window_slots <= budget / per_slot;
-  const bool skewed = static_cast<double>(locality.distinct) <
-                      kScatteredDistinct * uniform_distinct(locality.sampled, plan.slots);
+  const bool skewed = !sampled_keys_scattered(locality.distinct, locality.sampled, plan.slots);
   std::string verdict;
   if (merge_in_l2) {
     verdict = "not taken: the rows in flight merge within L2 already";
@@ -138,7 +115,11 @@ GpuPlan with_l2_slices(GpuPlan plan, const BoundSelect& query,
       "distinct), {}\n",
       slices, slice_slots, per_slot, budget, limits.l2_bytes, std::min(plan.rows, kRowsInFlight),
       window_slots, locality.distinct, locality.sampled, verdict);
-  if (!merge_in_l2 && !skewed) drop_block_cache(plan);
+  // Scattered keys over a table past L2 have no hot groups for a block's cache: a block saw
+  // 1,024 of 2^24 keys once each and flushed them to random slots of unpacked fields in DRAM.
+  if (!merge_in_l2 && !skewed) {
+    return without_block_cache(std::move(plan), "the sampled keys are scattered and do not repeat");
+  }
   return plan;
 }
 

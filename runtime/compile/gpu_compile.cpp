@@ -8,8 +8,10 @@
 #include <optional>
 
 #include "compiler/common/elapsed.h"
+#include "compiler/plan/block_cache_choice.h"
 #include "compiler/plan/count_sum_packing.h"
 #include "compiler/plan/l2_slices.h"
+#include "compiler/plan/shared_placement.h"
 #include "runtime/compile/group_estimate.h"
 #include "runtime/compile/kernel_cache.h"
 #include "runtime/compile/key_locality.h"
@@ -17,40 +19,66 @@
 
 namespace tally {
 
+namespace {
+
+// Where the keys of the rows in flight together land decides L2 slices: a sample of windows
+// of consecutive rows, taken only where slices could apply.
+GpuPlan with_key_locality(GpuPlan plan, const BoundSelect& query,
+                          const std::vector<ColumnStats>& stats, const GpuCompileOptions& options,
+                          const std::vector<Value>& parameters) {
+  const bool slices =
+      plan.strategy == GpuStrategy::Direct && l2_slices_may_pay(plan, query, stats, options.limits);
+  if (!slices) return plan;
+  const std::optional<KeyLocality> locality =
+      sample_key_locality(query, *options.table, plan, parameters);
+  if (!locality) return plan;
+  return with_l2_slices(std::move(plan), query, stats, options.limits, *locality);
+}
+
+// A sample costs about a millisecond of evaluation: worth it only where the row-based table is
+// large enough to cost more to clear and finalize, where a hot group would make the packed
+// sum's Scan run twice, or where a large table's block cache may hold keys that rarely repeat.
+// A key seen fewer than kHotSampleRows times in it says nothing of its share.
+GpuPlan with_sampled_groups(GpuPlan plan, const BoundSelect& query,
+                            const std::vector<ColumnStats>& stats, const GpuCompileOptions& options,
+                            const std::vector<Value>& parameters) {
+  constexpr uint64_t kSampleAbove = uint64_t{1} << 18, kSampleRows = 8192, kHotSampleRows = 8;
+  const bool size_hash =
+      plan.strategy == GpuStrategy::Hash && options.hash_capacity == 0 && plan.slots > kSampleAbove;
+  const bool weigh_cache = plan.block_cache_slots > 0 && plan.slots > kMaxBlockSlots;
+  const bool may_wrap = packed_sum_may_wrap(plan, query, stats);
+  if (!size_hash && !weigh_cache && !may_wrap) return plan;
+  const GroupEstimate e = estimate_groups(query, *options.table, parameters, kSampleRows);
+  if (e.passed > 0 && size_hash) {
+    plan = with_estimated_groups(
+        plan, e.groups, fmt::format("{} distinct keys in {} sampled rows", e.distinct, e.passed));
+  }
+  if (e.passed > 0 && weigh_cache) {
+    // A Direct plan's keys spread over its domain; a Hash plan's over its estimated groups.
+    const uint64_t domain = plan.strategy == GpuStrategy::Direct ? plan.slots : e.groups;
+    plan = with_sampled_block_cache(std::move(plan), e.distinct, e.passed, domain);
+  }
+  if (e.hottest >= kHotSampleRows && packed_sum_may_wrap(plan, query, stats)) {
+    plan = with_hot_group_carries(
+        plan, query, stats, e.hottest * plan.rows / e.sampled, e.distinct,
+        fmt::format("one key in {} of {} sampled rows", e.hottest, e.sampled));
+  }
+  return plan;
+}
+
+}  // namespace
+
 GpuPlan plan_for(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows,
                  const GpuCompileOptions& options) {
   GpuPlan plan = plan_gpu(query, stats, rows, options.limits, options.strategy, options.parameters);
   static const std::vector<Value> kNone;
   const bool values_known = query.parameter_types.empty() || options.parameters;
   const std::vector<Value>& parameters = options.parameters ? *options.parameters : kNone;
-  if (plan.strategy == GpuStrategy::Direct && options.table && values_known &&
-      l2_slices_may_pay(plan, query, stats, options.limits)) {
-    const std::optional<KeyLocality> locality =
-        sample_key_locality(query, *options.table, plan, parameters);
-    if (locality) plan = with_l2_slices(std::move(plan), query, stats, options.limits, *locality);
-  }
+  const bool sample = options.table && values_known;
+  if (sample) plan = with_key_locality(std::move(plan), query, stats, options, parameters);
   if (plan.strategy == GpuStrategy::Hash && options.hash_capacity > 0)
     plan = with_hash_capacity(plan, options.hash_capacity);
-  // A sample costs about a millisecond of evaluation: worth it only where the row-based
-  // table is large enough to cost more to clear and finalize, or where a hot group would
-  // make the packed sum's Scan run twice. A key seen fewer than kHotSampleRows times in it
-  // says nothing of its share.
-  constexpr uint64_t kSampleAbove = uint64_t{1} << 18, kSampleRows = 8192, kHotSampleRows = 8;
-  const bool size_hash =
-      plan.strategy == GpuStrategy::Hash && options.hash_capacity == 0 && plan.slots > kSampleAbove;
-  const bool may_wrap = packed_sum_may_wrap(plan, query, stats);
-  if (options.table && values_known && (size_hash || may_wrap)) {
-    const GroupEstimate e = estimate_groups(query, *options.table, parameters, kSampleRows);
-    if (e.passed > 0 && size_hash) {
-      plan = with_estimated_groups(
-          plan, e.groups, fmt::format("{} distinct keys in {} sampled rows", e.distinct, e.passed));
-    }
-    if (e.hottest >= kHotSampleRows && may_wrap) {
-      plan = with_hot_group_carries(
-          plan, query, stats, e.hottest * rows / e.sampled, e.distinct,
-          fmt::format("one key in {} of {} sampled rows", e.hottest, e.sampled));
-    }
-  }
+  if (sample) plan = with_sampled_groups(std::move(plan), query, stats, options, parameters);
   return plan;
 }
 

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include "compiler/codegen/gpu_program.h"
 #include "compiler/plan/count_sum_packing.h"
 #include "runtime/compile/gpu_compile.h"
 #include "tests/unit/support/planner_fixture.h"
@@ -93,14 +94,42 @@ TEST_CASE("group estimate: a hot key in the sample gives the packed sum its carr
     const GpuPlan plan = plan_for(q, stats, table.rows(), options);
     INFO(describe_plan(plan));
     CHECK(plan.strategy == GpuStrategy::Hash);  // sized for the sampled groups
-    CHECK(plan.block_cache_slots > 0);
     const bool hot = db == &zipf1;
+    // Uniform keys rarely repeat in a block's rows: no block cache (the next test).
+    CHECK((plan.block_cache_slots > 0) == (db != &estimate_db()));
     CHECK(plan.packed_sum_carries == hot);
     CHECK((plan.reason.find("the packed sum carries: a key may hold about") != std::string::npos) ==
           hot);
     CHECK((describe_count_sum_packing(plan, q, stats).find("the sum's carries counted apart") !=
            std::string::npos) == hot);
     CHECK((plan.reason.find("the block cache holds the") != std::string::npos) == (db == &zipf15));
+  }
+}
+
+// A block cache holds the first keys a block meets: Zipf 1.0's hot keys repeat and hit it,
+// uniform and Zipf 0.5 keys over 2^17 slots rarely do, so their Direct plans drop it and
+// `considered` says so; the keys the sample saw decide it, not the domain's size.
+TEST_CASE("group estimate: keys that rarely repeat drop the block cache") {
+  const std::string sql = "SELECT col1 % 131072, COUNT(*), SUM(col2) FROM atable GROUP BY 1";
+  for (double zipf : {0.0, 0.5, 1.0}) {
+    Database db;
+    db.put_table(generate_atable(400000, 1u << 20, zipf, 5));
+    BoundSelect q = test::bind_first(db, sql);
+    const Table& table = *db.table("atable");
+    const std::vector<ColumnStats> stats = scan_stats(q, table);
+    GpuCompileOptions options;
+    const GpuPlan unsampled = plan_for(q, stats, table.rows(), options);
+    REQUIRE(unsampled.strategy == GpuStrategy::Direct);
+    REQUIRE(unsampled.block_cache_slots > 0);  // without the table, the cache stays
+    options.table = &table;
+    const GpuPlan plan = plan_for(q, stats, table.rows(), options);
+    INFO(zipf, "\n", describe_plan(plan));
+    const bool skewed = zipf >= 1.0;
+    CHECK((plan.block_cache_slots > 0) == skewed);
+    CHECK((plan.considered.find("block cache: dropped (") != std::string::npos) == !skewed);
+    const bool cache_in_kernel =
+        generate_cuda(q, plan, stats).source.find("SharedTableRef") != std::string::npos;
+    CHECK(cache_in_kernel == skewed);
   }
 }
 
