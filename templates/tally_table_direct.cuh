@@ -50,6 +50,11 @@ struct MixedRadix {
 // The Finalizer's inverse: digit i of `slot`, where stride_i = r_0 * ... * r_{i-1}.
 TALLY_DEV u64 mixed_radix_digit(u64 slot, u64 stride, u64 radix) { return (slot / stride) % radix; }
 
+// A slot spread over the table (compiler/plan/slot_spread.h): times a multiplier prime to the
+// slot count, a permutation of the slots; the Finalizer undoes it with the inverse multiplier.
+// slot and multiplier are below 2^32, so the product does not wrap.
+TALLY_DEV u64 spread_slot(u64 slot, u64 multiplier, u64 slots) { return slot * multiplier % slots; }
+
 struct DirectTableRef {
   u64 num_slots;  // product of the radices
   u32* status;

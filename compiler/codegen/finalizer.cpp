@@ -6,6 +6,7 @@
 
 #include "compiler/codegen/group_slot.h"
 #include "compiler/plan/device_having.h"
+#include "compiler/plan/slot_spread.h"
 
 namespace tally {
 
@@ -82,7 +83,10 @@ std::string key_outputs(const AggregationContext& ctx, const CellTargets& t) {
     b += "const Key128 key = table.key_at(slot);\nconst u64 encoded = key.hi;\n";
   } else {
     b += plan.strategy == GpuStrategy::Hash ? "const u64 encoded = table.key_at(slot);\n"
-                                            : "const u64 encoded = slot;\n";
+         : plan.spread_multiplier != 0
+             ? fmt::format("const u64 encoded = spread_slot(slot, {}ull, {}ull);\n",
+                           spread_inverse(plan), plan.slots)
+             : "const u64 encoded = slot;\n";
   }
   uint64_t stride = 1;
   for (size_t i = 0; i < nk; ++i) {

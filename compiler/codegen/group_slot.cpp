@@ -135,6 +135,9 @@ std::string group_slot_code(AggregationContext& ctx, bool find_only) {
   }
   if (plan.strategy == GpuStrategy::Hash) {
     s += fmt::format("const i64 slot = table.{}(mr.slot);\nif (slot < 0) continue;\n", lookup);
+  } else if (plan.spread_multiplier != 0) {
+    s += fmt::format("const u64 slot = spread_slot(mr.slot, {}ull, {}ull);\n",
+                     plan.spread_multiplier, plan.slots);
   } else {
     s += "const u64 slot = mr.slot;\n";
   }

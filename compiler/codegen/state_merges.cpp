@@ -488,9 +488,8 @@ std::string StateMerges::block_table_declarations() {
   d += fmt::format("for (u32 {0} = threadIdx.x; {0} < {1}u; {0} += blockDim.x) {{\n{2}}}\n", s,
                    table_entries(), identities);
   if (block_cache_) {
-    // Two probes: a full cache sends a new group's rows to the global states quickly.
-    d += fmt::format("const SharedTableRef<u32> {}{{{}, {}u, 2u}};\n", cache_, cache_tags_,
-                     table_entries());
+    d += fmt::format("const SharedTableRef<u32> {}{{{}, {}u, {}u}};\n", cache_, cache_tags_,
+                     table_entries(), ctx_.plan.block_cache_probes);
   }
   return d + "__syncthreads();\n";
 }

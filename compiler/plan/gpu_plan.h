@@ -90,6 +90,11 @@ struct GpuPlan {
   // Direct and Hash: slots of each block's cache of hot groups in shared memory (0: none),
   // a hash table keyed by the global slot whose cells are block_table's.
   uint32_t block_cache_slots = 0;
+  // Probes a key may take in the block cache before its row goes to the global states: two,
+  // so that a full cache turns new groups away quickly; four where the plan relies on the
+  // cache holding every hot key (compiler/plan/count_sum_packing.h), so that a hot key whose
+  // two slots hotter keys took first still finds one.
+  uint32_t block_cache_probes = 2;
   // Block in one pass: copies of the block's table, lane l merging into copy l % replicas
   // (cells slot * replicas + copy, so a slot's copies sit in different banks): a warp's rows
   // of one hot group then spread over several addresses instead of serialising on one
@@ -101,6 +106,9 @@ struct GpuPlan {
   // scattered over it (each slice in L2; compiler/plan/l2_slices.h).
   uint32_t scan_slices = 1;
   uint64_t slice_slots = 0;
+  // Direct: a key's slot is its mixed-radix value times this, mod slots (0: the value itself),
+  // so that hot neighbouring keys do not share cache lines (compiler/plan/slot_spread.h).
+  uint64_t spread_multiplier = 0;
   bool sliced() const { return scan_slices > 1; }
   // The Finalizer evaluates HAVING and writes only the groups it keeps; not where it writes
   // state fields, whose groups are not final yet.

@@ -651,6 +651,10 @@ std::string describe_plan(const GpuPlan& plan) {
                              hash_key_layout_name(plan.hash_keys))
                : fmt::format("  hash keys: {}\n", hash_key_layout_name(plan.hash_keys));
   }
+  if (plan.spread_multiplier != 0) {
+    out += fmt::format("  slot = keys' mixed-radix value x {} mod {} (neighbours spread)\n",
+                       plan.spread_multiplier, plan.slots);
+  }
   out += fmt::format("  slots: {}  state slots: {}  grid: {} x {} threads\n", plan.slots,
                      plan.state_slots, plan.grid, plan.block);
   out += plan.considered;

@@ -12,6 +12,7 @@
 #include "compiler/plan/count_sum_packing.h"
 #include "compiler/plan/l2_slices.h"
 #include "compiler/plan/shared_placement.h"
+#include "compiler/plan/slot_spread.h"
 #include "runtime/compile/group_estimate.h"
 #include "runtime/compile/kernel_cache.h"
 #include "runtime/compile/key_locality.h"
@@ -21,28 +22,36 @@ namespace tally {
 
 namespace {
 
-// Where the keys of the rows in flight together land decides L2 slices: a sample of windows
-// of consecutive rows, taken only where slices could apply.
+// Where the keys of the rows in flight together land decides L2 slices and the slots' spread:
+// a sample of windows of consecutive rows, taken only where either could apply.
 GpuPlan with_key_locality(GpuPlan plan, const BoundSelect& query,
                           const std::vector<ColumnStats>& stats, const GpuCompileOptions& options,
                           const std::vector<Value>& parameters) {
   const bool slices =
       plan.strategy == GpuStrategy::Direct && l2_slices_may_pay(plan, query, stats, options.limits);
-  if (!slices) return plan;
+  if (!slices && !may_spread_slots(plan, query)) return plan;
   const std::optional<KeyLocality> locality =
       sample_key_locality(query, *options.table, plan, parameters);
   if (!locality) return plan;
-  return with_l2_slices(std::move(plan), query, stats, options.limits, *locality);
+  if (slices) plan = with_l2_slices(std::move(plan), query, stats, options.limits, *locality);
+  if (may_spread_slots(plan, query)) plan = with_spread_slots(std::move(plan), *locality);
+  return plan;
 }
 
 // A sample costs about a millisecond of evaluation: worth it only where the row-based table is
 // large enough to cost more to clear and finalize, where a hot group would make the packed
 // sum's Scan run twice, or where a large table's block cache may hold keys that rarely repeat.
-// A key seen fewer than kHotSampleRows times in it says nothing of its share.
+// A key seen fewer than kHotSampleRows times in it says nothing of its share; without a block
+// cache every row of a hot key reaches the packed word, so 5 times count: uniform keys over
+// 2^16 slots or more put 5 of 8,192 sampled rows on one key with a chance under 2%
+// (n^5 / 120 K^4), and Zipf 0.5 keys over 2^19 slots, whose hottest holds 92,000 of 2^27 rows
+// (past the 68,719 a low-count sum of values under 10^6 is exact for), about 6 (their Scan ran
+// twice on an H200 once the cache was dropped).
 GpuPlan with_sampled_groups(GpuPlan plan, const BoundSelect& query,
                             const std::vector<ColumnStats>& stats, const GpuCompileOptions& options,
                             const std::vector<Value>& parameters) {
-  constexpr uint64_t kSampleAbove = uint64_t{1} << 18, kSampleRows = 8192, kHotSampleRows = 8;
+  constexpr uint64_t kSampleAbove = uint64_t{1} << 18, kSampleRows = 8192;
+  constexpr uint64_t kHotSampleRows = 8, kHotSampleRowsUncached = 5;
   const bool size_hash =
       plan.strategy == GpuStrategy::Hash && options.hash_capacity == 0 && plan.slots > kSampleAbove;
   const bool weigh_cache = plan.block_cache_slots > 0 && plan.slots > kMaxBlockSlots;
@@ -58,7 +67,8 @@ GpuPlan with_sampled_groups(GpuPlan plan, const BoundSelect& query,
     const uint64_t domain = plan.strategy == GpuStrategy::Direct ? plan.slots : e.groups;
     plan = with_sampled_block_cache(std::move(plan), e.distinct, e.passed, domain);
   }
-  if (e.hottest >= kHotSampleRows && packed_sum_may_wrap(plan, query, stats)) {
+  const uint64_t hot = plan.block_cache_slots > 0 ? kHotSampleRows : kHotSampleRowsUncached;
+  if (e.hottest >= hot && packed_sum_may_wrap(plan, query, stats)) {
     plan = with_hot_group_carries(
         plan, query, stats, e.hottest * plan.rows / e.sampled, e.distinct,
         fmt::format("one key in {} of {} sampled rows", e.hottest, e.sampled));

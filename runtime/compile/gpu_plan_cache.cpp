@@ -11,7 +11,7 @@ namespace tally {
 // block_replicas did (all in the fingerprint). GpuPlan's layout, thread_tables, block_table and
 // launches need not be listed: the planner derives them from the listed fields, the statistics and
 // the (fixed) statement.
-static_assert(sizeof(GpuPlan) == 416, "GpuPlan changed: update plan_fingerprint");
+static_assert(sizeof(GpuPlan) == 432, "GpuPlan changed: update plan_fingerprint");
 static_assert(sizeof(ColumnStats) == 112, "ColumnStats changed: update plan_fingerprint");
 static_assert(sizeof(KeyEncoding) == 32, "KeyEncoding changed: update plan_fingerprint");
 
@@ -35,9 +35,9 @@ std::string plan_fingerprint(const GpuPlan& plan, const std::vector<ColumnStats>
   append_bytes(f, plan.strategy, plan.slots, plan.state_slots, plan.shared_thread_tables,
                plan.projection, plan.hash_keys, plan.hash_key_words, plan.block, plan.grid,
                plan.blocks_per_sm, plan.rows, plan.distinct_capacity, plan.block_cache_slots,
-               plan.block_replicas, plan.scan_slices, plan.slice_slots, plan.streamed,
-               plan.emit_states, plan.quick_scan, plan.having_fits, plan.packed_sum_carries,
-               plan.keys.size(), stats.size());
+               plan.block_cache_probes, plan.block_replicas, plan.scan_slices, plan.slice_slots,
+               plan.spread_multiplier, plan.streamed, plan.emit_states, plan.quick_scan,
+               plan.having_fits, plan.packed_sum_carries, plan.keys.size(), stats.size());
   for (const KeyEncoding& k : plan.keys) {
     append_bytes(f, k.bounded, k.min, k.values, k.nullable, k.dictionary_column, k.exact);
   }
