@@ -12,16 +12,11 @@
 #include "tally_atomics.cuh"
 #include "tally_distinct.cuh"
 #include "tally_interp.cuh"
+#include "tally_interp_limits.cuh"
 #include "tally_table_global.cuh"
 #include "tally_types.cuh"
 
 namespace tally {
-
-// Groups a block's shared table holds; the domain of such a statement's keys is at most this.
-constexpr u32 kInterpSharedSlots = 256;
-constexpr u32 kInterpThreads = 256;
-// Shared cells a block holds: kInterpSharedSlots slots of up to 8 fields.
-constexpr u32 kInterpSharedCells = 2048;
 
 struct InterpTable {
   u64* keys;  // capacity + 1 words

@@ -106,9 +106,8 @@ GpuPlan with_hot_group_carries(GpuPlan plan, const BoundSelect& query,
   }
   plan.packed_sum_carries = true;
   plan.reason += fmt::format(
-      "; the packed sum carries: a key may hold about {} rows, more than half the {} a low-count "
-      "sum is "
-      "exact for ({})",
+      "; the packed sum carries: a key may hold about {} rows, more than half the {} a "
+      "low-count sum is exact for ({})",
       hottest_rows, exact_rows, evidence);
   return plan;
 }

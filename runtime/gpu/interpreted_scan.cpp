@@ -17,16 +17,13 @@
 #include "runtime/gpu/interpreted_top.h"
 #include "runtime/gpu/state_cells.h"
 #include "runtime/result/result_builder.h"
+#include "templates/tally_interp_limits.cuh"
 #include "templates/tally_status.cuh"
 
 namespace tally {
 
 namespace {
 
-// templates/tally_interp_kernel.cuh's constants.
-constexpr uint32_t kThreads = 256;
-constexpr uint64_t kSharedSlots = 256;
-constexpr uint64_t kSharedCells = 2048;
 constexpr uint32_t kBlocksPerSm = 8;
 constexpr uint64_t kEmptyKey = ~uint64_t{0};
 constexpr int kMaxAttempts = 4;      // a full table doubles; after this many the statement compiles
@@ -166,10 +163,11 @@ uint32_t scan_into(GpuEngine::Impl& engine, const DeviceTable& t,
                    const tally_interp::Program& program, const RowProgram& p, uint64_t rows) {
   const uint64_t fields = std::max<uint64_t>(1, p.fields.size());
   cuda::LaunchConfig config;
-  config.block = kThreads;
+  config.block = kInterpThreads;
   config.grid = launch_grid(std::max(t.param.slots * fields, 3 * t.param.distinct_capacity));
   cuda::launch(engine.interpreter.init(), config, t.param, program);
-  const bool shared = p.groups <= kSharedSlots && p.fields.size() * p.groups <= kSharedCells;
+  const bool shared =
+      p.groups <= kInterpSharedSlots && p.fields.size() * p.groups <= kInterpSharedCells;
   const uint32_t shared_groups = shared ? static_cast<uint32_t>(p.groups) : 0;
   config.grid = engine.interpreter.grid();
   cuda::launch(engine.interpreter.scan(), config, t.param, program, rows, shared_groups);
