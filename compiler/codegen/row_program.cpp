@@ -7,6 +7,7 @@
 #include <map>
 
 #include "compiler/codegen/lookup_tables.h"
+#include "compiler/codegen/row_program_emitter.h"
 #include "compiler/codegen/row_program_fields.h"
 #include "compiler/codegen/row_program_float.h"
 #include "compiler/codegen/row_program_top.h"
@@ -628,6 +629,8 @@ class Builder : RowProgramEmitter {
 };
 
 }  // namespace
+
+void decline_row_program(std::string why) { throw RowProgramDeclined{std::move(why)}; }
 
 std::variant<RowProgram, std::string> compile_row_program(const RowProgramInputs& in) {
   try {

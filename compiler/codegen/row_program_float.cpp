@@ -9,8 +9,6 @@
 
 namespace tally {
 
-void decline_row_program(std::string why) { throw RowProgramDeclined{std::move(why)}; }
-
 int64_t float_register_bits(double d) { return std::bit_cast<int64_t>(d); }
 
 namespace {

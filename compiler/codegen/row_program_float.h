@@ -7,34 +7,11 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 
+#include "compiler/codegen/row_program_emitter.h"
 #include "compiler/ir/expr.h"
-#include "compiler/plan/value_bounds.h"
 
 namespace tally {
-
-// Thrown while a row program is built: the statement is not the interpreter's.
-struct RowProgramDeclined {
-  std::string why;
-};
-
-[[noreturn]] void decline_row_program(std::string why);
-
-// What the float expressions need of the row program's builder.
-class RowProgramEmitter {
- public:
-  // A register holding instruction `op`'s result.
-  virtual int emit(int op, int a, int b, int c, int64_t imm, int sub) = 0;
-  // The register of `e`'s value (a DECIMAL unscaled).
-  virtual int value(const Expr& e) = 0;
-  virtual ValueBounds bounds(const Expr& e) const = 0;
-  // The parameter's value where `e` is a `?` with one, else null.
-  virtual const Value* parameter(const Expr& e) const = 0;
-
- protected:
-  ~RowProgramEmitter() = default;
-};
 
 // Whether the row program's builder takes `e` here: an arithmetic, unary, ROUND or cast
 // expression of a floating type.
