@@ -290,6 +290,68 @@ TALLY_HD tally_arg_pair::i128 arg_pair_of_row(const Field& f, const i64* r) {
   return tally_arg_pair::pair(key_image, value_image, f.op == kFieldArgMax);
 }
 
+// A field's identity, the value its cell starts from: MIN at the largest value (a double's:
+// NaN, which sorts last), MAX at the smallest, an ARG_MIN / ARG_MAX pair at the word every
+// row's beats, else 0 (0.0's bits too).
+TALLY_HD tally_arg_pair::i128 field_initial(int op) {
+  using tally_arg_pair::i128;
+  const i128 largest = (i128)(~(tally_arg_pair::u128)0 >> 1);
+  switch (op) {
+    case kFieldMin:
+      return 0x7FFFFFFFFFFFFFFFll;
+    case kFieldMax:
+      return -0x7FFFFFFFFFFFFFFFll - 1;
+    case kFieldMinFloat:
+      return kFloatMinIdentity;
+    case kFieldMaxFloat:
+      return kFloatMaxIdentity;
+    case kFieldArgMin:
+      return largest;
+    case kFieldArgMax:
+      return -largest - 1;
+    default:
+      return 0;
+  }
+}
+
+// What field f of a row merges: 1 a row, 1 a non-NULL value, the value, its square or an
+// ARG_MIN / ARG_MAX pair's word. `skip`: a NULL value, which no field but the rows-per-group
+// counter merges.
+TALLY_HD tally_arg_pair::i128 field_input(const Field& f, const i64* r, const bool* n, bool* skip) {
+  *skip = f.reg >= 0 && n[f.reg];
+  if (f.op == kFieldCount || *skip) return 1;
+  if (f.op == kFieldArgMin || f.op == kFieldArgMax) return arg_pair_of_row(f, r);
+  const i64 v = r[f.reg];
+  return f.op == kFieldSumSquares ? (tally_arg_pair::i128)v * v : (tally_arg_pair::i128)v;
+}
+
+// Field op's merge of `v` (field_input) into a cell that one thread alone holds: a thread's
+// registers in the kernel (tally_interp_kernel.cuh, whose atomics merge as this does), and the
+// host tests' runner. Integer MIN and MAX compare the low words, a double's fields their bits'
+// doubles in SQL's order (cmp_float).
+TALLY_HD tally_arg_pair::i128 merge_field_value(int op, tally_arg_pair::i128 cell,
+                                                tally_arg_pair::i128 v) {
+  const double c = float_of((i64)cell), d = float_of((i64)v);
+  switch (op) {
+    case kFieldMin:
+      return (i64)v < (i64)cell ? v : cell;
+    case kFieldMax:
+      return (i64)v > (i64)cell ? v : cell;
+    case kFieldSumFloat:
+      return float_bits(c + d);
+    case kFieldMinFloat:
+      return cmp_float(d, c) < 0 ? v : cell;
+    case kFieldMaxFloat:
+      return cmp_float(d, c) > 0 ? v : cell;
+    case kFieldArgMin:
+      return v < cell ? v : cell;
+    case kFieldArgMax:
+      return v > cell ? v : cell;
+    default:  // COUNT, SUM and the sum of squares
+      return cell + v;
+  }
+}
+
 // Whether the row passes the filter (after run_row).
 TALLY_HD bool row_passes(const Program& p, const i64* r, const bool* n) {
   return p.filter < 0 || (!n[p.filter] && r[p.filter] != 0);

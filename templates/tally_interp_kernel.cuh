@@ -35,28 +35,6 @@ struct InterpTable {
   }
 };
 
-TALLY_DEV i128 interp_field_initial(int op) {
-  if (op == tally_interp::kFieldMin) return (i128)kI64Max;
-  if (op == tally_interp::kFieldMax) return (i128)kI64Min;
-  if (op == tally_interp::kFieldMinFloat) return (i128)tally_interp::kFloatMinIdentity;
-  if (op == tally_interp::kFieldMaxFloat) return (i128)tally_interp::kFloatMaxIdentity;
-  if (op == tally_interp::kFieldArgMin) return i128_from_words(~0ull, 0x7FFFFFFFFFFFFFFFull);
-  if (op == tally_interp::kFieldArgMax) return i128_from_words(0ull, 0x8000000000000000ull);
-  return 0;  // 0.0's bits too
-}
-
-// What field f of a row adds: 1 a row, 1 a non-NULL value, the value or its square. `skip`:
-// a NULL value, which no field but the rows-per-group counter merges.
-TALLY_DEV i128 interp_field_input(const tally_interp::Field& f, const i64* r, const bool* n,
-                                  bool* skip) {
-  *skip = f.reg >= 0 && n[f.reg];
-  if (f.op == tally_interp::kFieldCount || *skip) return 1;
-  if (f.op == tally_interp::kFieldArgMin || f.op == tally_interp::kFieldArgMax)
-    return tally_interp::arg_pair_of_row(f, r);
-  const i64 v = r[f.reg];
-  return f.op == tally_interp::kFieldSumSquares ? (i128)v * v : (i128)v;
-}
-
 // A DOUBLE field's cell holds the double in its low word.
 TALLY_DEV void interp_merge(int op, i128* cell, i128 v) {
   const f64 d = tally_interp::float_of((i64)v);
@@ -87,42 +65,13 @@ TALLY_DEV void interp_merge(int op, i128* cell, i128 v) {
   }
 }
 
-// interp_merge without atomics, into a cell one thread alone holds.
-TALLY_DEV void interp_merge_local(int op, i128& cell, i128 v) {
-  const f64 c = tally_interp::float_of((i64)cell), d = tally_interp::float_of((i64)v);
-  switch (op) {
-    case tally_interp::kFieldMin:
-      cell = (i64)v < (i64)cell ? v : cell;
-      break;
-    case tally_interp::kFieldMax:
-      cell = (i64)v > (i64)cell ? v : cell;
-      break;
-    case tally_interp::kFieldSumFloat:
-      cell = (i128)tally_interp::float_bits(c + d);
-      break;
-    case tally_interp::kFieldMinFloat:
-      cell = sql_less(d, c) ? v : cell;
-      break;
-    case tally_interp::kFieldMaxFloat:
-      cell = sql_greater(d, c) ? v : cell;
-      break;
-    case tally_interp::kFieldArgMin:
-      cell = v < cell ? v : cell;
-      break;
-    case tally_interp::kFieldArgMax:
-      cell = v > cell ? v : cell;
-      break;
-    default:
-      cell += v;
-  }
-}
-
 // Fields a thread keeps in registers for a statement without GROUP BY: each of its rows merges
 // into them without an atomic, where every thread of a block merging into one shared cell
 // serialised (a 64-bit add in shared memory is a compare-and-swap loop).
 constexpr int kInterpRegisterFields = 8;
 
-// Whether the program's one group merges in registers: few enough fields, none DISTINCT.
+// Whether the program's one group merges in registers: few enough fields, none DISTINCT (so
+// none unused either: only a DISTINCT aggregate's other fields are).
 TALLY_DEV bool interp_fields_in_registers(const tally_interp::Program& p, u32 shared_groups) {
   if (shared_groups != 1 || p.field_count > kInterpRegisterFields) return false;
   for (int f = 0; f < p.field_count; ++f) {
@@ -138,9 +87,9 @@ TALLY_DEV void interp_merge_row_in_registers(const tally_interp::Program& p, con
   for (int f = 0; f < kInterpRegisterFields; ++f) {
     if (f >= p.field_count) break;
     const tally_interp::Field field = p.fields[f];
-    bool skip = field.op == tally_interp::kFieldUnused;
-    const i128 v = skip ? 0 : interp_field_input(field, r, n, &skip);
-    if (!skip) interp_merge_local(field.op, mine[f], v);
+    bool skip = false;
+    const i128 v = tally_interp::field_input(field, r, n, &skip);
+    if (!skip) mine[f] = tally_interp::merge_field_value(field.op, mine[f], v);
   }
 }
 
@@ -152,7 +101,7 @@ TALLY_DEV void interp_merge_row(const tally_interp::Program& p, const InterpTabl
     const tally_interp::Field field = p.fields[f];
     if (field.op == tally_interp::kFieldUnused) continue;
     bool skip = false;
-    const i128 v = interp_field_input(field, r, n, &skip);
+    const i128 v = tally_interp::field_input(field, r, n, &skip);
     if (skip) continue;
     if (field.op == tally_interp::kFieldDistinct) {
       t.distinct().insert(group * tally_interp::kDistinctTags + (u64)f, v);
@@ -166,7 +115,7 @@ extern "C" __global__ void __launch_bounds__(kInterpThreads)
     tally_interp_init(const InterpTable t, const tally_interp::Program p) {
   global_table_clear(t.table());
   for (u64 i = global_thread_index(); i < (u64)p.field_count * t.slots; i += grid_stride()) {
-    t.cells[i] = interp_field_initial(p.fields[i / t.slots].op);
+    t.cells[i] = tally_interp::field_initial(p.fields[i / t.slots].op);
   }
   for (u64 i = global_thread_index(); i < 3 * t.distinct_capacity; i += grid_stride()) {
     t.distinct_words[i] = 0;
@@ -181,7 +130,7 @@ extern "C" __global__ void __launch_bounds__(kInterpThreads)
   __shared__ bool shared_used[kInterpSharedSlots];
   if (shared_groups > 0) {
     for (u32 i = threadIdx.x; i < (u32)p.field_count * shared_groups; i += blockDim.x) {
-      shared_cells[i] = interp_field_initial(p.fields[i / shared_groups].op);
+      shared_cells[i] = tally_interp::field_initial(p.fields[i / shared_groups].op);
     }
     for (u32 i = threadIdx.x; i < shared_groups; i += blockDim.x) shared_used[i] = false;
     __syncthreads();
@@ -193,7 +142,7 @@ extern "C" __global__ void __launch_bounds__(kInterpThreads)
   i128 mine[kInterpRegisterFields];
 #pragma unroll
   for (int f = 0; f < kInterpRegisterFields; ++f) {
-    mine[f] = in_registers && f < p.field_count ? interp_field_initial(p.fields[f].op) : 0;
+    mine[f] = in_registers && f < p.field_count ? tally_interp::field_initial(p.fields[f].op) : 0;
   }
   bool mine_used = false;
   for (u64 row = global_thread_index(); row < rows; row += grid_stride()) {
@@ -220,8 +169,7 @@ extern "C" __global__ void __launch_bounds__(kInterpThreads)
 #pragma unroll
     for (int f = 0; f < kInterpRegisterFields; ++f) {
       if (f >= p.field_count) break;
-      const int op = p.fields[f].op;
-      if (op != tally_interp::kFieldUnused) interp_merge(op, &shared_cells[f], mine[f]);
+      interp_merge(p.fields[f].op, &shared_cells[f], mine[f]);
     }
   }
   __syncthreads();

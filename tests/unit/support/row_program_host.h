@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -22,67 +21,15 @@
 
 namespace tally::test {
 
-// A DOUBLE field's merge, as the kernel's atomics do it (SQL's order: NaN above every number).
-inline int64_t merge_float(int op, int64_t cell, int64_t value) {
-  const double c = tally_interp::float_of(cell), v = tally_interp::float_of(value);
-  const int order = tally_interp::cmp_float(v, c);
-  switch (op) {
-    case tally_interp::kFieldSumFloat:
-      return tally_interp::float_bits(c + v);
-    case tally_interp::kFieldMinFloat:
-      return order < 0 ? value : cell;
-    default:
-      return order > 0 ? value : cell;
-  }
-}
-
-// One state field's merge, as templates/tally_interp_kernel.cuh's.
+// One state field's merge, as templates/tally_interp_kernel.cuh's (tally_interp.cuh's
+// field_input and merge_field_value); the DISTINCT set's fields: the caller keeps the values.
 inline void merge_field(const tally_interp::Field& f, const int64_t* r, const bool* n,
                         int128& cell) {
-  if (f.reg >= 0 && n[f.reg]) return;
-  const int128 v = f.reg >= 0 ? r[f.reg] : 0;
-  switch (f.op) {
-    case tally_interp::kFieldCount:
-      cell += 1;
-      break;
-    case tally_interp::kFieldSum:
-      cell += v;
-      break;
-    case tally_interp::kFieldSumSquares:
-      cell += v * v;
-      break;
-    case tally_interp::kFieldMin:
-      cell = std::min(cell, v);
-      break;
-    case tally_interp::kFieldMax:
-      cell = std::max(cell, v);
-      break;
-    case tally_interp::kFieldSumFloat:
-    case tally_interp::kFieldMinFloat:
-    case tally_interp::kFieldMaxFloat:
-      cell = merge_float(f.op, static_cast<int64_t>(cell), r[f.reg]);
-      break;
-    case tally_interp::kFieldArgMin:
-      cell = std::min(
-          cell, tally_interp::arg_pair_of_row(f, reinterpret_cast<const tally_interp::i64*>(r)));
-      break;
-    case tally_interp::kFieldArgMax:
-      cell = std::max(
-          cell, tally_interp::arg_pair_of_row(f, reinterpret_cast<const tally_interp::i64*>(r)));
-      break;
-    default:  // the DISTINCT set's fields: the caller keeps the values
-      break;
-  }
-}
-
-inline int128 initial_cell(const tally_interp::Field& f) {
-  if (f.op == tally_interp::kFieldMin) return INT64_MAX;
-  if (f.op == tally_interp::kFieldMax) return INT64_MIN;
-  if (f.op == tally_interp::kFieldMinFloat) return tally_interp::kFloatMinIdentity;
-  if (f.op == tally_interp::kFieldMaxFloat) return tally_interp::kFloatMaxIdentity;
-  if (f.op == tally_interp::kFieldArgMin) return std::numeric_limits<int128>::max();
-  if (f.op == tally_interp::kFieldArgMax) return std::numeric_limits<int128>::min();
-  return 0;
+  if (f.op == tally_interp::kFieldDistinct || f.op == tally_interp::kFieldUnused) return;
+  bool skip = false;
+  const int128 v =
+      tally_interp::field_input(f, reinterpret_cast<const tally_interp::i64*>(r), n, &skip);
+  if (!skip) cell = tally_interp::merge_field_value(f.op, cell, v);
 }
 
 // What the device's selection of a large result keeps of `groups` (RowProgram::selects_top,
@@ -141,7 +88,7 @@ inline Result run_row_program_on_host(
     auto [it, fresh] = groups.try_emplace(
         tally_interp::row_group(program, reinterpret_cast<tally_interp::i64*>(r), n));
     if (fresh) {
-      for (const auto& f : p.fields) it->second.push_back(initial_cell(f));
+      for (const auto& f : p.fields) it->second.push_back(tally_interp::field_initial(f.op));
     }
     for (size_t f = 0; f < p.fields.size(); ++f) {
       const tally_interp::Field& field = p.fields[f];
