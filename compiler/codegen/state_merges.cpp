@@ -44,8 +44,8 @@ const char* field_type(FieldKind k) { return field_info(k).cuda_type; }
 struct SharedArray {
   std::string name, type;
   uint64_t width;
-  size_t field;       // the state field it holds (packed words: none)
-  std::string after;  // declared right after the array's pointer
+  std::string identity;  // a cell's value before any row: its field's, 0 for a packed word
+  std::string after;     // declared right after the array's pointer
 };
 
 // The arrays' pointers into `buffer` at constant offsets, widest first so each stays
@@ -92,7 +92,7 @@ StateMerges::StateMerges(AggregationContext& ctx, bool m2_pass)
     cells_.push_back(
         ctx.symbols.declare(fmt::format("cell{}", f), ctx.fields[f] + "_cell", declared));
   }
-  for (uint32_t w = 0; w < ctx.plan.thread_tables.packed.words; ++w) {
+  for (uint32_t w = 0; w < packing().words; ++w) {
     packed_arrays_.push_back(ctx.symbols.declare(fmt::format("packed_cells{}", w),
                                                  fmt::format("packed{}_cells", w), declared));
     packed_cells_.push_back(ctx.symbols.declare(fmt::format("packed_cell{}", w),
@@ -104,8 +104,14 @@ std::string StateMerges::cell_type(size_t f) const {
   return cell_type_name(ctx_.plan.thread_tables.cells[f]);
 }
 
+// Which fields share 64-bit words: in a thread's shared cells, or in the block's table.
+const PackedCells& StateMerges::packing() const {
+  return block_table_ ? ctx_.plan.block_table.packed : ctx_.plan.thread_tables.packed;
+}
+
 bool StateMerges::packed(size_t f) const {
-  return in_shared_ && ctx_.plan.thread_tables.packed.place[f].word >= 0;
+  const PackedCells& p = packing();
+  return (in_shared_ || block_table_) && f < p.place.size() && p.place[f].word >= 0;
 }
 
 // A thread's accumulator for field f of `slot`: a register, or its cell of the block's
@@ -161,18 +167,18 @@ std::string StateMerges::shared_table_declarations() {
   std::vector<SharedArray> arrays;
   // The cell pointer is this thread's cells: a row's cell address is one multiply-add.
   auto add = [&](const std::string& array, const std::string& cell, const std::string& type,
-                 uint64_t width, size_t field) {
+                 uint64_t width) {
     arrays.push_back(
-        {array, type, width, field,
+        {array, type, width, "",
          fmt::format("{0}* const {1} = {2} + threadIdx.x; (void){1};\n", type, cell, array)});
   };
   for (size_t f = 0; f < ctx_.fields.size(); ++f) {
     if (packed(f)) continue;
     add(cell_arrays_[f], cells_[f], cell_type(f),
-        static_cast<uint64_t>(cell_bytes(ctx_.plan.thread_tables.cells[f])), f);
+        static_cast<uint64_t>(cell_bytes(ctx_.plan.thread_tables.cells[f])));
   }
   for (uint32_t w = 0; w < packed_cells_.size(); ++w) {
-    add(packed_arrays_[w], packed_cells_[w], "u64", 8, ctx_.fields.size());
+    add(packed_arrays_[w], packed_cells_[w], "u64", 8);
   }
   return fmt::format("__shared__ __align__(16) u8 thread_cells[{}];\n",
                      ctx_.plan.thread_tables.shared_bytes) +
@@ -324,7 +330,7 @@ std::vector<StateMerges::FieldMerge> StateMerges::field_merges(
 
 std::string StateMerges::merge_fields(const std::vector<Input>& inputs,
                                       const std::string& slot_cells, int register_slot) {
-  const PackedCells& packing = ctx_.plan.thread_tables.packed;
+  const PackedCells& packing = this->packing();
   // Packed fields become terms of their word's one add (below); the rest merge one by one.
   std::vector<std::string> packed_terms(packed_cells_.size());
   auto pack = [&](size_t f, const std::string& term) {
@@ -362,7 +368,9 @@ std::string StateMerges::merge_fields(const std::vector<Input>& inputs,
   }
   for (uint32_t w = 0; w < packed_terms.size(); ++w) {
     if (packed_terms[w].empty()) continue;
-    m += fmt::format("{} += {};\n", packed_cell(w, slot_cells), packed_terms[w]);
+    m += block_table_ ? fmt::format("shared_atomic_add(&{}[{}], {});\n", packed_arrays_[w],
+                                    slot_cells, packed_terms[w])
+                      : fmt::format("{} += {};\n", packed_cell(w, slot_cells), packed_terms[w]);
   }
   return m;
 }
@@ -468,11 +476,15 @@ std::string StateMerges::block_table_declarations() {
   const BlockTable& table = ctx_.plan.block_table;
   std::vector<SharedArray> arrays;
   for (size_t f = 0; f < ctx_.fields.size(); ++f) {
-    if (!in_block_table(f)) continue;
+    if (!in_block_table(f) || packed(f)) continue;
     arrays.push_back({cell_arrays_[f], cell_type_name(table.cells[f]),
-                      static_cast<uint64_t>(cell_bytes(table.cells[f])), f, ""});
+                      static_cast<uint64_t>(cell_bytes(table.cells[f])),
+                      field_info(ctx_.state_fields()[f].kind).identity, ""});
   }
-  if (block_cache_) arrays.push_back({cache_tags_, "u32", 4, ctx_.fields.size(), ""});
+  for (uint32_t w = 0; w < packed_arrays_.size(); ++w) {
+    arrays.push_back({packed_arrays_[w], "u64", 8, "0", ""});
+  }
+  if (block_cache_) arrays.push_back({cache_tags_, "u32", 4, "kEmptyKey32", ""});
   std::string d = "extern __shared__ __align__(16) u8 block_cells[];\n" +
                   carve_shared_arrays("block_cells", arrays, table_entries());
   if (sliced()) d += slice_first_declaration();
@@ -480,10 +492,7 @@ std::string StateMerges::block_table_declarations() {
   const std::string s = ctx_.symbols.fresh("table_slot");
   std::string identities;
   for (const SharedArray& a : arrays) {
-    const std::string identity = a.field < ctx_.fields.size()
-                                     ? field_info(ctx_.state_fields()[a.field].kind).identity
-                                     : "kEmptyKey32";
-    identities += fmt::format("{}[{}] = ({}){};\n", a.name, s, a.type, identity);
+    identities += fmt::format("{}[{}] = ({}){};\n", a.name, s, a.type, a.identity);
   }
   d += fmt::format("for (u32 {0} = threadIdx.x; {0} < {1}u; {0} += blockDim.x) {{\n{2}}}\n", s,
                    table_entries(), identities);
@@ -510,8 +519,16 @@ bool StateMerges::sliced() const { return block_table_ && ctx_.plan.scan_slices 
 // Each occupied slot of the block's table (its row count is not 0) merges into the global
 // states once: one atomic per field per group per block, not per row.
 std::string StateMerges::flush_block_table() {
-  return flush_cells(fmt::format("{}[{{0}}] == 0", cell_arrays_[0]),
-                     sliced() ? "{0} + " + slice_first_ : "{0}");
+  return flush_cells(block_cell(0, "{0}") + " == 0", sliced() ? "{0} + " + slice_first_ : "{0}");
+}
+
+// Field f's value in cell `index` of the block's table (or cache): its own cell, or its bits
+// of a packed word.
+std::string StateMerges::block_cell(size_t f, const std::string& index) const {
+  if (!packed(f)) return fmt::format("{}[{}]", cell_arrays_[f], index);
+  const CellPlace& at = packing().place[f];
+  return fmt::format("(({}[{}] >> {}) & 0x{:x}ull)", packed_arrays_[at.word], index, at.shift,
+                     (uint64_t{1} << at.bits) - 1);
 }
 
 // A slot's copies fold into one value a field, in the cell's type (the block's total fits it
@@ -552,8 +569,7 @@ std::string StateMerges::flush_cells(const std::string& skip, const std::string&
   std::string merges;
   for (size_t f = 0; f < ctx_.fields.size(); ++f) {
     if (!in_block_table(f)) continue;
-    merges += atomic_merge(f, fmt::format("{}[{}]", ctx_.fields[f], target),
-                           fmt::format("{}[{}]", cell_arrays_[f], s));
+    merges += atomic_merge(f, fmt::format("{}[{}]", ctx_.fields[f], target), block_cell(f, s));
   }
   return fmt::format(
       "__syncthreads();\n"

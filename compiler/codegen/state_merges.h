@@ -59,7 +59,9 @@ class StateMerges {
   std::string thread_cell(size_t f, const std::string& slot) const;
   std::string packed_cell(uint32_t w, const std::string& slot) const;
   std::string cell_type(size_t f) const;
+  const PackedCells& packing() const;
   bool packed(size_t f) const;
+  std::string block_cell(size_t f, const std::string& index) const;
   std::string shared_table_declarations();
   std::string flush_shared_tables();
   std::string flush_registers();

@@ -73,7 +73,10 @@ std::optional<BlockPlacement> place_block_table_at(const StateLayout& layout,
   const uint32_t grid = static_cast<uint32_t>(limits.sm_count) * blocks;
   BlockTable t = plan_block_table(layout, query, stats, rows, grid, block, slots);
   const uint64_t room = shared_room(limits, blocks);
-  if (t.shared_bytes > room) return std::nullopt;
+  if (t.shared_bytes > room) {
+    t = pack_block_table(std::move(t), layout, query, stats, rows, grid, block, slots);
+    if (t.shared_bytes > room) return std::nullopt;
+  }
   return BlockPlacement{block, grid, blocks, std::move(t)};
 }
 
@@ -98,30 +101,31 @@ uint32_t block_table_replicas(uint64_t table_bytes, uint32_t blocks_per_sm,
 }
 
 // Fewer blocks for two copies: on an H200, 4,096 and 8,192 groups ran 15-19% faster so under
-// uniform keys and 21-28% under Zipf 1.5 (bench/RESULTS_groupby_sweep.md, session 32).
+// uniform keys and 21-28% under Zipf 1.5 (bench/RESULTS_groupby_sweep.md, session 32). A packed
+// table keeps one copy: it was packed because one unpacked copy did not fit.
 void place_block_copies(GpuPlan& plan, const BoundSelect& query,
                         const std::vector<ColumnStats>& stats, const DeviceLimits& limits) {
-  if (plan.blocks_per_sm > 1 &&
-      block_table_replicas(plan.block_table.shared_bytes, plan.blocks_per_sm, limits) == 1) {
+  auto copies = [&](const BlockTable& table, uint32_t blocks) {
+    return table.packed.words > 0 ? 1u : block_table_replicas(table.shared_bytes, blocks, limits);
+  };
+  if (plan.blocks_per_sm > 1 && copies(plan.block_table, plan.blocks_per_sm) == 1) {
     auto fewer = place_block_table_at(plan.layout, query, stats, plan.rows, plan.slots, limits,
                                       plan.blocks_per_sm / 2);
-    if (fewer &&
-        block_table_replicas(fewer->table.shared_bytes, fewer->blocks_per_sm, limits) > 1) {
+    if (fewer && copies(fewer->table, fewer->blocks_per_sm) > 1) {
       plan.block = fewer->block;
       plan.grid = fewer->grid;
       plan.blocks_per_sm = fewer->blocks_per_sm;
       plan.block_table = std::move(fewer->table);
     }
   }
-  plan.block_replicas =
-      block_table_replicas(plan.block_table.shared_bytes, plan.blocks_per_sm, limits);
+  plan.block_replicas = copies(plan.block_table, plan.blocks_per_sm);
   plan.block_table.shared_bytes *= plan.block_replicas;
 }
 
 std::optional<BlockSlices> place_block_slices(const StateLayout& layout, const BoundSelect& query,
                                               const std::vector<ColumnStats>& stats, uint64_t rows,
                                               uint64_t slots, const DeviceLimits& limits) {
-  for (uint32_t count = 2; count <= kForcedBlockSlices; count *= 2) {
+  for (uint32_t count = 2; count <= kForcedBlockSlices; ++count) {
     const uint64_t slice = (slots + count - 1) / count;
     if (slice > kMaxBlockSlots) continue;
     auto placed = place_block_table(layout, query, stats, rows, slice, limits);

@@ -14,7 +14,7 @@ namespace tally {
 // A block table holds at most this many slots.
 inline constexpr uint64_t kMaxBlockSlots = 1ull << 16;
 inline constexpr uint32_t kAutoBlockSlices = 8;        // auto slices a Block table up to this many
-inline constexpr uint32_t kAutoBlockSlicesPacked = 4;  // ... where Direct would pack (planner.cpp)
+inline constexpr uint32_t kAutoBlockSlicesPacked = 5;  // ... where Direct would pack (planner.cpp)
 inline constexpr uint32_t kForcedBlockSlices = 16;     // --strategy block up to this many
 
 // The launch of a Block plan and its table.
@@ -25,7 +25,8 @@ struct BlockPlacement {
 
 // A block table's launch: the threads an SM holds for a chunked scan, split into as many
 // blocks (up to 4) as their tables fit beside each other in its shared memory; fewer blocks
-// of more threads share a larger table. None when even one block's table does not fit.
+// of more threads share a larger table. At each block count a table that does not fit is
+// packed (pack_block_table). None when even one block's packed table does not fit.
 std::optional<BlockPlacement> place_block_table(const StateLayout& layout, const BoundSelect& query,
                                                 const std::vector<ColumnStats>& stats,
                                                 uint64_t rows, uint64_t slots,
@@ -40,7 +41,7 @@ struct BlockSlices {
   uint64_t slots = 0;  // a slice's
   BlockPlacement placement;
 };
-// The fewest slices (2 to kForcedBlockSlices) whose table fits; none if none does.
+// The fewest slices (2 to kForcedBlockSlices, any count) whose table fits; none if none does.
 // The same at `blocks` blocks an SM (the SM's threads split among them), or none where the
 // table does not fit there.
 std::optional<BlockPlacement> place_block_table_at(const StateLayout& layout,

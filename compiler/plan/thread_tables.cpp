@@ -129,4 +129,28 @@ BlockTable plan_block_table(const StateLayout& layout, const BoundSelect& query,
   return t;
 }
 
+BlockTable pack_block_table(BlockTable table, const StateLayout& layout, const BoundSelect& query,
+                            const std::vector<ColumnStats>& stats, uint64_t rows, uint32_t grid,
+                            uint32_t block, uint64_t slots) {
+  const uint64_t block_rows = rows_per_lane(rows, grid, block) * block;
+  std::vector<uint32_t> bits(layout.fields.size(), 0);
+  for (size_t f = 0; f < bits.size(); ++f) {
+    if (field_info(layout.fields[f].kind).second_pass) continue;
+    const long double top =
+        layout.fields[f].kind == FieldKind::Count ? 1 : nonnegative_top(layout, f, query, stats);
+    if (top >= 0) bits[f] = lane_sum_bits(top, block_rows);
+  }
+  PackedCells packed = pack_thread_cells(bits);
+  if (packed.words == 0) return table;
+  uint64_t bytes_per_slot = 8ull * packed.words;
+  for (size_t f = 0; f < table.cells.size(); ++f) {
+    if (packed.place[f].word < 0 && !field_info(layout.fields[f].kind).second_pass) {
+      bytes_per_slot += static_cast<uint64_t>(cell_bytes(table.cells[f]));
+    }
+  }
+  table.packed = std::move(packed);
+  table.shared_bytes = bytes_per_slot * slots;
+  return table;
+}
+
 }  // namespace tally

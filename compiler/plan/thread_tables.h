@@ -39,8 +39,17 @@ ThreadTables plan_thread_tables(const StateLayout& layout, const BoundSelect& qu
 // is false where a field needs a 128-bit accumulator: no shared atomic is that wide.
 struct BlockTable {
   std::vector<CellType> cells;  // per state field
+  PackedCells packed;           // which fields share 64-bit words (none unless packed)
   uint64_t shared_bytes = 0;    // the block's table, all fields
 };
+
+// The same table with its row count and non-negative integer sums sharing 64-bit words, each
+// field as many bits as a block's rows can add up (one atomic a word, not one a field), where
+// that packs two or more fields; else `table` as it was. Sliced plans take it where the
+// unpacked table does not fit: more slots a slice, fewer passes over the rows.
+BlockTable pack_block_table(BlockTable table, const StateLayout& layout, const BoundSelect& query,
+                            const std::vector<ColumnStats>& stats, uint64_t rows, uint32_t grid,
+                            uint32_t block, uint64_t slots);
 
 // Whether a cell of the table is 128 bits wide.
 bool has_wide_cells(const BlockTable& table);

@@ -268,19 +268,32 @@ TEST_CASE("plan layout: a block table larger than shared memory runs in slices")
     return plan_gpu(query, scan_stats(query, *layout_db().table(query.table)), over, h100,
                     strategy);
   };
-  // SF 0.01's 60,000 order keys, 12 bytes a slot, do not fit one block; 4 slices do, and
-  // over many rows auto takes them: one Scan pass a slice, Init setting the states first.
+  // SF 0.01's 60,000 order keys do not fit one block. In 3 slices they fit once the row count
+  // and the sum share a 64-bit word (12 bytes a slot unpacked do not), and over many rows auto
+  // takes them: one Scan pass a slice, Init setting the states first.
   GpuPlan p = plan_for(q, uint64_t{1} << 27, GpuStrategy::Auto);
   CHECK(p.strategy == GpuStrategy::Block);
-  CHECK(p.scan_slices == 4);
-  CHECK(p.slice_slots == (p.slots + 3) / 4);
-  CHECK(p.block_table.shared_bytes == p.slice_slots * (4 + 8));
+  CHECK(p.scan_slices == 3);
+  CHECK(p.slice_slots == (p.slots + 2) / 3);
+  CHECK(p.slice_slots * (4 + 8) > 227 * 1024);
+  REQUIRE(p.block_table.packed.words == 1);
+  CHECK(p.block_table.shared_bytes == p.slice_slots * 8);
+  // Each field as many bits as a block's rows can add up: the count's rows, l_quantity <= 50.00
+  // (5,000 hundredths).
+  const uint64_t block_rows = rows_per_lane(p.rows, p.grid, p.block) * p.block;
+  CHECK(p.block_table.packed.place[0].bits == lane_sum_bits(1, block_rows));
+  CHECK(p.block_table.packed.place[1].bits == lane_sum_bits(5000, block_rows));
   CHECK(has_launch(p.launches, KernelId::Init));
-  CHECK(describe_plan(p).find(fmt::format("block table: 4 slices of {} slots, one Scan pass each",
-                                          p.slice_slots)) != std::string::npos);
+  const std::string explained = describe_plan(p);
+  CHECK(explained.find(fmt::format("block table: 3 slices of {} slots, one Scan pass each",
+                                   p.slice_slots)) != std::string::npos);
+  CHECK(explained.find(fmt::format("x ({} bits of u64 word 0, {} bits of u64 word 0)",
+                                   p.block_table.packed.place[0].bits,
+                                   p.block_table.packed.place[1].bits)) != std::string::npos);
   const GpuProgram program = generate_cuda(q, p, scan_stats(q, *layout_db().table(q.table)));
   CHECK(program.source.find("const u32 slice_cell = (u32)slot - slice_first;") !=
         std::string::npos);
+  CHECK(program.source.find("shared_atomic_add(&packed0_cells[slice_cell], ") != std::string::npos);
   CHECK(program.source.find("atomic_add(&group_rows[table_slot + slice_first]") !=
         std::string::npos);
   CHECK(std::count_if(program.args.begin(), program.args.end(),
@@ -290,26 +303,31 @@ TEST_CASE("plan layout: a block table larger than shared memory runs in slices")
   // More slices than auto takes (each reads every row): direct, unless block is forced.
   const BoundSelect wide = test::bind_first(
       layout_db(), "SELECT l_orderkey * 3, COUNT(*), SUM(l_quantity) FROM lineitem GROUP BY 1");
-  CHECK(plan_for(wide, uint64_t{1} << 27, GpuStrategy::Auto).strategy == GpuStrategy::Direct);
+  const GpuPlan direct = plan_for(wide, uint64_t{1} << 27, GpuStrategy::Auto);
+  CHECK(direct.strategy == GpuStrategy::Direct);
+  CHECK(direct.considered.find("7 slices of") != std::string::npos);
+  CHECK(direct.considered.find("(auto takes up to 5)") != std::string::npos);
   GpuPlan forced = plan_for(wide, rows, GpuStrategy::Block);
   CHECK(forced.strategy == GpuStrategy::Block);
   CHECK(forced.sliced());
   CHECK(forced.slice_slots * forced.scan_slices >= forced.slots);
-  // 8 slices: auto takes them where a Direct table keeps the count and sum apart (values past a
-  // 2^32 range), and runs direct where it would pack them into one atomic a row
-  // (kAutoBlockSlicesPacked).
+  // 7 slices: auto takes them where a Direct table keeps the count and sum apart (values past a
+  // 2^32 range; a block's sum then needs 64 bits beside the count's: no packing), and up to 5
+  // where Direct would pack them into one atomic a row (kAutoBlockSlicesPacked).
   const BoundSelect apart = test::bind_first(
       layout_db(),
       "SELECT l_orderkey * 2, COUNT(*), SUM(l_orderkey * 100000) FROM lineitem GROUP BY 1");
   const GpuPlan in_slices = plan_for(apart, uint64_t{1} << 27, GpuStrategy::Auto);
   CHECK(in_slices.strategy == GpuStrategy::Block);
-  CHECK(in_slices.scan_slices == 8);
+  CHECK(in_slices.scan_slices == 7);
+  CHECK(in_slices.block_table.packed.words == 0);
+  CHECK(in_slices.block_table.shared_bytes == in_slices.slice_slots * (4 + 8));
   const BoundSelect packs = test::bind_first(
       layout_db(), "SELECT l_orderkey * 2, COUNT(*), SUM(l_quantity) FROM lineitem GROUP BY 1");
-  const GpuPlan direct = plan_for(packs, uint64_t{1} << 27, GpuStrategy::Auto);
-  CHECK(direct.strategy == GpuStrategy::Direct);
-  CHECK(direct.considered.find("8 slices of") != std::string::npos);
-  CHECK(direct.considered.find("(auto takes up to 4)") != std::string::npos);
+  const GpuPlan five = plan_for(packs, uint64_t{1} << 27, GpuStrategy::Auto);
+  CHECK(five.strategy == GpuStrategy::Block);
+  CHECK(five.scan_slices == 5);
+  CHECK(five.block_table.packed.words == 1);
 }
 
 TEST_CASE("plan layout: direct and hash tables keep a block cache of hot groups") {
