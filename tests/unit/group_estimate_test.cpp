@@ -31,6 +31,18 @@ GroupEstimate estimate(const std::string& key, const std::string& where = "") {
   return estimate_groups(q, *estimate_db().table("atable"), {}, 8192);
 }
 
+// `check(zipf, query, table, stats)` for `sql` over a 400,000-row atable of each Zipf exponent.
+template <class Check>
+void for_each_zipf(std::initializer_list<double> exponents, const std::string& sql, Check check) {
+  for (double zipf : exponents) {
+    Database db;
+    db.put_table(generate_atable(400000, 1u << 20, zipf, 5));
+    const BoundSelect q = test::bind_first(db, sql);
+    const Table& table = *db.table("atable");
+    check(zipf, q, table, scan_stats(q, table));
+  }
+}
+
 int64_t exact(const std::string& key) {
   Result r = test::run_sql(estimate_db(), "SELECT COUNT(DISTINCT " + key + ") FROM atable");
   return r.rows[0][0].i;
@@ -144,26 +156,51 @@ TEST_CASE("group estimate: without a block cache a key in 5 sampled rows gives t
 // `considered` says so; the keys the sample saw decide it, not the domain's size.
 TEST_CASE("group estimate: keys that rarely repeat drop the block cache") {
   const std::string sql = "SELECT col1 % 131072, COUNT(*), SUM(col2) FROM atable GROUP BY 1";
-  for (double zipf : {0.0, 0.5, 1.0}) {
-    Database db;
-    db.put_table(generate_atable(400000, 1u << 20, zipf, 5));
-    BoundSelect q = test::bind_first(db, sql);
-    const Table& table = *db.table("atable");
-    const std::vector<ColumnStats> stats = scan_stats(q, table);
-    GpuCompileOptions options;
-    const GpuPlan unsampled = plan_for(q, stats, table.rows(), options);
-    REQUIRE(unsampled.strategy == GpuStrategy::Direct);
-    REQUIRE(unsampled.block_cache_slots > 0);  // without the table, the cache stays
-    options.table = &table;
-    const GpuPlan plan = plan_for(q, stats, table.rows(), options);
-    INFO(zipf, "\n", describe_plan(plan));
-    const bool skewed = zipf >= 1.0;
-    CHECK((plan.block_cache_slots > 0) == skewed);
-    CHECK((plan.considered.find("block cache: dropped (") != std::string::npos) == !skewed);
-    const bool cache_in_kernel =
-        generate_cuda(q, plan, stats).source.find("SharedTableRef") != std::string::npos;
-    CHECK(cache_in_kernel == skewed);
-  }
+  for_each_zipf(
+      {0.0, 0.5, 1.0}, sql,
+      [](double zipf, const BoundSelect& q, const Table& table,
+         const std::vector<ColumnStats>& stats) {
+        GpuCompileOptions options;
+        const GpuPlan unsampled = plan_for(q, stats, table.rows(), options);
+        REQUIRE(unsampled.strategy == GpuStrategy::Direct);
+        REQUIRE(unsampled.block_cache_slots > 0);  // without the table, the cache stays
+        options.table = &table;
+        const GpuPlan plan = plan_for(q, stats, table.rows(), options);
+        INFO(zipf, "\n", describe_plan(plan));
+        const bool skewed = zipf >= 1.0;
+        CHECK((plan.block_cache_slots > 0) == skewed);
+        CHECK((plan.considered.find("block cache: dropped (") != std::string::npos) == !skewed);
+        const bool cache_in_kernel =
+            generate_cuda(q, plan, stats).source.find("SharedTableRef") != std::string::npos;
+        CHECK(cache_in_kernel == skewed);
+      });
+}
+
+// Over 2^27 rows auto keeps 2^17 slots in 5 packed block slices, one copy of a slot an SM:
+// where one key holds 1/8 of the sample (Zipf 1.5's hottest, 38%), its shared atomics would
+// pile onto one word, and the plan is Direct's; Zipf 1.0's hottest (7%) keeps the slices.
+TEST_CASE("group estimate: a hot key leaves packed block slices for direct") {
+  const std::string sql = "SELECT col1 % 131072, COUNT(*), SUM(col2) FROM atable GROUP BY 1";
+  for_each_zipf(
+      {1.0, 1.5}, sql,
+      [](double zipf, const BoundSelect& q, const Table& table,
+         const std::vector<ColumnStats>& stats) {
+        const uint64_t rows = uint64_t{1} << 27;
+        GpuCompileOptions options;
+        const GpuPlan unsampled = plan_for(q, stats, rows, options);
+        REQUIRE(unsampled.strategy == GpuStrategy::Block);
+        REQUIRE(unsampled.scan_slices == 5);
+        REQUIRE(unsampled.block_table.packed.words == 1);
+        options.table = &table;
+        const GpuPlan plan = plan_for(q, stats, rows, options);
+        INFO(zipf, "\n", describe_plan(plan));
+        const bool hot = zipf > 1.0;
+        CHECK((plan.strategy == GpuStrategy::Direct) == hot);
+        CHECK((plan.reason.find("sampled rows would take that share of a sliced block table") !=
+               std::string::npos) == hot);
+        options.strategy = GpuStrategy::Block;  // forced, the slices stay
+        CHECK(plan_for(q, stats, rows, options).sliced());
+      });
 }
 
 }  // namespace tally
