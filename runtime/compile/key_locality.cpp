@@ -15,8 +15,22 @@ namespace {
 constexpr uint64_t kWindows = 4;
 constexpr uint64_t kSamplesPerWindow = 256;
 
-bool placeable(const Type& t) {
-  return t.is_integer() || t.is_datetime() || (t.is_decimal() && !t.is_wide_decimal());
+bool placeable(const Type& t, const KeyEncoding& key) {
+  return key.dictionary_column >= 0 || t.is_integer() || t.is_datetime() ||
+         (t.is_decimal() && !t.is_wide_decimal());
+}
+
+// A key's digit in `row`, as the Scan computes it: a string column's dictionary code (the
+// sample's interned string would not say where its slot is), else the value less the minimum.
+uint64_t key_digit(const BoundSelect& query, const Table& table, size_t row, const Expr& expr,
+                   const KeyEncoding& key, const EvalContext& ctx) {
+  if (key.dictionary_column >= 0) {
+    const Column& codes =
+        *table.columns[query.scan[static_cast<size_t>(key.dictionary_column)].table_column];
+    return codes.is_valid(row) ? static_cast<uint64_t>(codes.get_int(row)) : key.values;
+  }
+  const Value v = evaluate(expr, ctx);
+  return v.null ? key.values : static_cast<uint64_t>(v.i) - static_cast<uint64_t>(key.min);
 }
 
 struct DigitSpan {
@@ -46,7 +60,9 @@ std::optional<KeyLocality> sample_key_locality(const BoundSelect& query, const T
                                                uint64_t window_rows) {
   if (plan.keys.size() != query.group_keys.size()) return std::nullopt;
   for (size_t k = 0; k < plan.keys.size(); ++k) {
-    if (!plan.keys[k].bounded || !placeable(query.group_keys[k]->type)) return std::nullopt;
+    if (!plan.keys[k].bounded || !placeable(query.group_keys[k]->type, plan.keys[k])) {
+      return std::nullopt;
+    }
   }
   const uint64_t rows = table.rows();
   KeyLocality locality;
@@ -66,19 +82,18 @@ std::optional<KeyLocality> sample_key_locality(const BoundSelect& query, const T
     std::vector<DigitSpan> spans(plan.keys.size());
     bool sampled = false;
     for (uint64_t i = 0; i < kSamplesPerWindow; ++i) {
-      read_scan_row(query, table, start + random() % window, strings, values, &used);
+      const uint64_t row = start + random() % window;
+      read_scan_row(query, table, row, strings, values, &used);
       ctx.columns = values.data();
       try {
         if (query.filter && !is_true(evaluate(*query.filter, ctx))) continue;
         uint64_t slot = 0, stride = 1;  // as the Scan's MixedRadix computes it
         for (size_t k = 0; k < plan.keys.size(); ++k) {
-          const Value v = evaluate(*query.group_keys[k], ctx);
-          const KeyEncoding& key = plan.keys[k];
           const uint64_t digit =
-              v.null ? key.values : static_cast<uint64_t>(v.i) - static_cast<uint64_t>(key.min);
+              key_digit(query, table, row, *query.group_keys[k], plan.keys[k], ctx);
           spans[k].add(digit);
           slot += digit * stride;
-          stride *= key.radix();
+          stride *= plan.keys[k].radix();
         }
         seen.insert(slot);
         ++locality.sampled;
