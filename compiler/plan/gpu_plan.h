@@ -202,6 +202,7 @@ inline uint64_t hash_table_bytes(const GpuPlan& plan) {
   return marks + keys * hash_key_bytes(plan);
 }
 
+// --explain's text of a plan (compiler/plan/plan_description.cpp).
 std::string describe_plan(const GpuPlan& plan);
 std::string describe_projection_plan(const GpuPlan& plan);
 

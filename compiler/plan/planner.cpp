@@ -3,17 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <optional>
 
 #include "compiler/common/error.h"
-#include "compiler/ir/grouping_sets.h"
 #include "compiler/plan/calibrated_choice.h"
 #include "compiler/plan/count_sum_packing.h"
 #include "compiler/plan/device_having.h"
-#include "compiler/plan/expr_facts.h"
 #include "compiler/plan/gpu_plan.h"
+#include "compiler/plan/key_encoding.h"
 #include "compiler/plan/shared_placement.h"
 #include "compiler/plan/string_domain.h"
 
@@ -33,170 +31,6 @@ constexpr uint64_t kBlockRowsPerSlot = 8;
 
 [[noreturn]] void unsupported(const std::string& what) {
   throw Error(ErrorKind::Unsupported, what + " is not supported on the GPU yet");
-}
-
-KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
-                       const BoundSelect& query, const std::vector<Value>* parameters) {
-  KeyEncoding k;
-  if (key.kind == ExprKind::GroupingSetId) {  // a digit per grouping set, set by the Scan's loop
-    k.exact = true;
-    k.values = std::max<size_t>(1, query.grouping_sets.size());
-    return k;
-  }
-  if (key.kind == ExprKind::ColumnRef) {
-    const ColumnStats& s = stats[key.index];
-    k.nullable = s.has_nulls;
-    if (query.scan[key.index].type.is_string()) {
-      k.exact = true;
-      k.min = 0;
-      k.values = std::max<uint64_t>(1, s.dictionary_size);
-      k.dictionary_column = key.index;
-      return k;
-    }
-    if (s.has_range) {
-      k.min = s.min;
-      k.values = static_cast<uint64_t>(s.max) - static_cast<uint64_t>(s.min) + 1;
-      if (k.values != 0 && k.values <= (1ull << 62)) {
-        k.exact = true;
-        return k;
-      }
-    } else if (!s.has_values) {
-      k.values = 1;  // no non-NULL value at all: only the NULL digit is ever used
-      return k;
-    }
-  }
-  if (key.type.is_string()) {
-    // A computed string is a digit over its string domain (compiler/plan/string_domain.h).
-    StringDomainShape shape = string_domain_shape(key, query, stats);
-    k.values = std::max<uint64_t>(1, shape.bound);
-    k.nullable = shape.nullable;
-    return k;
-  }
-  // A computed key the interval analysis bounds (MOD, EXTRACT, CASE, arithmetic, casts over
-  // bounded inputs) is a digit too; the Scan checks each row against the range.
-  const ValueBounds b = key.type.is_wide() ? ValueBounds{} : value_bounds(key, stats, parameters);
-  if (b.known && b.hi - b.lo < 0x1p62L) {
-    k.min = static_cast<int64_t>(b.lo);
-    k.values = static_cast<uint64_t>(b.hi - b.lo) + 1;
-    k.nullable = may_be_null(key, query, stats);
-    return k;
-  }
-  // An unbounded computed key, or a DECIMAL(p>18) (an i128 value): hashed by value
-  // (hash_key_layout).
-  k.bounded = false;
-  k.nullable = true;  // a computed key may be NULL: it owns the NULL slot
-  return k;
-}
-
-// One-pass grouping sets (compiler/ir/grouping_sets.h): a key some set drops is NULL in that
-// set's groups, so it needs its NULL digit even where the column has no NULL.
-void hold_dropped_keys_null(const BoundSelect& query, std::vector<KeyEncoding>& keys) {
-  if (!is_one_pass_grouping_query(query)) return;
-  for (uint64_t mask : query.grouping_sets) {
-    for (size_t k = 0; k + 1 < keys.size(); ++k) {
-      if (!((mask >> k) & 1)) keys[k].nullable = true;
-    }
-  }
-}
-
-// Product of the radices, or 0 when it passes 2^62.
-uint64_t slot_product(const std::vector<KeyEncoding>& keys) {
-  uint64_t product = 1;
-  for (const auto& k : keys) {
-    if (!k.bounded) return 0;
-    if (k.radix() != 0 && product > (1ull << 62) / k.radix()) return 0;
-    product *= k.radix();
-  }
-  return product;
-}
-
-// The bounded keys' product of radices (0 when it passes 2^62), the unbounded ones left out.
-uint64_t bounded_product(const std::vector<KeyEncoding>& keys) {
-  std::vector<KeyEncoding> bounded;
-  for (const auto& k : keys) {
-    if (k.bounded) bounded.push_back(k);
-  }
-  return slot_product(bounded);
-}
-
-// Several bounded keys whose digits overflow one word: the numeric key of the largest
-// domain goes raw into the low word instead (its value needs no digit).
-bool unbind_widest_key(const BoundSelect& query, std::vector<KeyEncoding>& keys) {
-  int widest = -1;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    const Type& t = query.group_keys[i]->type;
-    if (t.is_string() || t.is_wide() || keys[i].dictionary_column >= 0) continue;
-    if (widest < 0 || keys[i].values > keys[widest].values) widest = static_cast<int>(i);
-  }
-  if (widest < 0) return false;
-  keys[widest].bounded = false;
-  return true;
-}
-
-// Whether the bounded keys' digits, and `flags` more digits of radix 2, fit one 64-bit word.
-bool digits_fit(const std::vector<KeyEncoding>& keys, size_t flags) {
-  const uint64_t product = bounded_product(keys);
-  return product != 0 && flags < 64 && product <= (~0ull >> flags);
-}
-
-// Words of a raw key in the KeyWords layout: a DECIMAL(p>18) takes two.
-size_t raw_key_words(const Expr& key) { return key.type.is_wide() ? 2 : 1; }
-
-// The most words a KeyWords key may take (the Scan keeps a key in registers).
-constexpr size_t kMaxKeyWords = 8;
-
-// The KeyWords layout: the raw keys' bits beside one word of digits (their NULL flags among
-// them). Bounded keys whose digits do not fit that word go raw, widest first.
-HashKeyLayout key_words_layout(const BoundSelect& query, std::vector<KeyEncoding>& keys,
-                               uint8_t& words) {
-  auto raw_count = [&] {
-    return static_cast<size_t>(
-        std::count_if(keys.begin(), keys.end(), [](const KeyEncoding& k) { return !k.bounded; }));
-  };
-  while (!digits_fit(keys, raw_count())) {
-    if (!unbind_widest_key(query, keys)) {
-      unsupported("GROUP BY string keys whose domains together pass 2^62");
-    }
-  }
-  size_t total = 1;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    if (!keys[i].bounded) total += raw_key_words(*query.group_keys[i]);
-  }
-  if (total > kMaxKeyWords) {
-    unsupported(
-        fmt::format("GROUP BY keys that take {} 64-bit words (more than {})", total, kMaxKeyWords));
-  }
-  words = static_cast<uint8_t>(total);
-  return HashKeyLayout::KeyWords;
-}
-
-// The slot key of a hash plan whose keys do not pack into one 64-bit word: a wide DECIMAL
-// alone or one raw 64-bit key beside bounded digits in 128 bits, anything else in KeyWords.
-// Throws Error(Unsupported) naming what the layouts cannot hold.
-HashKeyLayout hash_key_layout(const BoundSelect& query, std::vector<KeyEncoding>& keys,
-                              uint8_t& words) {
-  const auto& exprs = query.group_keys;
-  // A HUGEINT takes every 128-bit value, Decimal128's EMPTY marker too: its keys go to
-  // KeyWords, whose slots are marked apart from their keys.
-  if (keys.size() == 1 && !(exprs[0]->type.is_hugeint() && !keys[0].bounded)) {
-    return exprs[0]->type.is_wide() && !keys[0].bounded ? HashKeyLayout::Decimal128
-                                                        : HashKeyLayout::Word64;
-  }
-  std::vector<size_t> raw;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    if (!keys[i].bounded) raw.push_back(i);
-  }
-  if (raw.empty()) {
-    if (!unbind_widest_key(query, keys)) {
-      unsupported("GROUP BY string keys whose domains together pass 2^62");
-    }
-    return hash_key_layout(query, keys, words);
-  }
-  // hi = digits x 2 (the NULL flag) must stay below 2^63, under EMPTY's hi.
-  if (raw.size() == 1 && !exprs[raw[0]]->type.is_wide() && bounded_product(keys) != 0) {
-    return HashKeyLayout::RawAndDigits128;
-  }
-  return key_words_layout(query, keys, words);
 }
 
 uint64_t next_pow2(uint64_t v) {
@@ -308,31 +142,6 @@ void check_query(const BoundSelect& query, const std::vector<ColumnStats>& stats
 }
 
 }  // namespace
-
-const char* strategy_name(GpuStrategy s) {
-  switch (s) {
-    case GpuStrategy::Auto:
-      return "auto";
-    case GpuStrategy::ThreadPrivate:
-      return "thread";
-    case GpuStrategy::Direct:
-      return "direct";
-    case GpuStrategy::Hash:
-      return "hash";
-    case GpuStrategy::Block:
-      return "block";
-  }
-  return "?";
-}
-
-GpuStrategy strategy_from_name(const std::string& name) {
-  for (GpuStrategy s : {GpuStrategy::Auto, GpuStrategy::ThreadPrivate, GpuStrategy::Direct,
-                        GpuStrategy::Hash, GpuStrategy::Block}) {
-    if (name == strategy_name(s)) return s;
-  }
-  throw Error(ErrorKind::Unsupported,
-              fmt::format("unknown strategy \"{}\" (auto, thread, block, direct or hash)", name));
-}
 
 GpuPlan with_distinct_capacity(GpuPlan plan, uint64_t capacity) {
   plan.distinct_capacity = std::max<uint64_t>(capacity, kMinHashCapacity);
@@ -566,115 +375,6 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
       chosen == GpuStrategy::ThreadPrivate || (chosen == GpuStrategy::Block && !plan.sliced()),
       plan.layout.second_pass());
   return plan;
-}
-
-const char* hash_key_layout_name(HashKeyLayout layout) {
-  switch (layout) {
-    case HashKeyLayout::Word64:
-      return "64-bit words";
-    case HashKeyLayout::RawAndDigits128:
-      return "128-bit (lo = the raw key, hi = the digits with its NULL flag last)";
-    case HashKeyLayout::Decimal128:
-      return "128-bit (the DECIMAL value)";
-    case HashKeyLayout::KeyWords:
-      return "64-bit words (word 0 = the digits with the raw keys' NULL flags, then each raw "
-             "key), claimed by a mark";
-  }
-  return "?";
-}
-
-namespace {
-
-// The block table's (or cache's) cell types, first-pass fields only; a packed field as its
-// bits of a 64-bit word.
-std::string block_cell_names(const GpuPlan& plan) {
-  const PackedCells& packed = plan.block_table.packed;
-  std::string cells;
-  for (size_t f = 0; f < plan.block_table.cells.size(); ++f) {
-    if (field_info(plan.layout.fields[f].kind).second_pass) continue;
-    const bool in_word = f < packed.place.size() && packed.place[f].word >= 0;
-    cells += fmt::format(
-        "{}{}", cells.empty() ? "" : ", ",
-        in_word ? fmt::format("{} bits of u64 word {}", packed.place[f].bits, packed.place[f].word)
-                : cell_type_name(plan.block_table.cells[f]));
-  }
-  return cells;
-}
-
-std::string raw_key_text(HashKeyLayout layout, const KeyEncoding& k) {
-  switch (layout) {
-    case HashKeyLayout::RawAndDigits128:
-      return "raw 64-bit value in the low word, NULL as a digit of the high word, hashed";
-    case HashKeyLayout::Decimal128:
-      return k.nullable ? "128-bit value, hashed; NULL in its own slot" : "128-bit value, hashed";
-    case HashKeyLayout::KeyWords:
-      return "raw value in words of its own, NULL as a digit of word 0, hashed";
-    default:
-      return "raw 64-bit value, hashed";
-  }
-}
-
-}  // namespace
-
-std::string describe_plan(const GpuPlan& plan) {
-  if (plan.projection) return describe_projection_plan(plan);
-  std::string out =
-      fmt::format("GPU strategy: {} ({})\n", strategy_name(plan.strategy), plan.reason);
-  for (size_t i = 0; i < plan.keys.size(); ++i) {
-    const auto& k = plan.keys[i];
-    if (k.bounded) {
-      out += fmt::format("  key{}: digit = value - {} in [0, {}){}\n", i, k.min, k.values,
-                         k.nullable ? " + NULL digit" : "");
-    } else {
-      out += fmt::format("  key{}: {}\n", i, raw_key_text(plan.hash_keys, k));
-    }
-  }
-  if (plan.strategy == GpuStrategy::Block && plan.sliced()) {
-    out += fmt::format(
-        "  block table: {} slices of {} slots, one Scan pass each, x ({}) = {} bytes of shared "
-        "memory a block\n",
-        plan.scan_slices, plan.slice_slots, block_cell_names(plan), plan.block_table.shared_bytes);
-  } else if (plan.strategy == GpuStrategy::Block && plan.block_replicas > 1) {
-    out += fmt::format(
-        "  block table: {} slots x ({}) x {} copies (lane l merges into copy l % {}) = {} bytes "
-        "of shared memory a block\n",
-        plan.slots, block_cell_names(plan), plan.block_replicas, plan.block_replicas,
-        plan.block_table.shared_bytes);
-  } else if (plan.strategy == GpuStrategy::Block) {
-    out += fmt::format("  block table: {} slots x ({}) = {} bytes of shared memory a block\n",
-                       plan.slots, block_cell_names(plan), plan.block_table.shared_bytes);
-  }
-  if (plan.block_cache_slots > 0) {
-    out += fmt::format(
-        "  block cache: {} slots x ({}, u32 tag) = {} bytes of shared memory a block, in front "
-        "of the global states\n",
-        plan.block_cache_slots, block_cell_names(plan), plan.block_table.shared_bytes);
-  }
-  if (plan.strategy == GpuStrategy::Hash && plan.hash_keys != HashKeyLayout::Word64) {
-    out += plan.hash_keys == HashKeyLayout::KeyWords
-               ? fmt::format("  hash keys: {} x {}\n", plan.hash_key_words,
-                             hash_key_layout_name(plan.hash_keys))
-               : fmt::format("  hash keys: {}\n", hash_key_layout_name(plan.hash_keys));
-  }
-  if (plan.spread_multiplier != 0) {
-    out += fmt::format("  slot = keys' mixed-radix value x {} mod {} (neighbours spread)\n",
-                       plan.spread_multiplier, plan.slots);
-  }
-  out += fmt::format("  slots: {}  state slots: {}  grid: {} x {} threads\n", plan.slots,
-                     plan.state_slots, plan.grid, plan.block);
-  out += plan.considered;
-  if (plan.having_on_device())
-    out += "  HAVING: in the Finalizer, only the groups it keeps come back\n";
-  if (plan.distinct_capacity > 0) {
-    out += fmt::format("  DISTINCT set: {} entries (grown and rerun if it fills)\n",
-                       plan.distinct_capacity);
-  }
-  if (plan.streamed) {
-    out += plan.emit_states
-               ? "  scan: once per batch of rows; the Finalizer writes state fields to combine\n"
-               : "  scan: once per batch of rows (states set by Init)\n";
-  }
-  return out;
 }
 
 }  // namespace tally

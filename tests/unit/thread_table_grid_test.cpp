@@ -1,6 +1,6 @@
-// The planner's grid for per-thread tables in shared memory: one wave of as many blocks
-// per SM as the tables fit (compiler/plan/planner.cpp place_thread_tables_in_shared), and
-// the Scan's launch bounds asking for that many.
+// The planner's grid for per-thread tables in shared memory: one wave of as many blocks per
+// SM as the tables fit (compiler/plan/shared_placement.cpp place_thread_tables_in_shared),
+// and the Scan's launch bounds asking for that many.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
