@@ -2,10 +2,11 @@
 // (each aggregate's argument once, DISTINCT values only when new to their group, squares
 // for variances), then one merge per state field into a thread's own accumulator (a
 // register or its cell of the block's shared table, ThreadPrivate), into the block's shared
-// table with a shared atomic (Block), or straight into the global state with an atomic,
-// through the block's cache of hot groups where the plan has one; and, for thread and block
-// tables and the cache, their declaration and the flush that merges them into the global
-// states once a block.
+// table with a shared atomic (Block; a packed table's narrow sums share one 64-bit word and
+// one atomic: compiler/plan/thread_tables.h), or straight into the global state with an
+// atomic, through the block's cache of hot groups where the plan has one; and, for thread and
+// block tables and the cache, their declaration and the flush that merges them into the
+// global states once a block.
 #pragma once
 
 #include <string>
