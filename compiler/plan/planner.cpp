@@ -277,8 +277,12 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   GpuStrategy chosen = forced;
   std::optional<CalibratedChoice> measured;
   if (chosen == GpuStrategy::Auto && limits.rates && !raw) {
+    // `tally calibrate` forces block, which slices a table too large for one pass, so the
+    // profile's block rates past a block's table are sliced tables' rates.
+    const bool sliced_block = slices && !has_wide_cells(slices->placement.table);
     measured = calibrated_choice(
-        *limits.rates, {fits_registers, auto_block, fits_direct, !query.group_keys.empty()},
+        *limits.rates,
+        {fits_registers, auto_block || sliced_block, fits_direct, !query.group_keys.empty()},
         product, rows);
   }
   if (measured) {

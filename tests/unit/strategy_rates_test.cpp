@@ -139,4 +139,28 @@ TEST_CASE("strategy rates: auto follows the measured rates where they apply") {
   CHECK(forced.strategy == GpuStrategy::Hash);
 }
 
+// Calibration forces block, which slices a domain past one block's table, so a profile whose
+// block rate beats direct's there takes block in slices (SF 0.01's 60,000 order keys).
+TEST_CASE("strategy rates: a measured block rate past one block's table takes slices") {
+  auto rates = std::make_shared<StrategyRates>();
+  rates->device = "NVIDIA Test GPU 80GB";
+  rates->rows = rates_db().table("lineitem")->rows();
+  rates->add("block", 16, 5e11);
+  rates->add("block", 1u << 18, 2e11);
+  rates->add("direct", 1, 2e9);
+  rates->add("direct", 1u << 20, 1e11);
+  const std::string sql = "SELECT l_orderkey, COUNT(*), SUM(l_quantity) FROM lineitem GROUP BY 1";
+  const GpuPlan sliced = plan_with(sql, rates);
+  INFO(describe_plan(sliced));
+  CHECK(sliced.strategy == GpuStrategy::Block);
+  CHECK(sliced.sliced());
+  CHECK(sliced.reason.find("device profile") != std::string::npos);
+  // Where direct measured faster, direct.
+  auto slower = std::make_shared<StrategyRates>(*rates);
+  slower->points.erase("block");
+  slower->add("block", 16, 5e11);
+  slower->add("block", 1u << 18, 1e10);
+  CHECK(plan_with(sql, slower).strategy == GpuStrategy::Direct);
+}
+
 }  // namespace tally
