@@ -153,7 +153,7 @@ int CudaExprEmitter::lookup_column(const Expr& e) const {
 }
 
 void CudaExprEmitter::check_supported(const Expr& e) const {
-  if (e.type.is_interval()) unsupported(fmt::format("the INTERVAL value \"{}\"", e.text));
+  if (e.type.is_interval()) unsupported_on_gpu(fmt::format("the INTERVAL value \"{}\"", e.text));
   if (e.type.is_string() && e.kind != ExprKind::ColumnRef) return check_string(e);
   if (lookup_column(e) >= 0) return;
   StringRead read = string_read(e);
@@ -163,10 +163,10 @@ void CudaExprEmitter::check_supported(const Expr& e) const {
   switch (e.kind) {
     case ExprKind::GroupKeyRef:
       if (static_cast<size_t>(e.index) < key_operands_.size()) return;
-      unsupported("an expression above the aggregation");
+      unsupported_on_gpu("an expression above the aggregation");
     case ExprKind::AggregateRef:
       if (static_cast<size_t>(e.index) < aggregate_operands_.size()) return;
-      unsupported("an expression above the aggregation");
+      unsupported_on_gpu("an expression above the aggregation");
     case ExprKind::ColumnRef:
     case ExprKind::Constant:
     case ExprKind::Parameter:
@@ -180,12 +180,12 @@ void CudaExprEmitter::check_supported(const Expr& e) const {
 void CudaExprEmitter::check_string(const Expr& e) const {
   if (string_domains_ == nullptr) {  // this program keeps no string domains
     if (e.kind == ExprKind::Constant) {
-      unsupported("a string constant outside a predicate on one column");
+      unsupported_on_gpu("a string constant outside a predicate on one column");
     }
     if (e.kind == ExprKind::Parameter) {
-      unsupported("a VARCHAR parameter outside a predicate on one column");
+      unsupported_on_gpu("a VARCHAR parameter outside a predicate on one column");
     }
-    unsupported(fmt::format("the string expression \"{}\"", e.text));
+    unsupported_on_gpu(fmt::format("the string expression \"{}\"", e.text));
   }
   string_domain_shape(e, query_, stats_);  // throws naming what has no bounded domain
   if (string_leaf_column(e, query_) != kNotStringLeaf) return;
@@ -210,7 +210,7 @@ int CudaExprEmitter::string_domain_of(const Expr& e) const {
 
 CudaOperand CudaExprEmitter::emit(const Expr& e, std::string& out) {
   // An INTERVAL's three parts have no device form; auto runs the CPU engine.
-  if (e.type.is_interval()) unsupported(fmt::format("the INTERVAL value \"{}\"", e.text));
+  if (e.type.is_interval()) unsupported_on_gpu(fmt::format("the INTERVAL value \"{}\"", e.text));
   // Inside a computed string every VARCHAR operand, a column's too, is an id of its domain.
   if (e.type.is_string() && (domain_ >= 0 || e.kind != ExprKind::ColumnRef)) {
     return emit_string(e, out);
@@ -271,10 +271,10 @@ CudaOperand CudaExprEmitter::emit_node(const Expr& e, std::string& out) {
     case ExprKind::AggregateRef: {
       const auto& operands = e.kind == ExprKind::GroupKeyRef ? key_operands_ : aggregate_operands_;
       if (static_cast<size_t>(e.index) < operands.size()) return operands[e.index];
-      unsupported(fmt::format("the expression \"{}\" above the aggregation", e.text));
+      unsupported_on_gpu(fmt::format("the expression \"{}\" above the aggregation", e.text));
     }
     default:
-      unsupported(fmt::format("the expression \"{}\"", e.text));
+      unsupported_on_gpu(fmt::format("the expression \"{}\"", e.text));
   }
 }
 

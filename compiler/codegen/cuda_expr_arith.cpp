@@ -256,7 +256,7 @@ CudaOperand CudaExprEmitter::emit_cast(const Expr& e, std::string& out) {
     }
   }
   if (code.empty())
-    unsupported(fmt::format("CAST from {} to {}", from.to_string(), to.to_string()));
+    unsupported_on_gpu(fmt::format("CAST from {} to {}", from.to_string(), to.to_string()));
   out += fmt::format("  {} = {};\n}}\n", r.value, code);
   return r;
 }
@@ -307,7 +307,7 @@ CudaOperand CudaExprEmitter::emit_round(const Expr& e, std::string& out) {
   } else if (n >= 0) {
     code = a.value;
   } else if (from.is_hugeint()) {
-    unsupported(fmt::format("ROUND of a HUGEINT to tens or more (\"{}\")", e.text));
+    unsupported_on_gpu(fmt::format("ROUND of a HUGEINT to tens or more (\"{}\")", e.text));
   } else {
     auto [lo, hi] = int_range(e.type);
     code = fmt::format(
@@ -324,8 +324,8 @@ CudaOperand CudaExprEmitter::emit_date(const Expr& e, std::string& out) {
   std::string code;
   const bool stamps = e.children[0]->type.is_timestamp();
   if (e.kind == ExprKind::DateAdd && e.type.id != TypeId::Date) {
-    unsupported(fmt::format("{} +/- INTERVAL of a column (\"{}\")", e.children[0]->type.to_string(),
-                            e.text));
+    unsupported_on_gpu(fmt::format("{} +/- INTERVAL of a column (\"{}\")",
+                                   e.children[0]->type.to_string(), e.text));
   } else if (e.kind == ExprKind::Extract && stamps) {
     code = fmt::format("tally_dates::timestamp_field({}, {})", a.value, e.op);
   } else if (e.kind == ExprKind::Extract && e.children[0]->type.id == TypeId::Time) {

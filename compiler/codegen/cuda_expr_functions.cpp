@@ -143,7 +143,8 @@ CudaOperand CudaExprEmitter::emit_extremum(const Expr& e, std::string& out) {
 CudaOperand CudaExprEmitter::emit_function(const Expr& e, std::string& out) {
   if (e.op == kGreatest || e.op == kLeast) return emit_extremum(e, out);
   const bool numeric = e.op <= kSign || e.op == kDateTrunc;
-  if (!numeric || e.type.is_string()) unsupported(fmt::format("the expression \"{}\"", e.text));
+  if (!numeric || e.type.is_string())
+    unsupported_on_gpu(fmt::format("the expression \"{}\"", e.text));
   std::vector<CudaOperand> args;
   for (const auto& c : e.children) args.push_back(emit(*c, out));
   CudaOperand r = declare(e, out);

@@ -13,10 +13,6 @@
 
 namespace tally::cuda_text {
 
-[[noreturn]] inline void unsupported(const std::string& what) {
-  throw Error(ErrorKind::Unsupported, what + " is not supported on the GPU yet");
-}
-
 inline std::string i64_literal(int64_t v) {
   if (v == INT64_MIN) return "(i64)(-9223372036854775807ll - 1)";
   return fmt::format("(i64){}ll", v);

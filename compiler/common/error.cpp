@@ -36,4 +36,8 @@ const char* error_kind_name(ErrorKind kind) {
   return "error";
 }
 
+void unsupported_on_gpu(const std::string& what) {
+  throw Error(ErrorKind::Unsupported, what + " is not supported on the GPU yet");
+}
+
 }  // namespace tally

@@ -5,3 +5,11 @@
 #pragma once
 
 #include "tally/error.h"
+
+namespace tally {
+
+// Throws Error(Unsupported), "<what> is not supported on the GPU yet": how the GPU planner and
+// code generator name SQL that the CPU engine runs and they do not.
+[[noreturn]] void unsupported_on_gpu(const std::string& what);
+
+}  // namespace tally

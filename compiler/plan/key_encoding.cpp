@@ -12,14 +12,6 @@
 
 namespace tally {
 
-namespace {
-
-[[noreturn]] void unsupported(const std::string& what) {
-  throw Error(ErrorKind::Unsupported, what + " is not supported on the GPU yet");
-}
-
-}  // namespace
-
 KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
                        const BoundSelect& query, const std::vector<Value>* parameters) {
   KeyEncoding k;
@@ -139,7 +131,7 @@ HashKeyLayout key_words_layout(const BoundSelect& query, std::vector<KeyEncoding
   };
   while (!digits_fit(keys, raw_count())) {
     if (!unbind_widest_key(query, keys)) {
-      unsupported("GROUP BY string keys whose domains together pass 2^62");
+      unsupported_on_gpu("GROUP BY string keys whose domains together pass 2^62");
     }
   }
   size_t total = 1;
@@ -147,7 +139,7 @@ HashKeyLayout key_words_layout(const BoundSelect& query, std::vector<KeyEncoding
     if (!keys[i].bounded) total += raw_key_words(*query.group_keys[i]);
   }
   if (total > kMaxKeyWords) {
-    unsupported(
+    unsupported_on_gpu(
         fmt::format("GROUP BY keys that take {} 64-bit words (more than {})", total, kMaxKeyWords));
   }
   words = static_cast<uint8_t>(total);
@@ -171,7 +163,7 @@ HashKeyLayout hash_key_layout(const BoundSelect& query, std::vector<KeyEncoding>
   }
   if (raw.empty()) {
     if (!unbind_widest_key(query, keys)) {
-      unsupported("GROUP BY string keys whose domains together pass 2^62");
+      unsupported_on_gpu("GROUP BY string keys whose domains together pass 2^62");
     }
     return hash_key_layout(query, keys, words);
   }

@@ -29,10 +29,6 @@ constexpr uint64_t kMinHashCapacity = 1024;
 // rows per slot for that to stay small beside the scan.
 constexpr uint64_t kBlockRowsPerSlot = 8;
 
-[[noreturn]] void unsupported(const std::string& what) {
-  throw Error(ErrorKind::Unsupported, what + " is not supported on the GPU yet");
-}
-
 uint64_t next_pow2(uint64_t v) {
   uint64_t p = 1;
   while (p < v) p <<= 1;
@@ -52,8 +48,8 @@ void check_sum_bounds(const BoundSelect& query, const std::vector<ColumnStats>& 
     // Squares past 128 bits split in halves (state_layout.h), if those fit.
     if ((growth == SumGrowth::Linear && m + rows_log2 >= 126) ||
         (growth == SumGrowth::Square && square_split_bits(*a.arg, stats, rows) < 0)) {
-      unsupported(fmt::format("an exact {} whose 128-bit state could overflow (\"{}\")",
-                              aggregate_sql_name(a.kind), a.text));
+      unsupported_on_gpu(fmt::format("an exact {} whose 128-bit state could overflow (\"{}\")",
+                                     aggregate_sql_name(a.kind), a.text));
     }
   }
 }
@@ -89,7 +85,8 @@ void refuse_hugeint_sets(const BoundSelect& query) {
   for (const auto& a : query.aggregates) {
     if (!a.arg || !a.arg->type.is_hugeint()) continue;
     if (a.distinct && a.kind != AggKind::ApproxCountDistinct) {
-      unsupported(fmt::format("{} of a HUGEINT (\"{}\")", aggregate_sql_name(a.kind), a.text));
+      unsupported_on_gpu(
+          fmt::format("{} of a HUGEINT (\"{}\")", aggregate_sql_name(a.kind), a.text));
     }
   }
 }
@@ -105,7 +102,7 @@ bool has_interval(const ExprPtr& e) {
 void refuse_intervals(const BoundSelect& query) {
   for (const auto& column : query.scan) {
     if (column.type.is_interval()) {
-      unsupported(fmt::format("the INTERVAL column \"{}\"", column.name));
+      unsupported_on_gpu(fmt::format("the INTERVAL column \"{}\"", column.name));
     }
   }
   bool found = has_interval(query.filter) || has_interval(query.having) ||
@@ -114,7 +111,7 @@ void refuse_intervals(const BoundSelect& query) {
     found = found || a.type.is_interval() || has_interval(a.arg) || has_interval(a.key);
   }
   for (const auto& o : query.outputs) found = found || has_interval(o.expr);
-  if (found) unsupported("an INTERVAL value");
+  if (found) unsupported_on_gpu("an INTERVAL value");
 }
 
 void check_query(const BoundSelect& query, const std::vector<ColumnStats>& stats, uint64_t rows) {
@@ -125,12 +122,14 @@ void check_query(const BoundSelect& query, const std::vector<ColumnStats>& stats
     // only, as does one whose device state cannot hold its argument types.
     const StateInfo* state = a.arg ? &aggregate_state(a.kind, a.arg->type) : nullptr;
     if (state && !state->device_final) {
-      unsupported(fmt::format("{} (\"{}\"{})", aggregate_sql_name(a.kind), a.text,
-                              state->holistic ? ", which keeps a list or sketch per group" : ""));
+      unsupported_on_gpu(
+          fmt::format("{} (\"{}\"{})", aggregate_sql_name(a.kind), a.text,
+                      state->holistic ? ", which keeps a list or sketch per group" : ""));
     }
     if (state && state->device_refusal) {
       if (const char* why = state->device_refusal(a.arg->type, a.key ? a.key->type : Type{})) {
-        unsupported(fmt::format("{} of {} (\"{}\")", aggregate_sql_name(a.kind), why, a.text));
+        unsupported_on_gpu(
+            fmt::format("{} of {} (\"{}\")", aggregate_sql_name(a.kind), why, a.text));
       }
     }
     // Strings enter the DISTINCT set as dictionary codes, or as ids of a string domain.
@@ -318,23 +317,25 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   } else {
     plan.reason = "forced by --strategy";
     if (sketches && (chosen == GpuStrategy::ThreadPrivate || chosen == GpuStrategy::Block)) {
-      unsupported("--strategy thread or block with APPROX_COUNT_DISTINCT (a 1 KiB sketch a group)");
+      unsupported_on_gpu(
+          "--strategy thread or block with APPROX_COUNT_DISTINCT (a 1 KiB sketch a group)");
     }
     if (chosen == GpuStrategy::ThreadPrivate && !fits_registers) {
-      unsupported(fmt::format("--strategy thread with {} slots x {} state fields", product,
-                              plan.layout.fields.size()));
+      unsupported_on_gpu(fmt::format("--strategy thread with {} slots x {} state fields", product,
+                                     plan.layout.fields.size()));
     }
     if (chosen == GpuStrategy::Hash && query.group_keys.empty()) {
-      unsupported("--strategy hash without GROUP BY (one group has no key to hash)");
+      unsupported_on_gpu("--strategy hash without GROUP BY (one group has no key to hash)");
     }
     if (chosen == GpuStrategy::Direct && !fits_direct) {
-      unsupported("--strategy direct with an unbounded or very large key domain");
+      unsupported_on_gpu("--strategy direct with an unbounded or very large key domain");
     }
     if (chosen == GpuStrategy::Block && !fits_block && !slices) {
-      unsupported(fits_direct ? fmt::format("--strategy block with {} slots whose states do not "
-                                            "fit a block's shared memory",
-                                            product)
-                              : "--strategy block with an unbounded or very large key domain");
+      unsupported_on_gpu(fits_direct
+                             ? fmt::format("--strategy block with {} slots whose states do not "
+                                           "fit a block's shared memory",
+                                           product)
+                             : "--strategy block with an unbounded or very large key domain");
     }
   }
   plan.strategy = chosen;

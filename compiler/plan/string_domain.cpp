@@ -13,10 +13,6 @@ namespace {
 // Ids are 32-bit on the device (and a domain this large would not be worth a table).
 constexpr uint64_t kMaxDomainBound = 1ull << 31;
 
-[[noreturn]] void unsupported(const std::string& what) {
-  throw Error(ErrorKind::Unsupported, what + " is not supported on the GPU yet");
-}
-
 // The scan columns `e` reads; false if it reads anything above the aggregation.
 bool read_columns(const Expr& e, std::set<int>& columns) {
   if (e.kind == ExprKind::GroupKeyRef || e.kind == ExprKind::AggregateRef) return false;
@@ -74,7 +70,7 @@ void add_leaves(const ExprPtr& e, const BoundSelect& query, const std::vector<Co
     }
     return;
   }
-  unsupported(fmt::format(
+  unsupported_on_gpu(fmt::format(
       "the string expression \"{}\" (computed strings must come from one VARCHAR column, "
       "constants and parameters, or CASE/COALESCE over them)",
       e->text));
@@ -96,8 +92,8 @@ StringDomainShape string_domain_shape(const Expr& e, const BoundSelect& query,
   // The caller's ExprPtr is not at hand: the leaves share the nodes below a copy of the top.
   add_leaves(std::make_shared<Expr>(e), query, stats, shape, shape.nullable);
   if (shape.bound > kMaxDomainBound) {
-    unsupported(fmt::format("the string expression \"{}\" with up to {} distinct strings", e.text,
-                            shape.bound));
+    unsupported_on_gpu(fmt::format("the string expression \"{}\" with up to {} distinct strings",
+                                   e.text, shape.bound));
   }
   return shape;
 }
@@ -118,12 +114,12 @@ StringRead string_read(const Expr& e) {
     if (!reads_column(*c)) continue;
     if (!c->type.is_string()) {
       // No such node today (the binder gives operands one type class); refuse, not guess.
-      unsupported(fmt::format("strings beside other values in \"{}\"", e.text));
+      unsupported_on_gpu(fmt::format("strings beside other values in \"{}\"", e.text));
     }
     if (r.source != nullptr && !expr_equal(*r.source, *c)) {
       bool columns = r.source->kind == ExprKind::ColumnRef && c->kind == ExprKind::ColumnRef;
-      unsupported(fmt::format("comparing strings of two {} in \"{}\"",
-                              columns ? "columns" : "different expressions", e.text));
+      unsupported_on_gpu(fmt::format("comparing strings of two {} in \"{}\"",
+                                     columns ? "columns" : "different expressions", e.text));
     }
     r.source = c.get();
   }
