@@ -77,6 +77,20 @@ CellType accumulator(const StateField& field, const BoundSelect& query,
   return bits < 62 ? CellType::I64 : CellType::I128;
 }
 
+// Each field's bits in a packed word that sums it over `rows` rows (lane_sum_bits), or 0 where
+// it does not pack. A row count and sums whose argument the statistics bound below by 0 pack;
+// both are first-pass fields, the only ones thread and block tables keep.
+std::vector<uint32_t> packable_bits(const StateLayout& layout, const BoundSelect& query,
+                                    const std::vector<ColumnStats>& stats, uint64_t rows) {
+  std::vector<uint32_t> bits(layout.fields.size(), 0);
+  for (size_t f = 0; f < bits.size(); ++f) {
+    const long double top =
+        layout.fields[f].kind == FieldKind::Count ? 1 : nonnegative_top(layout, f, query, stats);
+    if (top >= 0) bits[f] = lane_sum_bits(top, rows);
+  }
+  return bits;
+}
+
 }  // namespace
 
 ThreadTables plan_thread_tables(const StateLayout& layout, const BoundSelect& query,
@@ -88,15 +102,7 @@ ThreadTables plan_thread_tables(const StateLayout& layout, const BoundSelect& qu
     t.cells.push_back(accumulator(f, query, stats, lane_rows));
   t.packed.place.resize(layout.fields.size());
   if (!in_shared) return t;
-  // Only the first pass keeps thread tables, so only its fields pack: a row count, and sums
-  // whose argument the statistics bound below by 0.
-  std::vector<uint32_t> bits(layout.fields.size(), 0);
-  for (size_t f = 0; f < bits.size(); ++f) {
-    const long double top =
-        layout.fields[f].kind == FieldKind::Count ? 1 : nonnegative_top(layout, f, query, stats);
-    if (top >= 0) bits[f] = lane_sum_bits(top, lane_rows);
-  }
-  t.packed = pack_thread_cells(bits);
+  t.packed = pack_thread_cells(packable_bits(layout, query, stats, lane_rows));
   uint64_t cell_bytes_total = 8ull * t.packed.words;
   for (size_t f = 0; f < t.cells.size(); ++f) {
     if (t.packed.place[f].word < 0) cell_bytes_total += cell_bytes(t.cells[f]);
@@ -133,14 +139,7 @@ BlockTable pack_block_table(BlockTable table, const StateLayout& layout, const B
                             const std::vector<ColumnStats>& stats, uint64_t rows, uint32_t grid,
                             uint32_t block, uint64_t slots) {
   const uint64_t block_rows = rows_per_lane(rows, grid, block) * block;
-  std::vector<uint32_t> bits(layout.fields.size(), 0);
-  for (size_t f = 0; f < bits.size(); ++f) {
-    if (field_info(layout.fields[f].kind).second_pass) continue;
-    const long double top =
-        layout.fields[f].kind == FieldKind::Count ? 1 : nonnegative_top(layout, f, query, stats);
-    if (top >= 0) bits[f] = lane_sum_bits(top, block_rows);
-  }
-  PackedCells packed = pack_thread_cells(bits);
+  PackedCells packed = pack_thread_cells(packable_bits(layout, query, stats, block_rows));
   if (packed.words == 0) return table;
   uint64_t bytes_per_slot = 8ull * packed.words;
   for (size_t f = 0; f < table.cells.size(); ++f) {
