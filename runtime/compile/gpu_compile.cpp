@@ -38,6 +38,25 @@ GpuPlan with_key_locality(GpuPlan plan, const BoundSelect& query,
   return plan;
 }
 
+// The keys of 8,192 rows drawn at random (estimate_groups): drawn at most once a plan, by the
+// first step that asks, since a fixed seed gives every step the same rows.
+class GroupSample {
+ public:
+  GroupSample(const BoundSelect& query, const Table& table, const std::vector<Value>& parameters)
+      : query_(query), table_(table), parameters_(parameters) {}
+  const GroupEstimate& estimate() {
+    if (!estimate_) estimate_ = estimate_groups(query_, table_, parameters_, kRows);
+    return *estimate_;
+  }
+
+ private:
+  static constexpr uint64_t kRows = 8192;
+  const BoundSelect& query_;
+  const Table& table_;
+  const std::vector<Value>& parameters_;
+  std::optional<GroupEstimate> estimate_;
+};
+
 // A sample costs about a millisecond of evaluation: worth it only where the row-based table is
 // large enough to cost more to clear and finalize, where a hot group would make the packed
 // sum's Scan run twice, or where a large table's block cache may hold keys that rarely repeat.
@@ -49,15 +68,15 @@ GpuPlan with_key_locality(GpuPlan plan, const BoundSelect& query,
 // twice on an H200 once the cache was dropped).
 GpuPlan with_sampled_groups(GpuPlan plan, const BoundSelect& query,
                             const std::vector<ColumnStats>& stats, const GpuCompileOptions& options,
-                            const std::vector<Value>& parameters) {
-  constexpr uint64_t kSampleAbove = uint64_t{1} << 18, kSampleRows = 8192;
+                            GroupSample& sample) {
+  constexpr uint64_t kSampleAbove = uint64_t{1} << 18;
   constexpr uint64_t kHotSampleRows = 8, kHotSampleRowsUncached = 5;
   const bool size_hash =
       plan.strategy == GpuStrategy::Hash && options.hash_capacity == 0 && plan.slots > kSampleAbove;
   const bool weigh_cache = plan.block_cache_slots > 0 && plan.slots > kMaxBlockSlots;
   const bool may_wrap = packed_sum_may_wrap(plan, query, stats);
   if (!size_hash && !weigh_cache && !may_wrap) return plan;
-  const GroupEstimate e = estimate_groups(query, *options.table, parameters, kSampleRows);
+  const GroupEstimate& e = sample.estimate();
   if (e.passed > 0 && size_hash) {
     plan = with_estimated_groups(
         plan, e.groups, fmt::format("{} distinct keys in {} sampled rows", e.distinct, e.passed));
@@ -86,13 +105,13 @@ GpuPlan with_sampled_groups(GpuPlan plan, const BoundSelect& query,
 // holds 1/8 of the sample.
 GpuPlan without_hot_slices(GpuPlan plan, const BoundSelect& query,
                            const std::vector<ColumnStats>& stats, const GpuCompileOptions& options,
-                           const std::vector<Value>& parameters) {
-  constexpr uint64_t kSampleRows = 8192, kHotShare = 8;
+                           GroupSample& sample) {
+  constexpr uint64_t kHotShare = 8;
   if (options.strategy != GpuStrategy::Auto || plan.strategy != GpuStrategy::Block ||
       !plan.sliced() || plan.block_table.packed.words == 0) {
     return plan;
   }
-  const GroupEstimate e = estimate_groups(query, *options.table, parameters, kSampleRows);
+  const GroupEstimate& e = sample.estimate();
   if (e.passed == 0 || e.hottest * kHotShare < e.passed) return plan;
   GpuPlan direct =
       plan_gpu(query, stats, plan.rows, options.limits, GpuStrategy::Direct, options.parameters);
@@ -112,11 +131,13 @@ GpuPlan plan_for(const BoundSelect& query, const std::vector<ColumnStats>& stats
   const bool values_known = query.parameter_types.empty() || options.parameters;
   const std::vector<Value>& parameters = options.parameters ? *options.parameters : kNone;
   const bool sample = options.table && values_known;
-  if (sample) plan = without_hot_slices(std::move(plan), query, stats, options, parameters);
+  std::optional<GroupSample> groups;
+  if (sample) groups.emplace(query, *options.table, parameters);
+  if (sample) plan = without_hot_slices(std::move(plan), query, stats, options, *groups);
   if (sample) plan = with_key_locality(std::move(plan), query, stats, options, parameters);
   if (plan.strategy == GpuStrategy::Hash && options.hash_capacity > 0)
     plan = with_hash_capacity(plan, options.hash_capacity);
-  if (sample) plan = with_sampled_groups(std::move(plan), query, stats, options, parameters);
+  if (sample) plan = with_sampled_groups(std::move(plan), query, stats, options, *groups);
   return plan;
 }
 
