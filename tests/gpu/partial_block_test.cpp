@@ -62,7 +62,8 @@ TEST_CASE("whole-block walk: partial last blocks at every position match the CPU
       "SELECT g, COUNT(*), SUM(v * (100 - d)) FROM t WHERE d <= 30 GROUP BY g",
       // Tables of two slots and of one.
       "SELECT g % 2 AS h, COUNT(*), SUM(v), MIN(d) FROM t GROUP BY h",
-      "SELECT g % 1 AS z, COUNT(*), SUM(v) FROM t WHERE d > 12 GROUP BY z"};
+      "SELECT g % 1 AS z, COUNT(*), SUM(v) FROM t WHERE d > 12 GROUP BY z",
+      "SELECT COUNT(*), SUM(v), MIN(d), AVG(v * d) FROM t WHERE d > 12"};
   int walked = 0;
   for (uint64_t rows : sizes) {
     Database db;
@@ -77,7 +78,7 @@ TEST_CASE("whole-block walk: partial last blocks at every position match the CPU
     }
   }
   // The sizes past a few blocks are planned with shared tables: the walk was exercised.
-  CHECK(walked >= 16);
+  CHECK(walked >= 4 * static_cast<int>(queries.size()));
 }
 
 }  // namespace
