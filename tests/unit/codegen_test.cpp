@@ -199,6 +199,34 @@ TEST_CASE(
   CHECK(wait < cuda.find("for (u64 slot", finalizer));
 }
 
+TEST_CASE("codegen: a Scan with DISTINCT aggregates reads its rows one at a time") {
+  // Unrolled, a DISTINCT set's probe loops made the Scan 14-32x slower (H200, SF 10:
+  // bench/RESULTS.md, "DISTINCT aggregates walk row by row"); the same tables without
+  // DISTINCT still unroll.
+  if (!cuda::nvrtc_available()) return;
+  const std::string walk = "for (; (block + 1) * 1024 <= walk_rows; block += warps)";
+  auto source = [](const std::string& sql) {
+    ExecOptions options;
+    options.compile_only = true;
+    options.emit_cuda = true;
+    std::string cuda;
+    compile_db().execute_script(sql, options, [&](const StatementOutcome& o) { cuda = o.cuda; });
+    return cuda;
+  };
+  for (const char* aggregates : {"COUNT(DISTINCT l_suppkey), COUNT(*)", "COUNT(*)"}) {
+    const bool distinct = std::string(aggregates).find("DISTINCT") != std::string::npos;
+    for (const char* shape :
+         {"SELECT l_linestatus, {} FROM lineitem GROUP BY 1",
+          "SELECT l_returnflag, {} FROM lineitem GROUP BY 1", "SELECT {} FROM lineitem"}) {
+      const std::string sql = fmt::format(fmt::runtime(shape), aggregates);
+      INFO(sql);
+      const std::string cuda = source(sql);
+      REQUIRE(cuda.find("tally_scan") != std::string::npos);
+      CHECK((cuda.find(walk) == std::string::npos) == distinct);
+    }
+  }
+}
+
 TEST_CASE("codegen: a block table's loops take names no column or alias holds") {
   if (!cuda::nvrtc_available()) return;
   // The SUM's state is named after its alias: the table's slot loop must not shadow it.
