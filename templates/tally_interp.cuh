@@ -30,7 +30,7 @@ enum Op : int {
   kOpScale,         // r[dst] = r[a] * imm (a DECIMAL's scale raised)
   kOpNeg,           // r[dst] = -r[a]
   kOpAbs,           // r[dst] = |r[a]|
-  kOpMod,           // r[dst] = r[a] % r[b] (sign of the dividend); r[b] is never 0
+  kOpMod,           // r[dst] = r[a] % r[b] (sign of the dividend); 0 where r[b] is 0
   kOpCompare,       // r[dst] = r[a] <sub> r[b]; sub: compiler/ir/expr.h's CompareOp
   kOpAnd,           // SQL's three-valued AND of r[a], r[b]
   kOpOr,            // and OR
@@ -43,8 +43,8 @@ enum Op : int {
   kOpTsField,       // r[dst] = EXTRACT(sub) of the TIMESTAMP r[a]
   kOpTsTrunc,       // r[dst] = date_trunc(sub) of the TIMESTAMP r[a]
   kOpLookup,        // r[dst] = the value at word imm for the code r[a] of a string column (c codes)
-  kOpDiv,           // r[dst] = r[a] / r[b], truncated toward 0 (integers); r[b] is never 0
-  kOpDivRound,      // r[dst] = r[a] / r[b], rounded half away from 0 (DECIMALs); r[b] is never 0
+  kOpDiv,           // r[dst] = r[a] / r[b], truncated toward 0 (integers); 0 where r[b] is 0
+  kOpDivRound,      // r[dst] = r[a] / r[b], rounded half away from 0 (DECIMALs); 0 where r[b] is 0
   kOpAddMonths,     // r[dst] = the DATE r[a] plus imm months (the day clamped to the month's end)
   kOpFloat,         // r[dst] = FloatOp sub of the doubles r[a], r[b] (tally_interp_float.cuh)
   kOpCompareFloat,  // r[dst] = r[a] <sub> r[b] of doubles, in SQL's order (NaN last)
@@ -54,6 +54,10 @@ struct Instr {
   int op, sub, dst, a, b, c;
   i64 imm;
 };
+
+// kOpSelect (CASE), kOpCoalesce, kOpAnd and kOpOr with sub kLazy evaluate their later operands
+// only where the CPU engine does (compiler/eval/evaluator.cpp): what counts for row faults.
+constexpr int kLazy = 1;
 
 // How a scan column is stored on the device (runtime/gpu/device_layout.h).
 // A DOUBLE column is read as kColPlainI64, its bits; a REAL one widens to a double's; a
@@ -122,6 +126,9 @@ struct Program {
   const Field* fields;
   const u64* lookups;
   int instr_count, key_count, field_count, filter;  // filter: a register, or -1
+  // A divisor may be 0: run_row tracks which registers' values would raise the CPU engine's
+  // error, and row_faults says whether the row does (the statement then takes its own kernels).
+  int faults;
 };
 
 TALLY_HD void load_column(const Column& c, u64 row, i64* value, bool* null) {
@@ -175,12 +182,46 @@ TALLY_HD i64 divide_rounded(i64 x, i64 y) {
   return r >= d - r ? q + ((x < 0) != (y < 0) ? -1 : 1) : q;
 }
 
-// Runs the program's instructions over one row: r and n hold each register's value and NULL.
-TALLY_HD void run_row(const Program& p, u64 row, i64* r, bool* n) {
+// Whether the instruction divides non-NULL operands by 0, which raises the CPU engine's error.
+TALLY_HD bool divides_by_zero(const Instr& in, const i64* r, const bool* n) {
+  const bool division = in.op == kOpDiv || in.op == kOpDivRound || in.op == kOpMod ||
+                        (in.op == kOpFloat && (in.sub == kFloatDiv || in.sub == kFloatMod));
+  if (!division || n[in.a] || n[in.b]) return false;
+  return in.op == kOpFloat ? float_of(r[in.b]) == 0.0 : r[in.b] == 0;
+}
+
+// Whether the instruction's value raises the CPU engine's error for this row (f: its operands'):
+// a division by 0, or an operand's error where the CPU engine evaluates that operand.
+TALLY_HD bool instr_fault(const Instr& in, const i64* r, const bool* n, const bool* f) {
+  if (in.op == kOpColumn || in.op == kOpConst) return false;  // a: a column; b: a NULL flag
+  if (in.a >= 0 && f[in.a]) return true;
+  const bool fb = in.b >= 0 && f[in.b];
+  if (in.sub == kLazy) {
+    const bool xn = n[in.a], x_true = !xn && r[in.a] != 0, x_false = !xn && r[in.a] == 0;
+    switch (in.op) {
+      case kOpSelect:
+        return x_true ? fb : f[in.c];
+      case kOpCoalesce:
+        return xn && fb;
+      case kOpAnd:
+        return !x_false && fb;
+      case kOpOr:
+        return !x_true && fb;
+      default:
+        break;
+    }
+  }
+  return fb || (in.op == kOpSelect && f[in.c]) || divides_by_zero(in, r, n);
+}
+
+// Runs the program's instructions over one row: r and n hold each register's value and NULL,
+// and f (where Program::faults) whether it would raise the CPU engine's error.
+TALLY_HD void run_row(const Program& p, u64 row, i64* r, bool* n, bool* f) {
   for (int i = 0; i < p.instr_count; ++i) {
     const Instr in = p.instrs[i];
     const i64 x = in.a >= 0 ? r[in.a] : 0, y = in.b >= 0 ? r[in.b] : 0;
     const bool xn = in.a >= 0 && n[in.a], yn = in.b >= 0 && n[in.b];
+    if (p.faults) f[in.dst] = instr_fault(in, r, n, f);
     i64 v = 0;
     bool null = xn || yn;
     switch (in.op) {
@@ -210,13 +251,13 @@ TALLY_HD void run_row(const Program& p, u64 row, i64* r, bool* n) {
         v = x < 0 ? (i64)(0ull - (u64)x) : x;
         break;
       case kOpMod:
-        v = null ? 0 : x % y;
+        v = null || y == 0 ? 0 : x % y;
         break;
       case kOpDiv:
-        v = null ? 0 : x / y;
+        v = null || y == 0 ? 0 : x / y;
         break;
       case kOpDivRound:
-        v = null ? 0 : divide_rounded(x, y);
+        v = null || y == 0 ? 0 : divide_rounded(x, y);
         break;
       case kOpCompare:
         v = compare(in.sub, x, y);
@@ -355,6 +396,22 @@ TALLY_HD tally_arg_pair::i128 merge_field_value(int op, tally_arg_pair::i128 cel
 // Whether the row passes the filter (after run_row).
 TALLY_HD bool row_passes(const Program& p, const i64* r, const bool* n) {
   return p.filter < 0 || (!n[p.filter] && r[p.filter] != 0);
+}
+
+// Whether the row raises the CPU engine's error (after run_row, where Program::faults): its
+// filter does, or it passes and a group key or an aggregate's argument does.
+TALLY_HD bool row_faults(const Program& p, const i64* r, const bool* n, const bool* f) {
+  if (!p.faults) return false;
+  if (p.filter >= 0 && f[p.filter]) return true;
+  if (!row_passes(p, r, n)) return false;
+  for (int k = 0; k < p.key_count; ++k) {
+    if (f[p.keys[k].reg]) return true;
+  }
+  for (int i = 0; i < p.field_count; ++i) {
+    const Field field = p.fields[i];
+    if ((field.reg >= 0 && f[field.reg]) || (field.key >= 0 && f[field.key])) return true;
+  }
+  return false;
 }
 
 // The row's group as one mixed-radix number over the keys' digits (after run_row).

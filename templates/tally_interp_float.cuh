@@ -21,8 +21,8 @@ enum FloatOp : int {
   kFloatAdd,
   kFloatSub,
   kFloatMul,
-  kFloatDiv,  // the divisor is never 0
-  kFloatMod,  // fmod; the divisor is never 0
+  kFloatDiv,  // a divisor of 0 is a row fault (tally_interp.cuh divides_by_zero)
+  kFloatMod,  // fmod; a divisor of 0 as kFloatDiv's
   kFloatNeg,
   kFloatAbs,
   kFloatRound,     // round(x * imm) / imm where x is finite (ROUND to digits, imm = 10^digits)

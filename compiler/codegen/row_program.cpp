@@ -117,6 +117,8 @@ class Builder : RowProgramEmitter {
     return dst;
   }
 
+  void may_divide_by_zero() override { p_.faults = true; }
+
   int constant(int64_t v, bool null = false) {
     return emit(tally_interp::kOpConst, -1, null ? 1 : 0, -1, v);
   }
@@ -298,7 +300,7 @@ class Builder : RowProgramEmitter {
         return emit(tally_interp::kOpSub, ra, rb);
       default: {
         const ValueBounds d = bounds(b);
-        if (!d.known || (d.lo <= 0 && d.hi >= 0)) decline("a remainder by what may be zero");
+        if (!d.known || (d.lo <= 0 && d.hi >= 0)) may_divide_by_zero();
         return emit(tally_interp::kOpMod, ra, rb);
       }
     }
@@ -320,12 +322,12 @@ class Builder : RowProgramEmitter {
 
   // Integers truncate; a DECIMAL quotient at scale s is the dividend raised to scale
   // s + the divisor's, over the divisor's unscaled value, rounded (compiler/eval/arith.cpp). A
-  // divisor that may be 0 raises an error on the CPU engine, which the interpreter cannot.
+  // divisor of 0 raises an error on the CPU engine: the rows track it (Program::faults).
   int divide(const Expr& e) {
     const Expr& a = *e.children[0];
     const Expr& b = *e.children[1];
     const ValueBounds d = bounds(b);
-    if (!d.known || (d.lo <= 0 && d.hi >= 0)) decline("a division by what may be zero");
+    if (!d.known || (d.lo <= 0 && d.hi >= 0)) may_divide_by_zero();
     check_range(e);
     if (!e.type.is_decimal()) return emit(tally_interp::kOpDiv, value(a), value(b));
     check_range(b);  // divide_rounded negates the divisor
@@ -345,7 +347,9 @@ class Builder : RowProgramEmitter {
   int logic(const Expr& e) {
     const int op = e.kind == ExprKind::And ? tally_interp::kOpAnd : tally_interp::kOpOr;
     int r = boolean(*e.children[0]);
-    for (size_t i = 1; i < e.children.size(); ++i) r = emit(op, r, boolean(*e.children[i]));
+    for (size_t i = 1; i < e.children.size(); ++i) {
+      r = emit(op, r, boolean(*e.children[i]), -1, 0, tally_interp::kLazy);
+    }
     return r;
   }
 
@@ -371,7 +375,8 @@ class Builder : RowProgramEmitter {
     int r = branch(*e.children.back(), e.type);
     for (size_t i = pairs; i-- > 0;) {
       const int when = boolean(*e.children[2 * i]);
-      r = emit(tally_interp::kOpSelect, when, branch(*e.children[2 * i + 1], e.type), r);
+      r = emit(tally_interp::kOpSelect, when, branch(*e.children[2 * i + 1], e.type), r, 0,
+               tally_interp::kLazy);
     }
     return r;
   }
@@ -379,7 +384,8 @@ class Builder : RowProgramEmitter {
   int coalesce(const Expr& e) {
     int r = branch(*e.children.back(), e.type);
     for (size_t i = e.children.size() - 1; i-- > 0;) {
-      r = emit(tally_interp::kOpCoalesce, branch(*e.children[i], e.type), r);
+      r = emit(tally_interp::kOpCoalesce, branch(*e.children[i], e.type), r, -1, 0,
+               tally_interp::kLazy);
     }
     return r;
   }

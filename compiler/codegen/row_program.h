@@ -3,7 +3,8 @@
 // (runtime/gpu/interpreted_scan.h). Covers aggregations whose every value is a 64-bit integer
 // (integers, DECIMALs of up to 18 digits or of 16-byte columns whose values fit 64 bits, dates,
 // timestamps, booleans, dictionary codes, ids of computed strings' domains) that the interval
-// analysis proves cannot overflow (division and ROUND included, where no divisor can be 0), or a
+// analysis proves cannot overflow (division and ROUND included; a row that divides by 0 sends
+// the statement to its own kernels, which raise the error: RowProgram::faults), or a
 // DOUBLE or REAL (compiler/codegen/row_program_float.h), with COUNT (FILTER too), SUM, MIN, MAX,
 // AVG, ARG_MIN, ARG_MAX and the exact variances, DISTINCT or not (a DISTINCT
 // aggregate's values go to a set on the device, from which the host builds its state); anything
@@ -51,6 +52,9 @@ struct RowProgram {
   std::vector<int> key_domains, aggregate_domains;
   int filter = -1;
   int registers = 0;
+  // A divisor may be 0: a row that divides by 0 takes the statement to its own kernels, which
+  // raise the CPU engine's error (tally_interp::Program::faults).
+  bool faults = false;
   uint64_t groups = 1;  // the keys' whole domain: the product of their sizes
   // At most how many (group, value) entries the DISTINCT aggregates put in their set (0: none).
   uint64_t distinct_values = 0;

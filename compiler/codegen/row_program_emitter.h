@@ -28,6 +28,8 @@ class RowProgramEmitter {
   virtual ValueBounds bounds(const Expr& e) const = 0;
   // The parameter's value where `e` is a `?` with one, else null.
   virtual const Value* parameter(const Expr& e) const = 0;
+  // A division whose divisor may be 0 was emitted: the rows track the CPU engine's error.
+  virtual void may_divide_by_zero() = 0;
 
  protected:
   ~RowProgramEmitter() = default;

@@ -48,8 +48,7 @@ int arith(RowProgramEmitter& b, const Expr& e) {
                                  tally_interp::kFloatMul, tally_interp::kFloatDiv,
                                  tally_interp::kFloatMod};
   const Expr& divisor = *e.children[1];
-  if ((e.op == kDiv || e.op == kMod) && !never_zero(b, divisor))
-    decline_row_program("a division by what may be zero");
+  if ((e.op == kDiv || e.op == kMod) && !never_zero(b, divisor)) b.may_divide_by_zero();
   return float_instr(b, kOps[e.op], float_operand(b, *e.children[0]), float_operand(b, divisor));
 }
 

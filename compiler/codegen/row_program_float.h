@@ -2,8 +2,8 @@
 // arithmetic, negation, ABS, ROUND and casts to them, each the CPU engine's one IEEE operation
 // (templates/tally_interp_float.cuh), so a row's value matches the CPU engine's bit for bit and
 // only the order of a SUM's additions differs. A division or remainder whose divisor may be 0
-// is declined (the CPU engine raises an error there), as is a cast whose rounding the CPU does
-// differently.
+// is tracked row by row as the integer ones are (RowProgram::faults); a cast whose rounding the
+// CPU does differently is declined.
 #pragma once
 
 #include <cstdint>

@@ -78,7 +78,8 @@ DeviceProgram upload_program(GpuEngine::Impl& engine, const RowProgram& p, const
                                   static_cast<int>(p.instrs.size()),
                                   static_cast<int>(p.keys.size()),
                                   static_cast<int>(p.fields.size()),
-                                  p.filter};
+                                  p.filter,
+                                  p.faults ? 1 : 0};
   return d;
 }
 
@@ -200,9 +201,11 @@ std::string describe_interpreted(const BoundSelect& query, const Table& table,
   const RowProgram& p = std::get<RowProgram>(program);
   return fmt::format(
       "interpreted tier: runs it until its own kernels are compiled "
-      "({} instructions, {} registers, {} state fields, at most {} groups, {} lookup words{})\n",
+      "({} instructions, {} registers, {} state fields, at most {} groups, {} lookup words{}{})\n",
       p.instrs.size(), p.registers, p.fields.size(), std::min<uint64_t>(p.groups, table.rows()),
       p.lookups.size(),
+      p.faults ? "; a divisor may be 0: a row that divides by it takes the statement's own kernels"
+               : "",
       p.selects_top ? "; the device keeps the groups the first ORDER BY key puts first"
       : p.large
           ? fmt::format("; kept where the run makes at most {} of them", kInterpretedGroupsMax)
@@ -317,6 +320,8 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
     const DeviceTable t(engine, capacities, p.fields.size());
     const uint32_t word = scan_into(engine, t, program.param, p, table.rows());
     report.scan_ms += ms_since(kernels_start);
+    // A row's division by zero (row_faults) is no table to grow: the statement's own kernels
+    // raise the CPU engine's error.
     const uint32_t grows = kStatusTableFull | kStatusDistinctFull;
     if (word != 0 && (word & ~grows) == 0 && attempt < kMaxAttempts) {
       if (word & kStatusTableFull) {
@@ -330,8 +335,10 @@ std::optional<Result> run_interpreted(GpuEngine::Impl& engine, const BoundSelect
       continue;
     }
     if (word != 0) {
-      *why = word & kStatusTableFull ? "the interpreter's table filled up"
-                                     : "the interpreter's DISTINCT set filled up";
+      *why = word & kStatusDivisionByZero
+                 ? "a row divides by zero, and the statement's own kernels raise the error"
+             : word & kStatusTableFull ? "the interpreter's table filled up"
+                                       : "the interpreter's DISTINCT set filled up";
       return std::nullopt;
     }
     auto download_start = std::chrono::steady_clock::now();

@@ -12,6 +12,7 @@
 #include "tests/gpu/strategy_compare.h"
 #include "tests/unit/support/query_files.h"
 #include "tests/unit/support/result_check.h"
+#include "tests/unit/support/result_compare.h"
 #include "tools/data/paper_tables.h"
 #include "tools/data/tpch_lineitem.h"
 
@@ -177,6 +178,31 @@ TEST_CASE("gpu interpreter: a full table or DISTINCT set grows and the Scan runs
   CHECK(gpu.timings.gpu.find("the interpreter's DISTINCT set filled up and grew") !=
         std::string::npos);
   CHECK(test::sorted_row_texts(*gpu.result) == test::sorted_row_texts(cpu));
+}
+
+TEST_CASE("gpu interpreter: a divisor that may be 0 raises where the CPU engine raises") {
+  Database db;
+  db.put_table(generate_lineitem(0.01, 7));
+  // l_discount holds zeros, by which the CPU engine divides none of these statements' rows.
+  for (const char* sql :
+       {"SELECT l_returnflag, SUM(CASE WHEN l_discount > 0 THEN l_quantity / l_discount END) FROM "
+        "lineitem GROUP BY 1",
+        "SELECT COUNT(*), SUM(l_quantity / l_discount) FROM lineitem WHERE l_discount > 0",
+        "SELECT l_linestatus, COUNT(*) FROM lineitem WHERE l_discount = 0 OR l_quantity / "
+        "l_discount > 500 GROUP BY 1"}) {
+    check_interpreted(db, sql, false);
+  }
+  // A row divided by zero: the statement's own kernels raise the CPU engine's error.
+  const std::string sql =
+      "SELECT l_returnflag, SUM(l_quantity / l_discount) FROM lineitem GROUP BY 1";
+  ExecOptions cpu;
+  cpu.device = DeviceChoice::Cpu;
+  const test::RunOutcome expected = test::run_outcome(db, sql, cpu);
+  const test::RunOutcome gpu = test::run_outcome(db, sql, gpu_options("always"));
+  CHECK_FALSE(expected.ok);
+  CHECK_FALSE(gpu.ok);
+  CHECK(gpu.error_kind == expected.error_kind);
+  CHECK(gpu.error.find("division by zero") != std::string::npos);
 }
 
 // More possible groups than the host finishes: under ORDER BY ... LIMIT the device ranks them

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "compiler/codegen/row_program.h"
+#include "compiler/common/error.h"
 #include "runtime/gpu/device_layout.h"
 #include "runtime/gpu/interpreted_scan.h"
 #include "runtime/gpu/rank_select.h"
@@ -48,11 +49,13 @@ inline void keep_selected_groups(const RowProgram& p, const tally_interp::Progra
   }
 }
 
-// The program over every row of `table` on the host, its columns in the device layout.
+// The program over every row of `table` on the host, its columns in the device layout. A row
+// that divides by zero (tally_interp::row_faults) stops the run, as it takes a device run to
+// the statement's own kernels: `*faulted` is set and the result is empty.
 inline Result run_row_program_on_host(
     const RowProgram& p, const BoundSelect& q, const Table& table,
     const std::vector<Value>& parameters = {},
-    std::shared_ptr<StringHeap> strings = std::make_shared<StringHeap>()) {
+    std::shared_ptr<StringHeap> strings = std::make_shared<StringHeap>(), bool* faulted = nullptr) {
   std::vector<std::vector<uint32_t>> words;
   std::vector<tally_interp::Column> columns;
   for (const RowProgramColumn& c : p.columns) {
@@ -77,14 +80,21 @@ inline Result run_row_program_on_host(
                                       static_cast<int>(p.instrs.size()),
                                       static_cast<int>(p.keys.size()),
                                       static_cast<int>(p.fields.size()),
-                                      p.filter};
+                                      p.filter,
+                                      p.faults ? 1 : 0};
   std::map<uint64_t, std::vector<int128>> groups;
   std::set<std::tuple<uint64_t, uint32_t, int64_t>> distinct;
   int64_t r[tally_interp::kMaxRegisters];
-  bool n[tally_interp::kMaxRegisters];
+  bool n[tally_interp::kMaxRegisters], f[tally_interp::kMaxRegisters];
+  auto* regs = reinterpret_cast<tally_interp::i64*>(r);
   for (uint64_t row = 0; row < table.rows(); ++row) {
-    tally_interp::run_row(program, row, reinterpret_cast<tally_interp::i64*>(r), n);
-    if (!tally_interp::row_passes(program, reinterpret_cast<tally_interp::i64*>(r), n)) continue;
+    tally_interp::run_row(program, row, regs, n, f);
+    if (tally_interp::row_faults(program, regs, n, f)) {
+      if (faulted == nullptr) throw Error(ErrorKind::Internal, "a row divides by zero");
+      *faulted = true;
+      return Result();
+    }
+    if (!tally_interp::row_passes(program, regs, n)) continue;
     auto [it, fresh] = groups.try_emplace(
         tally_interp::row_group(program, reinterpret_cast<tally_interp::i64*>(r), n));
     if (fresh) {
