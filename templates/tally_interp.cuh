@@ -196,20 +196,13 @@ TALLY_HD bool instr_fault(const Instr& in, const i64* r, const bool* n, const bo
   if (in.op == kOpColumn || in.op == kOpConst) return false;  // a: a column; b: a NULL flag
   if (in.a >= 0 && f[in.a]) return true;
   const bool fb = in.b >= 0 && f[in.b];
-  if (in.sub == kLazy) {
+  const bool lazy = in.sub == kLazy && (in.op == kOpSelect || in.op == kOpCoalesce ||
+                                        in.op == kOpAnd || in.op == kOpOr);
+  if (lazy) {
     const bool xn = n[in.a], x_true = !xn && r[in.a] != 0, x_false = !xn && r[in.a] == 0;
-    switch (in.op) {
-      case kOpSelect:
-        return x_true ? fb : f[in.c];
-      case kOpCoalesce:
-        return xn && fb;
-      case kOpAnd:
-        return !x_false && fb;
-      case kOpOr:
-        return !x_true && fb;
-      default:
-        break;
-    }
+    if (in.op == kOpSelect) return x_true ? fb : f[in.c];
+    if (in.op == kOpCoalesce) return xn && fb;
+    return (in.op == kOpAnd ? !x_false : !x_true) && fb;
   }
   return fb || (in.op == kOpSelect && f[in.c]) || divides_by_zero(in, r, n);
 }
