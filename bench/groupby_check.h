@@ -33,4 +33,10 @@ struct Reference {
 // Empty when `got` equals the reference, else the first group that differs.
 std::string compare_totals(const Reference& ref, const GroupTotals& got);
 
+// The groups a packed peer marked inexact, where `got` differs from the reference only there:
+// a sum of -1 (col2's values are non-negative) beside the right count, where that peer's word
+// could not hold the sum and a query compiler would run the table again unpacked. 0 where any
+// group differs otherwise.
+size_t marked_inexact(const Reference& ref, const GroupTotals& got);
+
 }  // namespace tally::bench
