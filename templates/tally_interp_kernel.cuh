@@ -137,7 +137,7 @@ extern "C" __global__ void __launch_bounds__(kInterpThreads)
   }
   const GlobalTableRef table = t.table();
   i64 r[tally_interp::kMaxRegisters];
-  bool n[tally_interp::kMaxRegisters], f[tally_interp::kMaxRegisters];
+  bool n[tally_interp::kMaxRegisters], fault[tally_interp::kMaxRegisters];
   const bool in_registers = interp_fields_in_registers(p, shared_groups);
   i128 mine[kInterpRegisterFields];
 #pragma unroll
@@ -146,8 +146,8 @@ extern "C" __global__ void __launch_bounds__(kInterpThreads)
   }
   bool mine_used = false;
   for (u64 row = global_thread_index(); row < rows; row += grid_stride()) {
-    tally_interp::run_row(p, row, r, n, f);
-    if (tally_interp::row_faults(p, r, n, f)) {  // the statement's own kernels raise the error
+    tally_interp::run_row(p, row, r, n, fault);
+    if (tally_interp::row_faults(p, r, n, fault)) {  // the statement's own kernels raise the error
       raise_status(t.status, kStatusDivisionByZero);
       continue;  // not return: the block's threads meet at __syncthreads below
     }

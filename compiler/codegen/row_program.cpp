@@ -119,6 +119,13 @@ class Builder : RowProgramEmitter {
 
   void may_divide_by_zero() override { p_.faults = true; }
 
+  // A divisor the interval analysis does not prove non-zero: the rows track the CPU engine's
+  // error (Program::faults).
+  void check_divisor(const Expr& divisor) {
+    const ValueBounds d = bounds(divisor);
+    if (!d.known || (d.lo <= 0 && d.hi >= 0)) may_divide_by_zero();
+  }
+
   int constant(int64_t v, bool null = false) {
     return emit(tally_interp::kOpConst, -1, null ? 1 : 0, -1, v);
   }
@@ -299,8 +306,7 @@ class Builder : RowProgramEmitter {
       case kSub:
         return emit(tally_interp::kOpSub, ra, rb);
       default: {
-        const ValueBounds d = bounds(b);
-        if (!d.known || (d.lo <= 0 && d.hi >= 0)) may_divide_by_zero();
+        check_divisor(b);
         return emit(tally_interp::kOpMod, ra, rb);
       }
     }
@@ -326,8 +332,7 @@ class Builder : RowProgramEmitter {
   int divide(const Expr& e) {
     const Expr& a = *e.children[0];
     const Expr& b = *e.children[1];
-    const ValueBounds d = bounds(b);
-    if (!d.known || (d.lo <= 0 && d.hi >= 0)) may_divide_by_zero();
+    check_divisor(b);
     check_range(e);
     if (!e.type.is_decimal()) return emit(tally_interp::kOpDiv, value(a), value(b));
     check_range(b);  // divide_rounded negates the divisor

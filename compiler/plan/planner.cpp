@@ -368,8 +368,6 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     // SF 10 0.32 -> 0.18). Blocks of 128 keep the static table under 48 KB.
     place_thread_tables_in_shared(plan, query, stats, limits);
     if (!plan.shared_thread_tables) plan.reason += "; in registers (over a block's 48 KB shared)";
-  }
-  if (chosen == GpuStrategy::ThreadPrivate) {
     plan.thread_tables = plan_thread_tables(plan.layout, query, stats, rows, plan.grid, plan.block,
                                             plan.slots, plan.shared_thread_tables);
   }

@@ -57,13 +57,18 @@ std::variant<RowProgram, std::string> program_of(const BoundSelect& q, const Tab
   return compile_row_program(row_program_inputs(q, table, stats, no_parameters, nullptr));
 }
 
+// The program of a statement the interpreter must take.
+RowProgram taken_program(const BoundSelect& q, const Table& table) {
+  auto program = program_of(q, table);
+  if (auto* why = std::get_if<std::string>(&program)) FAIL("declined: " << *why);
+  return std::get<RowProgram>(std::move(program));
+}
+
 // The interpreter's result for `sql`, run on the host, and the CPU engine's.
 std::pair<Result, Result> interpreted_and_cpu(const std::string& sql) {
   const BoundSelect q = bind(sql);
   const TablePtr table = test_db().table(q.table);
-  auto program = program_of(q, *table);
-  if (auto* why = std::get_if<std::string>(&program)) FAIL("declined: " << *why);
-  return {test::run_row_program_on_host(std::get<RowProgram>(program), q, *table),
+  return {test::run_row_program_on_host(taken_program(q, *table), q, *table),
           test::run_sql(test_db(), sql)};
 }
 
@@ -267,12 +272,10 @@ TEST_CASE("row program: ARG_MIN and ARG_MAX as the CPU engine keeps them") {
 bool faults(const std::string& sql) {
   const BoundSelect q = bind(sql);
   const TablePtr table = test_db().table(q.table);
-  auto program = program_of(q, *table);
-  if (auto* why = std::get_if<std::string>(&program)) FAIL("declined: " << *why);
-  CHECK(std::get<RowProgram>(program).faults);
+  const RowProgram program = taken_program(q, *table);
+  CHECK(program.faults);
   bool faulted = false;
-  test::run_row_program_on_host(std::get<RowProgram>(program), q, *table, {},
-                                std::make_shared<StringHeap>(), &faulted);
+  test::run_row_program_on_host(program, q, *table, {}, std::make_shared<StringHeap>(), &faulted);
   return faulted;
 }
 
@@ -402,10 +405,9 @@ TEST_CASE("row program: a large domain keeps its first groups under ORDER BY ...
     INFO(sql);
     const BoundSelect q = bind(sql);
     const TablePtr table = test_db().table(q.table);
-    auto program = program_of(q, *table);
-    if (auto* why = std::get_if<std::string>(&program)) FAIL("declined: " << *why);
-    CHECK(std::get<RowProgram>(program).selects_top);
-    const Result host = test::run_row_program_on_host(std::get<RowProgram>(program), q, *table);
+    const RowProgram program = taken_program(q, *table);
+    CHECK(program.selects_top);
+    const Result host = test::run_row_program_on_host(program, q, *table);
     CHECK(test::row_texts(host) == test::row_texts(test::run_sql(test_db(), sql)));
   }
   // The rest of a large domain's statements keep every group where the run makes few enough:
@@ -418,10 +420,9 @@ TEST_CASE("row program: a large domain keeps its first groups under ORDER BY ...
   for (const std::string& sql : every_group) {
     INFO(sql);
     const BoundSelect q = bind(sql);
-    auto program = program_of(q, *test_db().table(q.table));
-    if (auto* why = std::get_if<std::string>(&program)) FAIL("declined: " << *why);
-    CHECK(std::get<RowProgram>(program).large);
-    CHECK_FALSE(std::get<RowProgram>(program).selects_top);
+    const RowProgram program = taken_program(q, *test_db().table(q.table));
+    CHECK(program.large);
+    CHECK_FALSE(program.selects_top);
     check_matches_cpu(sql);
   }
 }

@@ -85,18 +85,17 @@ inline Result run_row_program_on_host(
   std::map<uint64_t, std::vector<int128>> groups;
   std::set<std::tuple<uint64_t, uint32_t, int64_t>> distinct;
   int64_t r[tally_interp::kMaxRegisters];
-  bool n[tally_interp::kMaxRegisters], f[tally_interp::kMaxRegisters];
+  bool n[tally_interp::kMaxRegisters], fault[tally_interp::kMaxRegisters];
   auto* regs = reinterpret_cast<tally_interp::i64*>(r);
   for (uint64_t row = 0; row < table.rows(); ++row) {
-    tally_interp::run_row(program, row, regs, n, f);
-    if (tally_interp::row_faults(program, regs, n, f)) {
+    tally_interp::run_row(program, row, regs, n, fault);
+    if (tally_interp::row_faults(program, regs, n, fault)) {
       if (faulted == nullptr) throw Error(ErrorKind::Internal, "a row divides by zero");
       *faulted = true;
       return Result();
     }
     if (!tally_interp::row_passes(program, regs, n)) continue;
-    auto [it, fresh] = groups.try_emplace(
-        tally_interp::row_group(program, reinterpret_cast<tally_interp::i64*>(r), n));
+    auto [it, fresh] = groups.try_emplace(tally_interp::row_group(program, regs, n));
     if (fresh) {
       for (const auto& f : p.fields) it->second.push_back(tally_interp::field_initial(f.op));
     }
