@@ -11,6 +11,7 @@
 #include "compiler/codegen/source_writer.h"
 #include "compiler/codegen/top_k_kernel.h"
 #include "compiler/common/error.h"
+#include "compiler/plan/shared_placement.h"
 
 namespace tally {
 
@@ -78,7 +79,12 @@ class AggregationWriter {
                  scan_min_blocks());
           break;
         case KernelId::ScanM2:
-          kernel(w, launch.kernel, common + scan_m2);
+          // The second pass keeps its tables on chip where the first did.
+          kernel(w, launch.kernel, common + scan_m2,
+                 ctx_.plan.strategy == GpuStrategy::ThreadPrivate ||
+                         second_pass_block_bytes(ctx_.plan) > 0
+                     ? scan_min_blocks()
+                     : 1);
           break;
         case KernelId::Finalize:
           kernel(w, launch.kernel, common + output + finalize_body(ctx_));

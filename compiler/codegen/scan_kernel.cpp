@@ -81,7 +81,10 @@ class ScanWriter {
       b += in_block() + rows_of_chunk(false, {}, true) + "}\n";
     }
     if (ctx_.finalize_is_dependent()) b += "allow_dependent_launch();\n";  // one pass
-    if (merges_.merges_on_chip() && scan_sets_states(ctx_.plan)) b += "await_init(sync);\n";
+    // The second pass runs after the first has set and merged the states.
+    if (merges_.merges_on_chip() && scan_sets_states(ctx_.plan) && !m2_pass_) {
+      b += "await_init(sync);\n";
+    }
     return b + merges_.flush();
   }
 

@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "compiler/common/error.h"
+#include "compiler/plan/shared_placement.h"
 
 namespace tally {
 
@@ -69,9 +70,10 @@ std::string carve_shared_arrays(const std::string& buffer, std::vector<SharedArr
 StateMerges::StateMerges(AggregationContext& ctx, bool m2_pass)
     : ctx_(ctx),
       m2_pass_(m2_pass),
-      thread_tables_(ctx.plan.strategy == GpuStrategy::ThreadPrivate && !m2_pass),
+      thread_tables_(ctx.plan.strategy == GpuStrategy::ThreadPrivate),
       in_shared_(thread_tables_ && ctx.plan.shared_thread_tables),
-      block_table_(ctx.plan.strategy == GpuStrategy::Block && !m2_pass),
+      block_table_(ctx.plan.strategy == GpuStrategy::Block &&
+                   (!m2_pass || second_pass_block_bytes(ctx.plan) > 0)),
       block_cache_(ctx.plan.block_cache_slots > 0 && !m2_pass),
       global_slices_(ctx.plan.strategy == GpuStrategy::Direct && ctx.plan.sliced() && !m2_pass),
       hints_(aggregate_hints(ctx.query)),
@@ -92,7 +94,8 @@ StateMerges::StateMerges(AggregationContext& ctx, bool m2_pass)
     cells_.push_back(
         ctx.symbols.declare(fmt::format("cell{}", f), ctx.fields[f] + "_cell", declared));
   }
-  for (uint32_t w = 0; w < packing().words; ++w) {
+  // Packed words hold first-pass sums only.
+  for (uint32_t w = 0; w < (m2_pass ? 0 : packing().words); ++w) {
     packed_arrays_.push_back(ctx.symbols.declare(fmt::format("packed_cells{}", w),
                                                  fmt::format("packed{}_cells", w), declared));
     packed_cells_.push_back(ctx.symbols.declare(fmt::format("packed_cell{}", w),
@@ -111,7 +114,13 @@ const PackedCells& StateMerges::packing() const {
 
 bool StateMerges::packed(size_t f) const {
   const PackedCells& p = packing();
-  return (in_shared_ || block_table_) && f < p.place.size() && p.place[f].word >= 0;
+  return (in_shared_ || block_table_) && !m2_pass_ && f < p.place.size() && p.place[f].word >= 0;
+}
+
+// Whether this pass merges field f: the first pass the row count and first-pass fields, the
+// second only its own.
+bool StateMerges::in_pass(size_t f) const {
+  return f == 0 ? !m2_pass_ : field_info(ctx_.state_fields()[f].kind).second_pass == m2_pass_;
 }
 
 // A thread's accumulator for field f of `slot`: a register, or its cell of the block's
@@ -142,7 +151,7 @@ std::string StateMerges::declarations() {
     if (in_shared_) d += shared_table_declarations();
     for (uint64_t s = 0; s < ctx_.plan.slots; ++s) {
       for (size_t f = 0; f < ctx_.fields.size(); ++f) {
-        if (packed(f)) continue;
+        if (packed(f) || !in_pass(f)) continue;
         // Registers are declared here; shared cells were declared above.
         d += fmt::format("{}{} = {};\n", in_shared_ ? "" : cell_type(f) + " ",
                          thread_cell(f, std::to_string(s)),
@@ -173,7 +182,7 @@ std::string StateMerges::shared_table_declarations() {
          fmt::format("{0}* const {1} = {2} + threadIdx.x; (void){1};\n", type, cell, array)});
   };
   for (size_t f = 0; f < ctx_.fields.size(); ++f) {
-    if (packed(f)) continue;
+    if (packed(f) || !in_pass(f)) continue;
     add(cell_arrays_[f], cells_[f], cell_type(f),
         static_cast<uint64_t>(cell_bytes(ctx_.plan.thread_tables.cells[f])));
   }
@@ -293,7 +302,7 @@ std::string StateMerges::merge_one(size_t f, const std::string& value,
     return fmt::format("{}(&{}, ({}){});\n", merge_names(op).atomic, target, field_type(k), value);
   }
   if (block_table_ || block_cache_) {
-    const std::string type = cell_type_name(ctx_.plan.block_table.cells[f]);
+    const std::string type = block_cell_type(f);
     const char* atomic = op == MergeOp::Add ? "shared_atomic_add" : merge_names(op).atomic;
     return fmt::format("{}(&{}[{}], ({}){});\n", atomic, cell_arrays_[f], slot_cells, type, value);
   }
@@ -395,13 +404,15 @@ std::string StateMerges::flush_shared_tables() {
   std::vector<std::string> sums(warps), merges(warps);
   uint32_t cell = 0;
   for (uint64_t s = 0; s < ctx_.plan.slots; ++s) {
-    for (size_t f = 0; f < ctx_.fields.size(); ++f, ++cell) {
+    for (size_t f = 0; f < ctx_.fields.size(); ++f) {
+      if (!in_pass(f)) continue;
       const MergeNames names = merge_names(field_info(ctx_.state_fields()[f].kind).merge);
       const std::string type = block_sum_type(f);
       const std::string name = fmt::format("{}_block{}", ctx_.fields[f], s);
       sums[cell % warps] +=
           fmt::format("const {} {} = {}({});\n", type, name, names.warp, block_fold(f, s, type));
       merges[cell % warps] += atomic_merge(f, fmt::format("{}[{}]", ctx_.fields[f], s), name);
+      ++cell;
     }
   }
   std::string b = "__syncthreads();\n";
@@ -457,6 +468,7 @@ std::string StateMerges::flush_registers() {
   std::string b;
   for (uint64_t s = 0; s < ctx_.plan.slots; ++s) {
     for (size_t f = 0; f < ctx_.fields.size(); ++f) {
+      if (!in_pass(f)) continue;
       const MergeNames names = merge_names(field_info(ctx_.state_fields()[f].kind).merge);
       b += fmt::format("{{ const {} block_sum = {}({}); if (is_lane_zero()) {}}}\n", cell_type(f),
                        names.warp, thread_cell(f, std::to_string(s)),
@@ -466,8 +478,11 @@ std::string StateMerges::flush_registers() {
   return b;
 }
 
-bool StateMerges::in_block_table(size_t f) const {
-  return !field_info(ctx_.state_fields()[f].kind).second_pass;
+// A block table's cell of field f: the planner's type, or for the second pass's table the
+// field's own (an f64 sum: second_pass_block_bytes).
+std::string StateMerges::block_cell_type(size_t f) const {
+  return m2_pass_ ? field_type(ctx_.state_fields()[f].kind)
+                  : cell_type_name(ctx_.plan.block_table.cells[f]);
 }
 
 // The block's table: one array per first-pass field in dynamic shared memory (the launch
@@ -476,17 +491,22 @@ std::string StateMerges::block_table_declarations() {
   const BlockTable& table = ctx_.plan.block_table;
   std::vector<SharedArray> arrays;
   for (size_t f = 0; f < ctx_.fields.size(); ++f) {
-    if (!in_block_table(f) || packed(f)) continue;
-    arrays.push_back({cell_arrays_[f], cell_type_name(table.cells[f]),
-                      static_cast<uint64_t>(cell_bytes(table.cells[f])),
-                      field_info(ctx_.state_fields()[f].kind).identity, ""});
+    if (!in_pass(f) || packed(f)) continue;
+    const FieldInfo& info = field_info(ctx_.state_fields()[f].kind);
+    arrays.push_back({cell_arrays_[f], block_cell_type(f),
+                      m2_pass_ ? static_cast<uint64_t>(info.bytes)
+                               : static_cast<uint64_t>(cell_bytes(table.cells[f])),
+                      info.identity, ""});
   }
   for (uint32_t w = 0; w < packed_arrays_.size(); ++w) {
     arrays.push_back({packed_arrays_[w], "u64", 8, "0", ""});
   }
   if (block_cache_) arrays.push_back({cache_tags_, "u32", 4, "kEmptyKey32", ""});
-  std::string d = "extern __shared__ __align__(16) u8 block_cells[];\n" +
-                  carve_shared_arrays("block_cells", arrays, table_entries());
+  // The second pass's table is sized here (static); the first pass's by the launch.
+  std::string d = m2_pass_ ? fmt::format("__shared__ __align__(16) u8 block_cells[{}];\n",
+                                         second_pass_block_bytes(ctx_.plan))
+                           : "extern __shared__ __align__(16) u8 block_cells[];\n";
+  d += carve_shared_arrays("block_cells", arrays, table_entries());
   if (sliced()) d += slice_first_declaration();
   SymbolTable::Scope loop(ctx_.symbols);
   const std::string s = ctx_.symbols.fresh("table_slot");
@@ -511,14 +531,18 @@ uint64_t StateMerges::table_entries() const {
 
 // Copies of a one-pass block table (GpuPlan::block_replicas).
 uint32_t StateMerges::replicas() const {
-  return block_table_ && !sliced() ? std::max<uint32_t>(ctx_.plan.block_replicas, 1) : 1;
+  return block_table_ && !sliced() && !m2_pass_ ? std::max<uint32_t>(ctx_.plan.block_replicas, 1)
+                                                : 1;
 }
 
 bool StateMerges::sliced() const { return block_table_ && ctx_.plan.scan_slices > 1; }
 
 // Each occupied slot of the block's table (its row count is not 0) merges into the global
 // states once: one atomic per field per group per block, not per row.
+// The second pass's table has no row count: each cell merges unless it still holds its
+// identity, which merging would not change.
 std::string StateMerges::flush_block_table() {
+  if (m2_pass_) return flush_cells("", "{0}");
   return flush_cells(block_cell(0, "{0}") + " == 0", sliced() ? "{0} + " + slice_first_ : "{0}");
 }
 
@@ -540,7 +564,7 @@ std::string StateMerges::flush_replicas() {
   const uint32_t copies = replicas();
   std::string firsts, folds, merges, rows;
   for (size_t f = 0; f < ctx_.fields.size(); ++f) {
-    if (!in_block_table(f)) continue;
+    if (!in_pass(f)) continue;
     const MergeOp op = field_info(ctx_.state_fields()[f].kind).merge;
     const std::string folded = ctx_.symbols.fresh(ctx_.fields[f] + "_block");
     const std::string cell = fmt::format("{}[{} * {}u + {}]", cell_arrays_[f], s, copies, copy);
@@ -561,21 +585,28 @@ std::string StateMerges::flush_replicas() {
 }
 
 // Every cell of the block's table or cache, unless `skip`, merged into the global states of
-// `global_slot` (both formats of the cell's index, {0}).
+// `global_slot` (both formats of the cell's index, {0}); with no `skip`, each cell that does
+// not hold its identity.
 std::string StateMerges::flush_cells(const std::string& skip, const std::string& global_slot) {
   SymbolTable::Scope loop(ctx_.symbols);
   const std::string s = ctx_.symbols.fresh("table_slot");
   const std::string target = fmt::format(fmt::runtime(global_slot), s);
   std::string merges;
   for (size_t f = 0; f < ctx_.fields.size(); ++f) {
-    if (!in_block_table(f)) continue;
-    merges += atomic_merge(f, fmt::format("{}[{}]", ctx_.fields[f], target), block_cell(f, s));
+    if (!in_pass(f)) continue;
+    const std::string merge =
+        atomic_merge(f, fmt::format("{}[{}]", ctx_.fields[f], target), block_cell(f, s));
+    merges += skip.empty()
+                  ? fmt::format("if ({} != ({}){}) {}", block_cell(f, s), block_cell_type(f),
+                                field_info(ctx_.state_fields()[f].kind).identity, merge)
+                  : merge;
   }
+  const std::string skipped =
+      skip.empty() ? "" : fmt::format("if ({}) continue;\n", fmt::format(fmt::runtime(skip), s));
   return fmt::format(
       "__syncthreads();\n"
-      "for (u32 {0} = threadIdx.x; {0} < {1}u; {0} += blockDim.x) {{\n"
-      "if ({2}) continue;\n{3}}}\n",
-      s, table_entries(), fmt::format(fmt::runtime(skip), s), merges);
+      "for (u32 {0} = threadIdx.x; {0} < {1}u; {0} += blockDim.x) {{\n{2}{3}}}\n",
+      s, table_entries(), skipped, merges);
 }
 
 }  // namespace tally

@@ -19,8 +19,9 @@ namespace tally {
 
 class StateMerges {
  public:
-  // `m2_pass`: the second pass of DOUBLE variances, which merges only its own fields, with
-  // global atomics, after the first pass has finished every group's count and sum.
+  // `m2_pass`: the second pass of DOUBLE variances, which merges only its own fields after the
+  // first pass has finished every group's count and sum: into the same per-thread tables
+  // (ThreadPrivate), else with global atomics.
   StateMerges(AggregationContext& ctx, bool m2_pass);
 
   // Whether this pass keeps per-thread tables, and whether they live in shared memory.
@@ -62,6 +63,7 @@ class StateMerges {
   std::string cell_type(size_t f) const;
   const PackedCells& packing() const;
   bool packed(size_t f) const;
+  bool in_pass(size_t f) const;
   std::string block_cell(size_t f, const std::string& index) const;
   std::string shared_table_declarations();
   std::string flush_shared_tables();
@@ -75,7 +77,7 @@ class StateMerges {
   std::string slice_first_declaration();
   std::string in_slice(const std::string& merges);
   bool sliced() const;  // a Block plan's Scan runs once per slice of its slots
-  bool in_block_table(size_t f) const;
+  std::string block_cell_type(size_t f) const;
   std::string flush_value(size_t f, uint64_t slot, uint32_t part, const std::string& type) const;
   std::string block_sum_type(size_t f) const;
   std::string block_fold(size_t f, uint64_t slot, const std::string& type) const;

@@ -4,6 +4,7 @@
 
 #include "compiler/common/error.h"
 #include "compiler/plan/gpu_plan.h"
+#include "compiler/plan/shared_placement.h"
 
 namespace tally {
 
@@ -78,6 +79,22 @@ std::string raw_key_text(HashKeyLayout layout, const KeyEncoding& k) {
   }
 }
 
+// Where the second pass (DOUBLE variances: deviations from the first pass's means) merges.
+std::string second_pass_text(const GpuPlan& plan) {
+  const uint64_t block_bytes = second_pass_block_bytes(plan);
+  std::string where;
+  if (plan.strategy == GpuStrategy::ThreadPrivate) {
+    where = plan.shared_thread_tables ? "each thread's table in shared memory"
+                                      : "each thread's table in registers";
+  } else if (block_bytes > 0) {
+    where = fmt::format("a block table of {} slots x {} f64 cells ({} bytes of shared memory)",
+                        plan.slots, block_bytes / 8 / plan.slots, block_bytes);
+  } else {
+    where = "the global states, with atomics";
+  }
+  return "  second pass: deviations from the first pass's means, merged into " + where + "\n";
+}
+
 }  // namespace
 
 std::string describe_plan(const GpuPlan& plan) {
@@ -129,6 +146,7 @@ std::string describe_plan(const GpuPlan& plan) {
   out += plan.considered;
   if (plan.having_on_device())
     out += "  HAVING: in the Finalizer, only the groups it keeps come back\n";
+  if (plan.layout.second_pass()) out += second_pass_text(plan);
   if (plan.distinct_capacity > 0) {
     out += fmt::format("  DISTINCT set: {} entries (grown and rerun if it fills)\n",
                        plan.distinct_capacity);

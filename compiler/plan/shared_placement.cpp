@@ -161,4 +161,17 @@ void place_block_cache(GpuPlan& plan, const BoundSelect& query,
   plan.block_table = std::move(t);
 }
 
+uint64_t second_pass_block_bytes(const GpuPlan& plan) {
+  if (plan.strategy != GpuStrategy::Block || plan.sliced() || !plan.layout.second_pass()) return 0;
+  uint64_t cells = 0;
+  for (const StateField& f : plan.layout.fields) {
+    const FieldInfo& info = field_info(f.kind);
+    if (!info.second_pass) continue;
+    if (info.merge != MergeOp::Add || std::string(info.cuda_type) != "f64") return 0;
+    ++cells;
+  }
+  const uint64_t bytes = cells * 8 * plan.slots;
+  return bytes <= kMaxStaticSharedBytes ? bytes : 0;
+}
+
 }  // namespace tally

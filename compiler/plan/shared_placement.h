@@ -74,6 +74,12 @@ void place_thread_tables_in_shared(GpuPlan& plan, const BoundSelect& query,
                                    const std::vector<ColumnStats>& stats,
                                    const DeviceLimits& limits);
 
+// The second pass's table (DOUBLE variances) of a Block plan in one pass: an f64 cell of each
+// second-pass field for every slot, in static shared memory, merged with shared atomics and
+// flushed once a block. Its bytes, or 0 where it does not fit kMaxStaticSharedBytes (or a
+// field is not an f64 sum): the second pass then merges with global atomics.
+uint64_t second_pass_block_bytes(const GpuPlan& plan);
+
 // A Direct or Hash plan's block cache of hot groups in shared memory, where one fits.
 void place_block_cache(GpuPlan& plan, const BoundSelect& query,
                        const std::vector<ColumnStats>& stats, const DeviceLimits& limits);

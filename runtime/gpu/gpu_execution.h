@@ -119,14 +119,14 @@ class GpuExecution {
       const uint32_t grid = l.grid == LaunchGrid::Scan ? c_.plan.grid : state_grid;
       report_.dependent_finalize |= l.dependent;
       if (streamer_ && l.grid == LaunchGrid::Scan) {
-        stream_scan(kernels[i]);
+        stream_scan(kernels[i], l.kernel);
         continue;
       }
       // A dependent shares its predecessor's timer: an event recorded between them would
       // hold its launch back until the predecessor ends.
       if (!l.dependent) start_timer(report_ms(l.kernel));
       if (l.kernel == KernelId::Scan) {
-        launch_scan(kernels[i], nullptr);
+        launch_scan(kernels[i], nullptr, l.kernel);
       } else {
         launch_with_args(kernels[i], grid, c_.plan.block, arg_words_, l.dependent);
       }
@@ -272,8 +272,13 @@ class GpuExecution {
   // A Scan pass over every batch. Init ran on the default stream, which the batches' streams
   // do not wait for, so the device is idle before the first copy.
   // The Scan over the rows the arguments name: once, or once per slice of a sliced Block
-  // plan (each pass merges its slice's rows; GpuPlan::scan_slices).
-  void launch_scan(const cuda::Kernel& kernel, const cuda::Stream* stream) {
+  // plan (each pass merging its slice's rows; GpuPlan::scan_slices). The second pass of
+  // DOUBLE variances reads every row once, its table (if any) in static shared memory.
+  void launch_scan(const cuda::Kernel& kernel, const cuda::Stream* stream, KernelId id) {
+    if (id == KernelId::ScanM2) {
+      launch_with_args(kernel, c_.plan.grid, c_.plan.block, arg_words_, false, 0, stream);
+      return;
+    }
     const uint64_t shared = scan_shared_bytes(c_.plan);
     for (uint32_t p = 0; p < c_.plan.scan_slices; ++p) {
       set_slice(p);
@@ -289,14 +294,14 @@ class GpuExecution {
     }
   }
 
-  void stream_scan(const cuda::Kernel& kernel) {
+  void stream_scan(const cuda::Kernel& kernel, KernelId id) {
     engine_.device.synchronize();
     auto start = std::chrono::steady_clock::now();
     streamer_->stream([&](const ScanBatch& batch, const cuda::Stream& stream) {
       batch_ = &batch;
       fill_args();
       batch_ = nullptr;
-      launch_scan(kernel, &stream);
+      launch_scan(kernel, &stream, id);
     });
     fill_args();
     report_.scan_ms += ms_since(start);

@@ -78,4 +78,25 @@ TEST_CASE("gpu block slices: auto and the forced block agree with the CPU engine
             db, "SELECT col1 % 30000, COUNT(*), SUM(col2), MAX(col3) FROM atable GROUP BY 1") >= 4);
 }
 
+// Streamed from host memory, each batch runs the first pass once per slice and the second
+// pass of a DOUBLE variance once, not once per slice (which would merge each row that often).
+TEST_CASE("gpu block slices: streamed, the variance's second pass reads each row once") {
+  Database db;
+  db.put_table(generate_atable(300000, 1u << 18, 0, 5));
+  const std::string sql =
+      "SELECT col1 % 70000 AS g, COUNT(*), VAR_SAMP(col3), STDDEV_SAMP(col3 + col2) FROM atable "
+      "WHERE col4 > 10 GROUP BY 1";
+  const Result cpu = test::run_sql(db, sql);
+  ExecOptions options;
+  options.strategy = "block";
+  options.placement = "host";
+  options.batch_rows = 50000;
+  const auto [gpu, explain] = test::run_explained(db, sql, options);
+  INFO(explain);
+  CHECK(explain.find(" slices of ") != std::string::npos);
+  CHECK(explain.find("scan: once per batch of rows") != std::string::npos);
+  CHECK(gpu.device.rfind("gpu", 0) == 0);
+  CHECK(test::result_difference(cpu, gpu, test::gpu_tolerances(cpu, 1e-7)) == "");
+}
+
 }  // namespace tally

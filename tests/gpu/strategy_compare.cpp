@@ -63,9 +63,19 @@ int compare_gpu_strategies(Database& db, const std::string& sql, double relative
 }
 
 std::pair<Result, std::string> run_forced_block(Database& db, const std::string& sql) {
+  return run_explained(db, sql, "block");
+}
+
+std::pair<Result, std::string> run_explained(Database& db, const std::string& sql,
+                                             const std::string& strategy) {
   ExecOptions options;
+  options.strategy = strategy;
+  return run_explained(db, sql, options);
+}
+
+std::pair<Result, std::string> run_explained(Database& db, const std::string& sql,
+                                             ExecOptions options) {
   options.device = DeviceChoice::Gpu;
-  options.strategy = "block";
   options.explain = true;
   std::optional<Result> result;
   std::string explain;

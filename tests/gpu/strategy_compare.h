@@ -26,6 +26,11 @@ int compare_gpu_strategies(Database& db, const std::string& sql, double relative
 
 // The result and --explain text of `sql` on the GPU with the block strategy forced.
 std::pair<Result, std::string> run_forced_block(Database& db, const std::string& sql);
+// The same under `strategy`, or under `options` (on the GPU, explained).
+std::pair<Result, std::string> run_explained(Database& db, const std::string& sql,
+                                             const std::string& strategy);
+std::pair<Result, std::string> run_explained(Database& db, const std::string& sql,
+                                             ExecOptions options);
 
 // The GPU refuses `sql` as Unsupported with a message holding `reason`, and auto runs it on
 // the CPU engine, whose answer it returns unchanged.

@@ -47,6 +47,17 @@ int compile(const std::string& sql, const std::string& strategy,
   return compiled;
 }
 
+// The CUDA of the last statement of `sql`, compiled with NVRTC under `strategy`.
+std::string emitted_cuda(const std::string& sql, const std::string& strategy = "auto") {
+  ExecOptions options;
+  options.compile_only = true;
+  options.emit_cuda = true;
+  options.strategy = strategy;
+  std::string cuda;
+  compile_db().execute_script(sql, options, [&](const StatementOutcome& o) { cuda = o.cuda; });
+  return cuda;
+}
+
 }  // namespace
 
 TEST_CASE("codegen: every GPU-supported query in queries/ compiles with NVRTC for sm_90") {
@@ -205,14 +216,6 @@ TEST_CASE("codegen: a Scan with DISTINCT aggregates reads its rows one at a time
   // DISTINCT still unroll.
   if (!cuda::nvrtc_available()) return;
   const std::string walk = "for (; (block + 1) * 1024 <= walk_rows; block += warps)";
-  auto source = [](const std::string& sql) {
-    ExecOptions options;
-    options.compile_only = true;
-    options.emit_cuda = true;
-    std::string cuda;
-    compile_db().execute_script(sql, options, [&](const StatementOutcome& o) { cuda = o.cuda; });
-    return cuda;
-  };
   for (const char* aggregates : {"COUNT(DISTINCT l_suppkey), COUNT(*)", "COUNT(*)"}) {
     const bool distinct = std::string(aggregates).find("DISTINCT") != std::string::npos;
     for (const char* shape :
@@ -220,9 +223,47 @@ TEST_CASE("codegen: a Scan with DISTINCT aggregates reads its rows one at a time
           "SELECT l_returnflag, {} FROM lineitem GROUP BY 1", "SELECT {} FROM lineitem"}) {
       const std::string sql = fmt::format(fmt::runtime(shape), aggregates);
       INFO(sql);
-      const std::string cuda = source(sql);
+      const std::string cuda = emitted_cuda(sql);
       REQUIRE(cuda.find("tally_scan") != std::string::npos);
       CHECK((cuda.find(walk) == std::string::npos) == distinct);
+    }
+  }
+}
+
+TEST_CASE("codegen: the second pass of DOUBLE variances merges on chip where the first does") {
+  // With global atomics on 3 groups' deviation sums, the second pass took 98 ms at SF 10 on
+  // an H200 (bench/RESULTS.md, "the variance's second pass on chip").
+  if (!cuda::nvrtc_available()) return;
+  struct Case {
+    const char* key;
+    const char* strategy;
+    const char* table;  // the second pass's table; empty: global atomics
+  };
+  for (const Case& c : {Case{"l_returnflag", "auto", "u8 thread_cells["},
+                        Case{"l_orderkey % 20", "block", "u8 block_cells[320]"},
+                        Case{"l_orderkey % 4000", "block", ""}}) {
+    const std::string sql = fmt::format(
+        "SELECT {}, VAR_SAMP(CAST(l_extendedprice AS DOUBLE)), COUNT(*) FROM lineitem GROUP BY 1",
+        c.key);
+    INFO(sql, " under ", std::string(c.strategy));
+    const std::string cuda = emitted_cuda(sql, c.strategy);
+    const size_t m2 = cuda.find(kernel_name(KernelId::ScanM2));
+    REQUIRE(m2 != std::string::npos);
+    const std::string pass = cuda.substr(m2, cuda.find(kernel_name(KernelId::Finalize), m2) - m2);
+    // The second pass's atomics on the global states come after its rows, in the flush.
+    const size_t flush = pass.rfind("__syncthreads();");
+    size_t global_atomic = pass.find("atomic_add(&");
+    while (global_atomic != std::string::npos && pass[global_atomic - 1] == '_') {
+      global_atomic = pass.find("atomic_add(&", global_atomic + 1);  // shared_atomic_add
+    }
+    REQUIRE(global_atomic != std::string::npos);
+    if (*c.table == '\0') {
+      CHECK(pass.find("__shared__") == std::string::npos);
+      CHECK((flush == std::string::npos || global_atomic < flush));
+    } else {
+      CHECK(pass.find(c.table) != std::string::npos);
+      CHECK(flush != std::string::npos);
+      CHECK(global_atomic > flush);
     }
   }
 }
