@@ -153,9 +153,9 @@ std::string StateMerges::declarations() {
       for (size_t f = 0; f < ctx_.fields.size(); ++f) {
         if (packed(f) || !in_pass(f)) continue;
         // Registers are declared here; shared cells were declared above.
-        d += fmt::format("{}{} = {};\n", in_shared_ ? "" : cell_type(f) + " ",
-                         thread_cell(f, std::to_string(s)),
-                         field_info(ctx_.state_fields()[f].kind).identity);
+        d += fmt::format(
+            "{}{} = {};\n", in_shared_ ? "" : cell_type(f) + " ", thread_cell(f, std::to_string(s)),
+            cell_identity(ctx_.state_fields()[f].kind, ctx_.plan.thread_tables.cells[f]));
       }
       for (uint32_t w = 0; in_shared_ && w < packed_cells_.size(); ++w) {
         d += fmt::format("{} = 0;\n", packed_cell(w, std::to_string(s)));
@@ -493,10 +493,12 @@ std::string StateMerges::block_table_declarations() {
   for (size_t f = 0; f < ctx_.fields.size(); ++f) {
     if (!in_pass(f) || packed(f)) continue;
     const FieldInfo& info = field_info(ctx_.state_fields()[f].kind);
-    arrays.push_back({cell_arrays_[f], block_cell_type(f),
-                      m2_pass_ ? static_cast<uint64_t>(info.bytes)
-                               : static_cast<uint64_t>(cell_bytes(table.cells[f])),
-                      info.identity, ""});
+    arrays.push_back(
+        {cell_arrays_[f], block_cell_type(f),
+         m2_pass_ ? static_cast<uint64_t>(info.bytes)
+                  : static_cast<uint64_t>(cell_bytes(table.cells[f])),
+         m2_pass_ ? info.identity : cell_identity(ctx_.state_fields()[f].kind, table.cells[f]),
+         ""});
   }
   for (uint32_t w = 0; w < packed_arrays_.size(); ++w) {
     arrays.push_back({packed_arrays_[w], "u64", 8, "0", ""});

@@ -1,6 +1,7 @@
 #include "compiler/plan/thread_tables.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 #include "compiler/common/error.h"
@@ -55,6 +56,26 @@ CellType field_cell(FieldKind kind) {
   throw Error(ErrorKind::Internal, "a state field of unknown type " + type);
 }
 
+bool is_extremum(FieldKind kind) {
+  return kind == FieldKind::MinI64 || kind == FieldKind::MaxI64 || kind == FieldKind::MinI128 ||
+         kind == FieldKind::MaxI128;
+}
+
+// An integer MIN or MAX in the narrowest cell whose own extremes lie strictly outside every
+// value the statistics allow, so that a cell no row reached (cell_identity) loses to any
+// value. MIN(l_quantity) of DECIMAL(15,2) takes an i32 where its field is an i128: 1 register,
+// not 4, and a native shared atomic.
+CellType extremum_cell(const StateField& field, const BoundSelect& query,
+                       const std::vector<ColumnStats>& stats) {
+  const ValueBounds b = value_bounds(*query.aggregates[field.aggregate].arg, stats);
+  auto inside = [&](long double lo, long double hi) { return b.known && b.lo > lo && b.hi < hi; };
+  if (inside(INT32_MIN, INT32_MAX)) return CellType::I32;
+  if (inside(static_cast<long double>(INT64_MIN), static_cast<long double>(INT64_MAX))) {
+    return CellType::I64;
+  }
+  return field_cell(field.kind);
+}
+
 // The narrowest integer the statistics prove one thread's rows (and then a warp's sum of
 // them) cannot overflow: fewer registers a thread, more threads resident.
 CellType accumulator(const StateField& field, const BoundSelect& query,
@@ -62,6 +83,7 @@ CellType accumulator(const StateField& field, const BoundSelect& query,
   const long double warp_rows_bits =
       std::log2(static_cast<long double>(lane_rows)) + 5;  // 5: 32 lanes of a warp
   if (field.kind == FieldKind::Count) return warp_rows_bits < 31 ? CellType::U32 : CellType::U64;
+  if (is_extremum(field.kind)) return extremum_cell(field, query, stats);
   const bool square = field.kind == FieldKind::SumSqI128;
   // A split square's parts stay below 2^(magnitude + 1) (state_layout.h square_split_bits).
   const bool split = field.kind == FieldKind::SumSqHighI128 ||
@@ -109,6 +131,13 @@ ThreadTables plan_thread_tables(const StateLayout& layout, const BoundSelect& qu
   }
   t.shared_bytes = cell_bytes_total * slots * block;
   return t;
+}
+
+std::string cell_identity(FieldKind kind, CellType cell) {
+  const bool min = kind == FieldKind::MinI64 || kind == FieldKind::MinI128;
+  if (is_extremum(kind) && cell == CellType::I32) return min ? "kI32Max" : "kI32Min";
+  if (is_extremum(kind) && cell == CellType::I64) return min ? "kI64Max" : "kI64Min";
+  return field_info(kind).identity;
 }
 
 bool has_wide_cells(const BlockTable& table) {

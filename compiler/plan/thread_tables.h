@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "compiler/plan/state_layout.h"
@@ -50,6 +51,11 @@ struct BlockTable {
 BlockTable pack_block_table(BlockTable table, const StateLayout& layout, const BoundSelect& query,
                             const std::vector<ColumnStats>& stats, uint64_t rows, uint32_t grid,
                             uint32_t block, uint64_t slots);
+
+// A cell's value before any row: its field's identity, or for an integer MIN or MAX narrowed
+// to `cell`, that type's greatest or least value, which no value the statistics allow reaches.
+// A cell that keeps it merges a value every row's beats; MIN's count says NULL where none did.
+std::string cell_identity(FieldKind kind, CellType cell);
 
 // Whether a cell of the table is 128 bits wide.
 bool has_wide_cells(const BlockTable& table);

@@ -23,7 +23,7 @@ TEST_CASE("gpu block copies: a table in copies gives the CPU engine's groups") {
       {"SELECT CASE WHEN col4 % 7 = 0 THEN NULL ELSE col1 % 400 END AS g, COUNT(*), "
        "SUM(col2), MAX(col3), VAR_SAMP(col2) FROM atable GROUP BY 1",
        "x 4 copies"},
-      {"SELECT col1 % 4096 AS g, COUNT(*), SUM(col2), MIN(col2) FROM atable GROUP BY 1",
+      {"SELECT col1 % 4096 AS g, COUNT(*), SUM(col2), MIN(col3) FROM atable GROUP BY 1",
        "x 2 copies"},
   };
   for (const auto& [sql, copies] : cases) {

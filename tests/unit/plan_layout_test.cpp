@@ -230,23 +230,32 @@ TEST_CASE("plan layout: block tables refuse what shared memory cannot hold") {
   TablePtr nulls = layout_db().table(narrow.table);
   CHECK(plan_gpu(narrow, scan_stats(narrow, *nulls), nulls->rows(), h100, GpuStrategy::Block)
             .strategy == GpuStrategy::Block);
-  // A DECIMAL MIN's 128-bit cells take sm_90's 16-byte compare-and-swap in shared memory too.
+  // A MIN whose values the statistics keep inside 32 bits takes i32 cells, whatever its
+  // field's width (MIN of a DECIMAL(15,2) keeps an i128 field).
   BoundSelect minimum = test::bind_first(
       layout_db(), "SELECT l_returnflag, MIN(l_quantity) FROM lineitem GROUP BY 1");
-  const GpuPlan in_blocks =
-      plan_gpu(minimum, scan_stats(minimum, *table), table->rows(), h100, GpuStrategy::Block);
+  CHECK(plan_gpu(minimum, scan_stats(minimum, *table), table->rows(), h100, GpuStrategy::Block)
+            .block_table.cells[1] == CellType::I32);
+  // One whose values may pass 64 bits keeps 128-bit cells: sm_90's 16-byte compare-and-swap
+  // in shared memory.
+  const char* cubed = "MIN(l_extendedprice * l_extendedprice * l_extendedprice)";
+  BoundSelect wide_minimum = test::bind_first(
+      layout_db(), fmt::format("SELECT l_returnflag, {} FROM lineitem GROUP BY 1", cubed));
+  const GpuPlan in_blocks = plan_gpu(wide_minimum, scan_stats(wide_minimum, *table), table->rows(),
+                                     h100, GpuStrategy::Block);
   CHECK(in_blocks.block_table.cells[1] == CellType::I128);
   // Auto leaves them to Direct, which keeps no block cache for them: their CAS loops contend
-  // in shared memory. Over as many rows, 64-bit cells take Block.
+  // in shared memory. Over as many rows, 32-bit cells take Block.
   const uint64_t many_rows = uint64_t{60} << 20;
-  BoundSelect dates =
-      test::bind_first(layout_db(), "SELECT l_shipdate, MIN(l_quantity) FROM lineitem GROUP BY 1");
+  BoundSelect dates = test::bind_first(
+      layout_db(), fmt::format("SELECT l_shipdate, {} FROM lineitem GROUP BY 1", cubed));
   const GpuPlan wide_auto =
       plan_gpu(dates, scan_stats(dates, *table), many_rows, h100, GpuStrategy::Auto);
   CHECK(wide_auto.strategy == GpuStrategy::Direct);
   CHECK(wide_auto.block_cache_slots == 0);
   BoundSelect narrow_dates = test::bind_first(
-      layout_db(), "SELECT l_shipdate, MAX(l_linenumber) FROM lineitem GROUP BY 1");
+      layout_db(),
+      "SELECT l_shipdate, MAX(l_linenumber), MIN(l_quantity) FROM lineitem GROUP BY 1");
   CHECK(plan_gpu(narrow_dates, scan_stats(narrow_dates, *table), many_rows, h100, GpuStrategy::Auto)
             .strategy == GpuStrategy::Block);
   BoundSelect sketch = test::bind_first(
@@ -375,6 +384,44 @@ TEST_CASE("plan layout: direct and hash tables keep a block cache of hot groups"
       plan_gpu(sketch, scan_stats(sketch, *table), table->rows(), h100, GpuStrategy::Direct);
   CHECK(wide.block_cache_slots == 0);
   CHECK(scan_shared_bytes(wide) == 0);
+}
+
+}  // namespace tally
+
+namespace tally {
+
+TEST_CASE("plan layout: integer MIN and MAX cells are as narrow as the statistics allow") {
+  // Twelve fields over 7 groups: with 128-bit MIN/MAX cells the tables passed 48 KB of shared
+  // memory and stayed in registers (245 of them a thread).
+  const GpuPlan p = plan(
+      "SELECT l_shipmode, COUNT(*), SUM(l_extendedprice), MIN(l_quantity), MAX(l_tax), "
+      "MIN(l_shipdate), MAX(l_linenumber) FROM lineitem GROUP BY 1");
+  REQUIRE(p.strategy == GpuStrategy::ThreadPrivate);
+  CHECK(p.shared_thread_tables);
+  const StateLayout& l = p.layout;
+  auto cell_of = [&](size_t aggregate) {
+    return p.thread_tables.cells[static_cast<size_t>(l.aggregate_fields[aggregate].back())];
+  };
+  CHECK(l.fields[static_cast<size_t>(l.aggregate_fields[2].back())].kind == FieldKind::MinI128);
+  for (size_t a = 2; a <= 5; ++a) CHECK(cell_of(a) == CellType::I32);
+  // A cell no row reached holds a value every allowed one beats.
+  CHECK(cell_identity(FieldKind::MinI128, CellType::I32) == "kI32Max");
+  CHECK(cell_identity(FieldKind::MaxI128, CellType::I32) == "kI32Min");
+  CHECK(cell_identity(FieldKind::MinI64, CellType::I64) == "kI64Max");
+  CHECK(cell_identity(FieldKind::MaxI64, CellType::I64) == "kI64Min");
+  CHECK(cell_identity(FieldKind::MinI128, CellType::I128) ==
+        std::string(field_info(FieldKind::MinI128).identity));
+  CHECK(cell_identity(FieldKind::MinF64, CellType::F64) ==
+        std::string(field_info(FieldKind::MinF64).identity));
+  // Values the statistics do not bound inside 64 bits keep the field's cell, as do strings'
+  // dictionary codes.
+  const GpuPlan wide = plan(
+      "SELECT l_shipmode, MIN(l_extendedprice * l_extendedprice * l_extendedprice), "
+      "MAX(l_comment) FROM lineitem GROUP BY 1");
+  CHECK(wide.thread_tables.cells[static_cast<size_t>(wide.layout.aggregate_fields[0].back())] ==
+        CellType::I128);
+  CHECK(wide.thread_tables.cells[static_cast<size_t>(wide.layout.aggregate_fields[1].back())] ==
+        CellType::I64);
 }
 
 }  // namespace tally
