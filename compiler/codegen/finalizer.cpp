@@ -92,12 +92,15 @@ std::string key_outputs(const AggregationContext& ctx, const CellTargets& t) {
   for (size_t i = 0; i < nk; ++i) {
     const KeyEncoding& k = plan.keys[i];
     if (!k.bounded) continue;  // a raw key of the wide layouts, decoded below
+    const std::string index = fmt::format("{}ll + (i64)digit", k.min);
     b += fmt::format(
         "{{ const u64 digit = mixed_radix_digit(encoded, {}ull, {}ull);\n"
         "{} = {};\n"
-        "{} = (i128)({}ll + (i64)digit); }}\n",
+        "{} = (i128)({}); }}\n",
         stride, k.radix(), t.key_null(i),
-        k.nullable ? fmt::format("digit == {}ull", k.values) : "false", t.key(i), k.min);
+        k.nullable ? fmt::format("digit == {}ull", k.values) : "false", t.key(i),
+        k.period == 0 ? index
+                      : fmt::format("tally_dates::period_first_day({}, {})", index, k.period));
     stride *= k.radix();
   }
   size_t word = 1;  // KeyWords: the next raw key's first word

@@ -22,7 +22,10 @@ std::vector<size_t> add_digits(const AggregationContext& ctx, const std::vector<
       raw.push_back(i);
       continue;
     }
-    const std::string v = fmt::format("(i64){}", keys[i].value);
+    // A period key's operand is date_trunc's argument (group_key_operands): its period's index.
+    const std::string v = k.period == 0 ? fmt::format("(i64){}", keys[i].value)
+                                        : fmt::format("tally_dates::period_index32((i64){}, {})",
+                                                      keys[i].value, k.period);
     const char* exact = k.exact ? "exact_" : "";
     if (k.nullable) {
       s += fmt::format("mr.add_{}nullable_key(!{}, {}, {}ll, {}ull);\n", exact, keys[i].null, v,
@@ -78,6 +81,18 @@ void drop_keys_outside_set(const AggregationContext& ctx, std::vector<CudaOperan
   }
 }
 
+// Each key's value, or for a date_trunc key counted in periods (KeyEncoding::period) its
+// argument: the period's index comes from any day of it, so the truncation is never computed.
+std::vector<CudaOperand> group_key_operands(AggregationContext& ctx, std::string& s) {
+  std::vector<CudaOperand> keys;
+  for (size_t i = 0; i < ctx.query.group_keys.size(); ++i) {
+    const Expr& k = *ctx.query.group_keys[i];
+    const KeyEncoding& e = ctx.plan.keys[i];
+    keys.push_back(ctx.emitter.emit(e.bounded && e.period != 0 ? *k.children[0] : k, s));
+  }
+  return keys;
+}
+
 }  // namespace
 
 std::string grouping_set_declarations(const AggregationContext& ctx) {
@@ -101,8 +116,7 @@ std::string group_slot_code(AggregationContext& ctx, bool find_only) {
   const GpuPlan& plan = ctx.plan;
   const char* lookup = find_only ? "find" : "insert_or_find";
   std::string s;
-  std::vector<CudaOperand> keys;
-  for (const auto& k : ctx.query.group_keys) keys.push_back(ctx.emitter.emit(*k, s));
+  std::vector<CudaOperand> keys = group_key_operands(ctx, s);
   drop_keys_outside_set(ctx, keys);
   if (plan.hash_keys == HashKeyLayout::Decimal128) {
     s += fmt::format(

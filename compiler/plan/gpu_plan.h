@@ -44,6 +44,10 @@ struct KeyEncoding {
   // part of the plan's fingerprint) or dictionary give the range: no row can leave it, so
   // the Scan does not check it per row.
   bool exact = false;
+  // A DATE key date_trunc'ed to a month, quarter, year, decade or week: the digit counts its
+  // periods (templates/tally_date_parts.cuh period_index: months a period, or kPeriodWeeks)
+  // from period `min`, not days, so a quarter key over 7 years takes 28 digits, not 2,527.
+  int16_t period = 0;
   int dictionary_column = -1;  // scan column whose dictionary decodes a VARCHAR key
   uint64_t radix() const { return values + (nullable ? 1 : 0); }
 };

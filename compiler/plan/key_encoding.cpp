@@ -3,14 +3,62 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "compiler/common/error.h"
 #include "compiler/ir/grouping_sets.h"
 #include "compiler/plan/expr_facts.h"
 #include "compiler/plan/string_domain.h"
 #include "compiler/plan/value_bounds.h"
+#include "templates/tally_date_parts.cuh"
 
 namespace tally {
+
+namespace {
+
+// date_trunc's DATE units whose periods key_period counts: months a period, or weeks.
+int truncation_period(const Expr& key) {
+  if (key.kind != ExprKind::Function || key.op != kDateTrunc || key.type.is_timestamp()) return 0;
+  switch (key.digits) {
+    case kUnitMonth:
+      return 1;
+    case kUnitQuarter:
+      return 3;
+    case kUnitYear:
+      return 12;
+    case kUnitDecade:
+      return 120;
+    case kUnitWeek:
+      return tally_dates::kPeriodWeeks;
+    default:
+      return 0;
+  }
+}
+
+// A date_trunc key whose argument the interval analysis bounds: a digit per period between the
+// lowest and highest date's (KeyEncoding::period), checked per row as computed keys are.
+// Dates within 2^30 days of 1970 keep every period's first day a DATE.
+std::optional<KeyEncoding> period_key(const Expr& key, const std::vector<ColumnStats>& stats,
+                                      const BoundSelect& query,
+                                      const std::vector<Value>* parameters) {
+  const int period = truncation_period(key);
+  if (period == 0) return std::nullopt;
+  const ValueBounds b = value_bounds(*key.children[0], stats, parameters);
+  if (!b.known || b.lo < -0x1p30L || b.hi > 0x1p30L) return std::nullopt;
+  KeyEncoding k;
+  k.period = period;
+  k.min = tally_dates::period_index(static_cast<int64_t>(b.lo), period);
+  k.values = static_cast<uint64_t>(tally_dates::period_index(static_cast<int64_t>(b.hi), period) -
+                                   k.min + 1);
+  k.nullable = may_be_null(key, query, stats);
+  return k;
+}
+
+}  // namespace
+
+int64_t key_digit_value(const KeyEncoding& key, int64_t value) {
+  return key.period == 0 ? value : tally_dates::period_index(value, key.period);
+}
 
 KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
                        const BoundSelect& query, const std::vector<Value>* parameters) {
@@ -49,6 +97,7 @@ KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
     k.nullable = shape.nullable;
     return k;
   }
+  if (std::optional<KeyEncoding> k = period_key(key, stats, query, parameters)) return *k;
   // A computed key the interval analysis bounds (MOD, EXTRACT, CASE, arithmetic, casts over
   // bounded inputs) is a digit too; the Scan checks each row against the range.
   const ValueBounds b = key.type.is_wide() ? ValueBounds{} : value_bounds(key, stats, parameters);
@@ -106,6 +155,7 @@ bool unbind_widest_key(const BoundSelect& query, std::vector<KeyEncoding>& keys)
   }
   if (widest < 0) return false;
   keys[widest].bounded = false;
+  keys[widest].period = 0;  // raw, the key is date_trunc's value
   return true;
 }
 

@@ -17,6 +17,10 @@ namespace tally {
 KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
                        const BoundSelect& query, const std::vector<Value>* parameters);
 
+// What a bounded key's digit counts from `min` for a key `value`: the value itself, or the
+// index of the period it falls in (KeyEncoding::period).
+int64_t key_digit_value(const KeyEncoding& key, int64_t value);
+
 // One-pass grouping sets (compiler/ir/grouping_sets.h): a key some set drops is NULL in that
 // set's groups, so it needs its NULL digit even where the column has no NULL.
 void hold_dropped_keys_null(const BoundSelect& query, std::vector<KeyEncoding>& keys);

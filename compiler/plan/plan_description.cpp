@@ -66,6 +66,22 @@ std::string block_cell_names(const GpuPlan& plan) {
   return cells;
 }
 
+// A period key's period (KeyEncoding::period), as --explain counts it.
+std::string period_name(int period) {
+  switch (period) {
+    case 1:
+      return "month";
+    case 3:
+      return "quarter";
+    case 12:
+      return "year";
+    case 120:
+      return "decade";
+    default:
+      return "week";
+  }
+}
+
 std::string raw_key_text(HashKeyLayout layout, const KeyEncoding& k) {
   switch (layout) {
     case HashKeyLayout::RawAndDigits128:
@@ -103,7 +119,12 @@ std::string describe_plan(const GpuPlan& plan) {
       fmt::format("GPU strategy: {} ({})\n", strategy_name(plan.strategy), plan.reason);
   for (size_t i = 0; i < plan.keys.size(); ++i) {
     const auto& k = plan.keys[i];
-    if (k.bounded) {
+    if (k.bounded && k.period != 0) {
+      const std::string unit = period_name(k.period);
+      out += fmt::format(
+          "  key{}: digit = the {} holding the date, counted from {} {}, in [0, {}){}\n", i, unit,
+          unit, k.min, k.values, k.nullable ? " + NULL digit" : "");
+    } else if (k.bounded) {
       out += fmt::format("  key{}: digit = value - {} in [0, {}){}\n", i, k.min, k.values,
                          k.nullable ? " + NULL digit" : "");
     } else {

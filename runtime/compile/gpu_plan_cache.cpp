@@ -39,7 +39,7 @@ std::string plan_fingerprint(const GpuPlan& plan, const std::vector<ColumnStats>
                plan.spread_multiplier, plan.streamed, plan.emit_states, plan.quick_scan,
                plan.having_fits, plan.packed_sum_carries, plan.keys.size(), stats.size());
   for (const KeyEncoding& k : plan.keys) {
-    append_bytes(f, k.bounded, k.min, k.values, k.nullable, k.dictionary_column, k.exact);
+    append_bytes(f, k.bounded, k.min, k.values, k.nullable, k.dictionary_column, k.exact, k.period);
   }
   for (const ColumnStats& s : stats) {
     append_bytes(f, s.has_range, s.min, s.max, s.wide_min, s.wide_max, s.has_nulls, s.has_values,

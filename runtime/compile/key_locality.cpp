@@ -6,6 +6,7 @@
 
 #include "compiler/common/error.h"
 #include "compiler/eval/evaluator.h"
+#include "compiler/plan/key_encoding.h"
 #include "runtime/compile/group_estimate.h"
 
 namespace tally {
@@ -30,7 +31,8 @@ uint64_t key_digit(const BoundSelect& query, const Table& table, size_t row, con
     return codes.is_valid(row) ? static_cast<uint64_t>(codes.get_int(row)) : key.values;
   }
   const Value v = evaluate(expr, ctx);
-  return v.null ? key.values : static_cast<uint64_t>(v.i) - static_cast<uint64_t>(key.min);
+  return v.null ? key.values
+                : static_cast<uint64_t>(key_digit_value(key, v.i)) - static_cast<uint64_t>(key.min);
 }
 
 struct DigitSpan {

@@ -8,7 +8,9 @@
 
 #include "compiler/codegen/gpu_program.h"
 #include "compiler/plan/shared_placement.h"
+#include "templates/tally_date_parts.cuh"
 #include "tests/unit/support/planner_fixture.h"
+#include "tests/unit/support/result_check.h"
 
 namespace tally {
 namespace {
@@ -422,6 +424,71 @@ TEST_CASE("plan layout: integer MIN and MAX cells are as narrow as the statistic
         CellType::I128);
   CHECK(wide.thread_tables.cells[static_cast<size_t>(wide.layout.aggregate_fields[1].back())] ==
         CellType::I64);
+}
+
+}  // namespace tally
+
+namespace tally {
+
+TEST_CASE("plan layout: date_trunc keys count periods rather than days") {
+  // TPC-H ship dates span 7 years from 1992: at most 28 quarters, 84 months, 7 years and 366
+  // weeks, where a day's digit took about 2,500 digits.
+  const Result span = test::run_sql(layout_db(),
+                                    "SELECT MIN(l_shipdate), MAX(l_shipdate), "
+                                    "MAX(l_shipdate) - MIN(l_shipdate) FROM lineitem");
+  const int64_t first = span.rows[0][0].i, last = span.rows[0][1].i;
+  CHECK(span.rows[0][2].i > 2400);
+  struct Case {
+    const char* unit;
+    uint64_t most;
+    int16_t period;
+  };
+  for (const Case& c : {Case{"month", 84, 1}, Case{"quarter", 28, 3}, Case{"year", 7, 12},
+                        Case{"decade", 1, 120}, Case{"week", 366, tally_dates::kPeriodWeeks}}) {
+    INFO(c.unit);
+    const GpuPlan p = plan(fmt::format(
+        "SELECT date_trunc('{}', l_shipdate), COUNT(*) FROM lineitem GROUP BY 1", c.unit));
+    REQUIRE(p.keys.size() == 1);
+    CHECK(p.keys[0].period == c.period);
+    CHECK(p.keys[0].min == tally_dates::period_index(first, c.period));
+    CHECK(p.keys[0].values ==
+          static_cast<uint64_t>(tally_dates::period_index(last, c.period) - p.keys[0].min + 1));
+    CHECK(p.keys[0].values <= c.most);
+    CHECK(describe_plan(p).find(fmt::format("digit = the {0} holding the date, counted from {0} ",
+                                            c.unit)) != std::string::npos);
+  }
+  // Days stay days: date_trunc('day') and a TIMESTAMP's truncation.
+  CHECK(plan("SELECT date_trunc('day', l_shipdate), COUNT(*) FROM lineitem GROUP BY 1")
+            .keys[0]
+            .period == 0);
+  // Each period's index and first day agree with date_trunc, across year ends and 1970.
+  for (int64_t day = -380; day < 380; ++day) {  // 1968-12-17 to 1971-01-15
+    for (const Case& c : {Case{"month", 0, 1}, Case{"quarter", 0, 3}, Case{"year", 0, 12},
+                          Case{"decade", 0, 120}, Case{"week", 0, tally_dates::kPeriodWeeks}}) {
+      const int unit = c.period == 1     ? kUnitMonth
+                       : c.period == 3   ? kUnitQuarter
+                       : c.period == 12  ? kUnitYear
+                       : c.period == 120 ? kUnitDecade
+                                         : kUnitWeek;
+      const int64_t index = tally_dates::period_index(day, c.period);
+      REQUIRE(tally_dates::period_first_day(index, c.period) ==
+              tally_dates::date_trunc_days(day, unit));
+      REQUIRE(tally_dates::period_index(tally_dates::date_trunc_days(day, unit), c.period) ==
+              index);
+      REQUIRE(tally_dates::period_index32(day, c.period) == index);
+    }
+  }
+  // The Scan's 32-bit index agrees with the 64-bit one over the whole range it serves.
+  for (int64_t day = -(int64_t{1} << 30); day <= int64_t{1} << 30; day += 999983) {
+    for (int period : {1, 3, 12, 120, static_cast<int>(tally_dates::kPeriodWeeks)}) {
+      REQUIRE(tally_dates::period_index32(day, period) == tally_dates::period_index(day, period));
+    }
+  }
+  for (int64_t day : {-(int64_t{1} << 30), int64_t{1} << 30, int64_t{-1}, int64_t{0}}) {
+    for (int period : {1, 3, 12, 120, static_cast<int>(tally_dates::kPeriodWeeks)}) {
+      CHECK(tally_dates::period_index32(day, period) == tally_dates::period_index(day, period));
+    }
+  }
 }
 
 }  // namespace tally
