@@ -30,6 +30,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SLOWER = 1.1
 
 
+def file_parameters(path):
+    """The values of `?` a file's comments pass as `-p VALUE` (queries/monthly_window.sql)."""
+    comments = "".join(line for line in open(path) if line.lstrip().startswith("--"))
+    return re.findall(r"-p ([0-9A-Za-z_.:-]+)", comments)
+
+
 def statements(path):
     """(name, sql) of each statement of a file; a statement's name is the `-- name:` comment
     before it, else the file's name and its position."""
@@ -47,7 +53,7 @@ def statements(path):
     return out
 
 
-def tier_times(tally, sql, args):
+def tier_times(tally, sql, parameters, args):
     runs = 1 + args.reps
     script = ("SET quick_kernels = only;\n" + f"{sql};\n" * runs + "SET quick_kernels = off;\n" +
               f"{sql};\n" * runs)
@@ -55,6 +61,8 @@ def tier_times(tally, sql, args):
                TALLY_CACHE_DIR=tempfile.mkdtemp(prefix="tally-tiers-"))
     command = [tally, "run", "--tpch", f"{args.sf:g}", "--device", "gpu", "--timing",
                "--no-interpreter", "--no-progress", "-e", script]
+    for value in parameters:
+        command += ["-p", value]
     with open(os.devnull, "w") as null:
         done = subprocess.run(command, stdout=null, stderr=subprocess.PIPE, text=True, env=env)
     if done.returncode != 0:
@@ -79,10 +87,11 @@ def main():
     print("|---|---|---|---|---|")
     failed = 0
     for path in files:
+        parameters = file_parameters(path)
         for name, sql in statements(path):
             if "lineitem" not in sql.lower():
                 continue  # the statements run over TPC-H's lineitem only
-            times, why = tier_times(args.tally, sql, args)
+            times, why = tier_times(args.tally, sql, parameters, args)
             if times is None:
                 failed += 1
                 print(f"| {name} | failed: {' '.join(why)} | | | |")
