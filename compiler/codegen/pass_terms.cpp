@@ -76,6 +76,11 @@ std::string PassTerms::make(size_t a, FieldInput in, const RowInput& input, std:
       return declare_one(a, in, "value_image", value_at_key(a, input), code);
     case FieldInput::Hash:
       return declare_one(a, in, "hash", value_hash(a, input), code);
+    case FieldInput::ValueBit:  // the value's bit of its <= 64-value domain (CountDistinctBits)
+      return declare_one(a, in, "bit",
+                         fmt::format("{} ? 0ull : 1ull << (u32)((i64)({}) - ({}ll))", input.null,
+                                     input.value, ctx_.plan.layout.distinct_base.at(a)),
+                         code);
     default:
       throw Error(ErrorKind::Internal, "a row term of no state field input");
   }
@@ -88,7 +93,9 @@ std::string PassTerms::declare_one(size_t a, FieldInput in, const std::string& h
                      in == FieldInput::ArgMaxPair || in == FieldInput::SquareHigh ||
                      in == FieldInput::SquareCross || in == FieldInput::SquareLow ||
                      in == FieldInput::ArgKeyImage || in == FieldInput::ArgValueAtKey;
-  const char* type = in == FieldInput::Hash ? "u64" : exact ? "i128" : "f64";
+  const char* type = in == FieldInput::Hash || in == FieldInput::ValueBit ? "u64"
+                     : exact                                              ? "i128"
+                                                                          : "f64";
   code += fmt::format("const {} {} = {};\n", type, name, expression);
   terms_[{a, in}] = name;
   return name;

@@ -226,7 +226,10 @@ std::vector<StateMerges::Input> StateMerges::aggregate_inputs(std::string& code)
         v.null = v.null == "false" ? k.null : fmt::format("({} || {})", v.null, k.null);
       }
     }
-    if (call.distinct && !m2_pass_) {
+    // CountDistinctBits keeps its values as bits: no set.
+    const bool in_set =
+        call.distinct && ctx_.plan.layout.aggregate_states[a] != StateKind::CountDistinctBits;
+    if (in_set && !m2_pass_) {
       if (a >= 64) {
         throw Error(ErrorKind::Unsupported,
                     "more than 64 aggregates with DISTINCT is not supported on the GPU yet");

@@ -40,6 +40,7 @@ extern const AggregateFunction kProduct;
 extern const AggregateFunction kAnyValue;
 // arg_min_max.cpp
 extern const StateInfo kArgMinState, kArgMaxState, kArgMinWideState, kArgMaxWideState;
+extern const StateInfo kCountDistinctBitsState;
 extern const AggregateFunction kArgMin, kArgMax;
 // covariance.cpp (the co-moment state: comoments.h)
 extern const StateInfo kCovarPopState, kCovarSampState, kCorrState;

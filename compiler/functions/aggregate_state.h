@@ -58,6 +58,8 @@ enum class FieldKind : uint8_t {
   ArgKeyMinI128,
   ArgKeyMaxI128,
   ArgValueAtKey,
+  // COUNT(DISTINCT x) over a domain of at most 64 values: bit x - base of each value seen.
+  DistinctBits,
 };
 
 // SketchAdd: a row's hash raises one register of the sketch to its rank.
@@ -84,6 +86,7 @@ enum class FieldInput : uint8_t {
   SquareLow,      // its low part squared
   ArgKeyImage,    // the second argument's order-preserving 128-bit image
   ArgValueAtKey,  // the value's 128-bit image where the key is its group's best, else none
+  ValueBit,       // 1 << (the value - its domain's base: StateLayout::distinct_base)
 };
 
 struct FieldInfo {
@@ -221,6 +224,9 @@ enum class StateKind : uint8_t {
   // The GPU's form of ArgMin / ArgMax where an argument is a DECIMAL wider than 18 digits.
   ArgMinWide,
   ArgMaxWide,
+  // The GPU's form of COUNT(DISTINCT x) where x takes at most 64 values: the set of values
+  // seen as one word's bits, merged by OR, counted at the end (no DISTINCT set).
+  CountDistinctBits,
 };
 
 // How a state's exact 128-bit sums grow with the rows: the GPU planner refuses a state whose

@@ -60,20 +60,24 @@ constexpr std::array<const AggregateFunction*, 43> kFunctions = {
 };
 
 // In StateKind order.
-constexpr std::array<const StateInfo*, 50> kStates = {
-    &kCountState,        &kSumIntState,         &kSumWideState,       &kSumDoubleState,
-    &kMinIntState,       &kMaxIntState,         &kMinWideState,       &kMaxWideState,
-    &kMinDoubleState,    &kMaxDoubleState,      &kAvgWideState,       &kAvgDoubleState,
-    &kVarianceWideState, &kVarianceDoubleState, &kStddevWideState,    &kStddevDoubleState,
-    &kCountIfState,      &kBitAndState,         &kBitOrState,         &kBitXorState,
-    &kProductState,      &kArgMinState,         &kArgMaxState,        &kCovarPopState,
-    &kCovarSampState,    &kCorrState,           &kRegrSlopeState,     &kRegrInterceptState,
-    &kRegrCountState,    &kRegrR2State,         &kRegrAvgXState,      &kRegrAvgYState,
-    &kRegrSxxState,      &kRegrSyyState,        &kRegrSxyState,       &kSkewnessState,
-    &kKurtosisState,     &kQuantileContState,   &kQuantileDiscState,  &kModeState,
-    &kStringAggState,    &kFirstOrderedState,   &kLastOrderedState,   &kApproxDistinctState,
-    &kSumIntervalState,  &kAvgIntervalState,    &kVarianceSplitState, &kStddevSplitState,
-    &kArgMinWideState,   &kArgMaxWideState,
+constexpr std::array<const StateInfo*, 51> kStates = {
+    &kCountState,         &kSumIntState,         &kSumWideState,
+    &kSumDoubleState,     &kMinIntState,         &kMaxIntState,
+    &kMinWideState,       &kMaxWideState,        &kMinDoubleState,
+    &kMaxDoubleState,     &kAvgWideState,        &kAvgDoubleState,
+    &kVarianceWideState,  &kVarianceDoubleState, &kStddevWideState,
+    &kStddevDoubleState,  &kCountIfState,        &kBitAndState,
+    &kBitOrState,         &kBitXorState,         &kProductState,
+    &kArgMinState,        &kArgMaxState,         &kCovarPopState,
+    &kCovarSampState,     &kCorrState,           &kRegrSlopeState,
+    &kRegrInterceptState, &kRegrCountState,      &kRegrR2State,
+    &kRegrAvgXState,      &kRegrAvgYState,       &kRegrSxxState,
+    &kRegrSyyState,       &kRegrSxyState,        &kSkewnessState,
+    &kKurtosisState,      &kQuantileContState,   &kQuantileDiscState,
+    &kModeState,          &kStringAggState,      &kFirstOrderedState,
+    &kLastOrderedState,   &kApproxDistinctState, &kSumIntervalState,
+    &kAvgIntervalState,   &kVarianceSplitState,  &kStddevSplitState,
+    &kArgMinWideState,    &kArgMaxWideState,     &kCountDistinctBitsState,
 };
 
 constexpr const char* kI128Max = "i128_from_words(~0ull, 0x7FFFFFFFFFFFFFFFull)";
@@ -84,7 +88,7 @@ constexpr const char* kMinF64 = "__longlong_as_double(0x7FF8000000000000ll)";
 constexpr const char* kMaxF64 = "__longlong_as_double((long long)0xFFF0000000000000ull)";
 
 // In FieldKind order.
-const std::array<FieldInfo, 31> kFields = {{
+const std::array<FieldInfo, 32> kFields = {{
     {"count", "u64", 8, "0", MergeOp::Add, FieldInput::One, false},
     {"sum", "i128", 16, "0", MergeOp::Add, FieldInput::Value, false},
     {"sum", "f64", 8, "0.0", MergeOp::Add, FieldInput::Value, false},
@@ -117,6 +121,7 @@ const std::array<FieldInfo, 31> kFields = {{
     {"arg_key", "i128", 16, kI128Max, MergeOp::Min, FieldInput::ArgKeyImage, false},
     {"arg_key", "i128", 16, kI128Min, MergeOp::Max, FieldInput::ArgKeyImage, false},
     {"arg_value", "i128", 16, kI128Max, MergeOp::Min, FieldInput::ArgValueAtKey, true},
+    {"seen", "i64", 8, "0", MergeOp::BitOr, FieldInput::ValueBit, false},
 }};
 
 template <typename Table, typename Key>

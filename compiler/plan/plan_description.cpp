@@ -168,6 +168,13 @@ std::string describe_plan(const GpuPlan& plan) {
   if (plan.having_on_device())
     out += "  HAVING: in the Finalizer, only the groups it keeps come back\n";
   if (plan.layout.second_pass()) out += second_pass_text(plan);
+  for (size_t a = 0; a < plan.layout.aggregate_states.size(); ++a) {
+    if (plan.layout.aggregate_states[a] != StateKind::CountDistinctBits) continue;
+    out += fmt::format(
+        "  agg{}: the values seen as one word's bits (bit = value - {}), merged by OR and counted "
+        "at the end: no DISTINCT set\n",
+        a, plan.layout.distinct_base[a]);
+  }
   if (plan.distinct_capacity > 0) {
     out += fmt::format("  DISTINCT set: {} entries (grown and rerun if it fills)\n",
                        plan.distinct_capacity);

@@ -55,12 +55,13 @@ void check_sum_bounds(const BoundSelect& query, const std::vector<ColumnStats>& 
 
 // Entries for the DISTINCT set: per DISTINCT aggregate at most groups x the argument's
 // domain pairs, and never more than the rows; twice that, so probes stay short.
-uint64_t distinct_capacity(const BoundSelect& query, const std::vector<ColumnStats>& stats,
-                           uint64_t rows, uint64_t groups) {
+uint64_t distinct_capacity(const BoundSelect& query, const StateLayout& layout,
+                           const std::vector<ColumnStats>& stats, uint64_t rows, uint64_t groups) {
   long double pairs = 0;
   bool any = false;
-  for (const auto& a : query.aggregates) {
-    if (!a.distinct) continue;
+  for (size_t i = 0; i < query.aggregates.size(); ++i) {
+    const AggregateCall& a = query.aggregates[i];
+    if (!a.distinct || layout.aggregate_states[i] == StateKind::CountDistinctBits) continue;
     any = true;
     long double domain = static_cast<long double>(rows);
     if (a.arg->type.is_string() && a.arg->kind != ExprKind::ColumnRef) {
@@ -235,7 +236,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   check_query(query, stats, rows);
   GpuPlan plan;
   plan.having_fits = having_fits_device(query);
-  plan.layout = layout_states(query, stats, rows);
+  plan.layout = layout_states(query, stats, rows, true);
   for (const auto& key : query.group_keys) {
     plan.keys.push_back(encode_key(*key, stats, query, parameters));
   }
@@ -338,7 +339,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
     }
   }
   plan.strategy = chosen;
-  plan.distinct_capacity = distinct_capacity(query, stats, rows, raw ? rows : product);
+  plan.distinct_capacity = distinct_capacity(query, plan.layout, stats, rows, raw ? rows : product);
   if (chosen == GpuStrategy::Hash) {
     uint64_t estimate = raw ? rows : std::min(product, rows);
     plan = with_hash_capacity(plan, std::max(kMinHashCapacity, next_pow2(2 * estimate)));

@@ -46,8 +46,11 @@ int field_for(StateLayout& layout, FieldKind kind, int a, const BoundSelect& que
 // squares pass 128 bits splits them; ARG_MIN/ARG_MAX of a DECIMAL wider than 18 digits keeps
 // its key and value apart, in two passes.
 std::pair<const StateInfo*, int> device_state(const AggregateCall& call,
-                                              const std::vector<ColumnStats>& stats,
-                                              uint64_t rows) {
+                                              const std::vector<ColumnStats>& stats, uint64_t rows,
+                                              bool distinct_bits) {
+  if (distinct_bits && distinct_bit_base(call, stats)) {
+    return {&state_info(StateKind::CountDistinctBits), 0};
+  }
   const StateInfo& state = aggregate_state(call.kind, call.arg ? call.arg->type : Type::bigint());
   const bool arg_pair = state.kind == StateKind::ArgMin || state.kind == StateKind::ArgMax;
   if (arg_pair && (call.arg->type.is_wide_decimal() || call.key->type.is_wide_decimal())) {
@@ -62,6 +65,22 @@ std::pair<const StateInfo*, int> device_state(const AggregateCall& call,
 }
 
 }  // namespace
+
+std::optional<int64_t> distinct_bit_base(const AggregateCall& call,
+                                         const std::vector<ColumnStats>& stats) {
+  if (call.kind != AggKind::Count || !call.distinct || !call.arg || call.key) return std::nullopt;
+  const Expr& arg = *call.arg;
+  const Type& t = arg.type;
+  if (t.is_string()) {
+    if (arg.kind != ExprKind::ColumnRef) return std::nullopt;
+    const uint64_t codes = stats[arg.index].dictionary_size;
+    return codes >= 1 && codes <= 64 ? std::optional<int64_t>(0) : std::nullopt;
+  }
+  if (t.is_float() || t.is_wide() || t.is_interval()) return std::nullopt;
+  const ValueBounds b = value_bounds(arg, stats);
+  if (!b.known || b.hi - b.lo >= 64 || b.lo < -0x1p62L || b.hi > 0x1p62L) return std::nullopt;
+  return static_cast<int64_t>(b.lo);
+}
 
 int square_split_bits(const Expr& arg, const std::vector<ColumnStats>& stats, uint64_t rows) {
   const long double m = magnitude_log2(arg, stats);
@@ -85,14 +104,16 @@ bool StateLayout::sketches() const {
 }
 
 StateLayout layout_states(const BoundSelect& query, const std::vector<ColumnStats>& stats,
-                          uint64_t rows) {
+                          uint64_t rows, bool distinct_bits) {
   StateLayout layout;
   layout.fields.push_back({FieldKind::Count, -1});
   for (size_t a = 0; a < query.aggregates.size(); ++a) {
     const AggregateCall& call = query.aggregates[a];
-    const auto [state_ptr, split] = device_state(call, stats, rows);
+    const auto [state_ptr, split] = device_state(call, stats, rows, distinct_bits);
     const StateInfo& state = *state_ptr;
     layout.square_split.push_back(split);
+    layout.distinct_base.push_back(
+        state.kind == StateKind::CountDistinctBits ? *distinct_bit_base(call, stats) : 0);
     std::vector<int> ids;
     for (FieldKind k : state.fields) {
       ids.push_back(field_for(layout, k, static_cast<int>(a), query, stats));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "compiler/ir/query.h"
@@ -29,6 +30,8 @@ struct StateLayout {
   std::vector<int> aggregate_dictionary;
   // Per aggregate: the bits a split variance state's values split at, or 0.
   std::vector<int> square_split;
+  // Per aggregate: CountDistinctBits' base, the value whose bit is bit 0 (else 0).
+  std::vector<int64_t> distinct_base;
 
   // Whether a second pass over the rows merges some field (DOUBLE variances).
   bool second_pass() const;
@@ -38,9 +41,16 @@ struct StateLayout {
 
 // The layout of `query`'s aggregates over `rows` rows of data with these statistics. A
 // DISTINCT aggregate keeps the plain aggregate's state, fed only by rows whose value was new
-// to its group, so its fields are never shared.
+// to its group, so its fields are never shared. With `distinct_bits` (the generated kernels;
+// the interpreter keeps its DISTINCT set), a COUNT(DISTINCT x) whose x takes at most 64 values
+// keeps them as one word's bits instead (CountDistinctBits).
 StateLayout layout_states(const BoundSelect& query, const std::vector<ColumnStats>& stats,
-                          uint64_t rows);
+                          uint64_t rows, bool distinct_bits = false);
+
+// The values of COUNT(DISTINCT x) a word's bits can hold: a dictionary column's codes, or an
+// integer, DATE or DECIMAL range the statistics bound. The value of bit 0, or none.
+std::optional<int64_t> distinct_bit_base(const AggregateCall& call,
+                                         const std::vector<ColumnStats>& stats);
 
 // An exact variance's split on the GPU (VarianceSplit): 0 where the squares of `arg` over
 // `rows` rows fit a 128-bit sum, the bits its values split at where their halves' do, or -1

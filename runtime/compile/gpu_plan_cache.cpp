@@ -11,7 +11,7 @@ namespace tally {
 // block_replicas did (all in the fingerprint). GpuPlan's layout, thread_tables, block_table and
 // launches need not be listed: the planner derives them from the listed fields, the statistics and
 // the (fixed) statement.
-static_assert(sizeof(GpuPlan) == 464, "GpuPlan changed: update plan_fingerprint");
+static_assert(sizeof(GpuPlan) == 488, "GpuPlan changed: update plan_fingerprint");
 static_assert(sizeof(ColumnStats) == 112, "ColumnStats changed: update plan_fingerprint");
 static_assert(sizeof(KeyEncoding) == 32, "KeyEncoding changed: update plan_fingerprint");
 

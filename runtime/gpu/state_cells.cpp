@@ -212,6 +212,8 @@ HostAggState host_state(const StateLayout& layout, const FieldCells& c, const Ag
                   std::string(state_info(kind).name) + " has no GPU state (CPU engine only)");
     case StateKind::ApproxDistinct:  // why_states_do_not_combine refuses its parts
       throw Error(ErrorKind::Internal, "a GPU sketch has no state cells to decode");
+    case StateKind::CountDistinctBits:  // ... as it refuses every DISTINCT aggregate's
+      throw Error(ErrorKind::Internal, "a GPU DISTINCT bit set has no state cells to decode");
   }
   return s;
 }

@@ -492,3 +492,39 @@ TEST_CASE("plan layout: date_trunc keys count periods rather than days") {
 }
 
 }  // namespace tally
+
+namespace tally {
+
+TEST_CASE("plan layout: COUNT(DISTINCT) over at most 64 values keeps them as bits") {
+  // l_shipmode's 7 codes and l_linenumber's 1-7 fit a word's bits; l_suppkey's thousands
+  // and a DOUBLE keep the DISTINCT set, as does the interpreter's own layout.
+  const GpuPlan p = plan(
+      "SELECT l_returnflag, COUNT(DISTINCT l_shipmode), COUNT(DISTINCT l_linenumber), "
+      "COUNT(DISTINCT EXTRACT(MONTH FROM l_shipdate)), COUNT(DISTINCT l_suppkey), "
+      "COUNT(DISTINCT CAST(l_tax AS DOUBLE)), COUNT(*) FROM lineitem GROUP BY 1");
+  const std::vector<StateKind>& states = p.layout.aggregate_states;
+  REQUIRE(states.size() == 6);
+  for (size_t a = 0; a < 3; ++a) CHECK(states[a] == StateKind::CountDistinctBits);
+  CHECK(states[3] == StateKind::Count);
+  CHECK(states[4] == StateKind::Count);
+  CHECK(p.layout.distinct_base[0] == 0);
+  CHECK(p.layout.distinct_base[1] == 1);
+  CHECK(p.layout.distinct_base[2] == 1);
+  CHECK(p.layout.fields[static_cast<size_t>(p.layout.aggregate_fields[0][0])].kind ==
+        FieldKind::DistinctBits);
+  CHECK(p.distinct_capacity > 0);  // l_suppkey's and the DOUBLE's set
+  const std::string explain = describe_plan(p);
+  CHECK(explain.find("agg0: the values seen as one word's bits (bit = value - 0)") !=
+        std::string::npos);
+  CHECK(explain.find("agg3:") == std::string::npos);
+  // Only bits: no set at all.
+  CHECK(plan("SELECT COUNT(DISTINCT l_shipmode), COUNT(*) FROM lineitem").distinct_capacity == 0);
+  // The interpreter keeps the set for every DISTINCT aggregate.
+  const BoundSelect q =
+      test::bind_first(layout_db(), "SELECT COUNT(DISTINCT l_shipmode) FROM lineitem");
+  const TablePtr table = layout_db().table(q.table);
+  CHECK(layout_states(q, scan_stats(q, *table), table->rows()).aggregate_states[0] ==
+        StateKind::Count);
+}
+
+}  // namespace tally
