@@ -488,8 +488,9 @@ std::string StateMerges::block_cell_type(size_t f) const {
                   : cell_type_name(ctx_.plan.block_table.cells[f]);
 }
 
-// The block's table: one array per first-pass field in dynamic shared memory (the launch
-// sizes it), widest first so each stays aligned, set to the identities before any row.
+// The block's table: one array per field of this pass, widest first so each stays aligned,
+// set to the identities before any row; in dynamic shared memory (the launch sizes it), or
+// for the second pass in static (second_pass_block_bytes).
 std::string StateMerges::block_table_declarations() {
   const BlockTable& table = ctx_.plan.block_table;
   std::vector<SharedArray> arrays;
