@@ -37,3 +37,9 @@ SELECT EXTRACT(YEAR FROM l_shipdate), date_trunc('quarter', l_shipdate), COUNT(*
 
 -- bit_and_or: BIT_AND and BIT_OR of integers
 SELECT l_linestatus, BIT_AND(l_linenumber), BIT_OR(l_linenumber), COUNT(*) FROM lineitem GROUP BY 1;
+
+-- distinct_small: COUNT(DISTINCT) of 7 and 12 values, kept as bits (session 38)
+SELECT l_returnflag, COUNT(DISTINCT l_shipmode), COUNT(DISTINCT EXTRACT(MONTH FROM l_shipdate)), COUNT(*) FROM lineitem GROUP BY 1;
+
+-- month_keys: date_trunc('month') keys, a digit per month (session 38)
+SELECT date_trunc('month', l_shipdate), l_linestatus, COUNT(*), SUM(l_extendedprice) FROM lineitem GROUP BY 1, 2;
