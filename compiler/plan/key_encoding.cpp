@@ -16,23 +16,25 @@ namespace tally {
 
 namespace {
 
-// date_trunc's DATE units whose periods key_period counts: months a period, or weeks.
+// date_trunc's DATE units whose periods a key counts (KeyEncoding::period), with --explain's
+// word for them.
+struct PeriodUnit {
+  int unit;  // DateUnit
+  int16_t period;
+  const char* name;
+};
+constexpr PeriodUnit kPeriodUnits[] = {{kUnitMonth, 1, "month"},
+                                       {kUnitQuarter, 3, "quarter"},
+                                       {kUnitYear, 12, "year"},
+                                       {kUnitDecade, 120, "decade"},
+                                       {kUnitWeek, tally_dates::kPeriodWeeks, "week"}};
+
 int truncation_period(const Expr& key) {
   if (key.kind != ExprKind::Function || key.op != kDateTrunc || key.type.is_timestamp()) return 0;
-  switch (key.digits) {
-    case kUnitMonth:
-      return 1;
-    case kUnitQuarter:
-      return 3;
-    case kUnitYear:
-      return 12;
-    case kUnitDecade:
-      return 120;
-    case kUnitWeek:
-      return tally_dates::kPeriodWeeks;
-    default:
-      return 0;
+  for (const PeriodUnit& u : kPeriodUnits) {
+    if (u.unit == key.digits) return u.period;
   }
+  return 0;
 }
 
 // A date_trunc key whose argument the interval analysis bounds: a digit per period between the
@@ -55,6 +57,13 @@ std::optional<KeyEncoding> period_key(const Expr& key, const std::vector<ColumnS
 }
 
 }  // namespace
+
+const char* period_name(int period) {
+  for (const PeriodUnit& u : kPeriodUnits) {
+    if (u.period == period) return u.name;
+  }
+  return "?";
+}
 
 int64_t key_digit_value(const KeyEncoding& key, int64_t value) {
   return key.period == 0 ? value : tally_dates::period_index(value, key.period);

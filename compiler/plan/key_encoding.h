@@ -17,6 +17,9 @@ namespace tally {
 KeyEncoding encode_key(const Expr& key, const std::vector<ColumnStats>& stats,
                        const BoundSelect& query, const std::vector<Value>* parameters);
 
+// A period key's period (KeyEncoding::period) as --explain names it: "month", "week", ...
+const char* period_name(int period);
+
 // What a bounded key's digit counts from `min` for a key `value`: the value itself, or the
 // index of the period it falls in (KeyEncoding::period).
 int64_t key_digit_value(const KeyEncoding& key, int64_t value);

@@ -4,6 +4,7 @@
 
 #include "compiler/common/error.h"
 #include "compiler/plan/gpu_plan.h"
+#include "compiler/plan/key_encoding.h"
 #include "compiler/plan/shared_placement.h"
 
 namespace tally {
@@ -64,22 +65,6 @@ std::string block_cell_names(const GpuPlan& plan) {
                 : cell_type_name(plan.block_table.cells[f]));
   }
   return cells;
-}
-
-// A period key's period (KeyEncoding::period), as --explain counts it.
-std::string period_name(int period) {
-  switch (period) {
-    case 1:
-      return "month";
-    case 3:
-      return "quarter";
-    case 12:
-      return "year";
-    case 120:
-      return "decade";
-    default:
-      return "week";
-  }
 }
 
 std::string raw_key_text(HashKeyLayout layout, const KeyEncoding& k) {

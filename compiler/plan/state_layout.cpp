@@ -46,11 +46,8 @@ int field_for(StateLayout& layout, FieldKind kind, int a, const BoundSelect& que
 // squares pass 128 bits splits them; ARG_MIN/ARG_MAX of a DECIMAL wider than 18 digits keeps
 // its key and value apart, in two passes.
 std::pair<const StateInfo*, int> device_state(const AggregateCall& call,
-                                              const std::vector<ColumnStats>& stats, uint64_t rows,
-                                              bool distinct_bits) {
-  if (distinct_bits && distinct_bit_base(call, stats)) {
-    return {&state_info(StateKind::CountDistinctBits), 0};
-  }
+                                              const std::vector<ColumnStats>& stats,
+                                              uint64_t rows) {
   const StateInfo& state = aggregate_state(call.kind, call.arg ? call.arg->type : Type::bigint());
   const bool arg_pair = state.kind == StateKind::ArgMin || state.kind == StateKind::ArgMax;
   if (arg_pair && (call.arg->type.is_wide_decimal() || call.key->type.is_wide_decimal())) {
@@ -109,11 +106,14 @@ StateLayout layout_states(const BoundSelect& query, const std::vector<ColumnStat
   layout.fields.push_back({FieldKind::Count, -1});
   for (size_t a = 0; a < query.aggregates.size(); ++a) {
     const AggregateCall& call = query.aggregates[a];
-    const auto [state_ptr, split] = device_state(call, stats, rows, distinct_bits);
+    const std::optional<int64_t> bit_base =
+        distinct_bits ? distinct_bit_base(call, stats) : std::nullopt;
+    const auto [state_ptr, split] = bit_base
+                                        ? std::pair{&state_info(StateKind::CountDistinctBits), 0}
+                                        : device_state(call, stats, rows);
     const StateInfo& state = *state_ptr;
     layout.square_split.push_back(split);
-    layout.distinct_base.push_back(
-        state.kind == StateKind::CountDistinctBits ? *distinct_bit_base(call, stats) : 0);
+    layout.distinct_base.push_back(bit_base.value_or(0));
     std::vector<int> ids;
     for (FieldKind k : state.fields) {
       ids.push_back(field_for(layout, k, static_cast<int>(a), query, stats));
