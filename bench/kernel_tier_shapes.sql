@@ -43,3 +43,12 @@ SELECT l_returnflag, COUNT(DISTINCT l_shipmode), COUNT(DISTINCT EXTRACT(MONTH FR
 
 -- month_keys: date_trunc('month') keys, a digit per month (session 38)
 SELECT date_trunc('month', l_shipdate), l_linestatus, COUNT(*), SUM(l_extendedprice) FROM lineitem GROUP BY 1, 2;
+
+-- case_int_key: the CASE of case_string_key with integer results (a DECIMAL compared across scales)
+SELECT CASE WHEN l_quantity < 10 THEN 0 WHEN l_quantity < 30 THEN 1 ELSE 2 END AS size, COUNT(*), SUM(l_extendedprice) FROM lineitem GROUP BY 1;
+
+-- bool_key: a comparison as the key
+SELECT l_quantity < 10 AS small, COUNT(*), SUM(l_extendedprice) FROM lineitem GROUP BY 1;
+
+-- filtered_global: the comparison as a filter, no GROUP BY
+SELECT COUNT(*), SUM(l_extendedprice) FROM lineitem WHERE l_quantity < 10;

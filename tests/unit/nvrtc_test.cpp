@@ -206,17 +206,39 @@ TEST_CASE("the Q1 benchmark's hand-written kernel compiles - both variants") {
                              "hand_q1_chunk4.cu"));
 }
 
-TEST_CASE("NVRTC can emit PTX for a virtual architecture") {
-  if (!nvrtc_available()) return;
+// The PTX of `source` compiled for compute_90, checked to hold the entry `k`.
+std::string compile_ptx(const std::string& source, const char* name) {
   CompileOptions options;
   options.arch = "compute_90";
-  const CompiledKernel kernel = compile_cuda(
+  const CompiledKernel kernel = compile_cuda(source, name, options);
+  CHECK(kernel.is_ptx);
+  std::string ptx(kernel.image.begin(), kernel.image.end());
+  CHECK(ptx.find(".entry k") != std::string::npos);
+  return ptx;
+}
+
+TEST_CASE("NVRTC can emit PTX for a virtual architecture") {
+  if (!nvrtc_available()) return;
+  compile_ptx(
       "#include \"tally_hash.cuh\"\nextern \"C\" __global__ void k(u64* p) { *p = "
       "tally::fmix64(*p); }\n",
-      "ptx.cu", options);
-  CHECK(kernel.is_ptx);
-  const std::string ptx(kernel.image.begin(), kernel.image.end());
-  CHECK(ptx.find(".entry k") != std::string::npos);
+      "ptx.cu");
+}
+
+// A comparison of DECIMALs at two scales multiplies by 10^(scale difference). NVRTC kept
+// pow10_i128's loop (a 128-bit product a turn) in every row when it was a loop over n, which
+// made `l_quantity < 10` cost 3x a whole TPC-H Q1 (bench/RESULTS.md, session 39).
+TEST_CASE("a DECIMAL comparison across scales folds its power of ten into a constant") {
+  if (!nvrtc_available()) return;
+  const std::string ptx = compile_ptx(
+      "#include \"tally_sql.cuh\"\nextern \"C\" __global__ void k(const i64* in, int* out) {\n"
+      "  for (int i = threadIdx.x; i < 1024; i += blockDim.x)\n"
+      "    out[i] = tally::cmp_decimal(in[i], 2, (i128)10, 0) + tally::cmp_decimal(in[i], 2, "
+      "(i128)30, 1);\n}\n",
+      "fold.cu");
+  CHECK(ptx.find("mul.hi") == std::string::npos);  // no 128-bit product left
+  CHECK(ptx.find("1000") != std::string::npos);    // 10 at scale 2
+  CHECK(ptx.find("300") != std::string::npos);     // 30 at scale 1, scaled to 2
 }
 
 TEST_CASE("a CUDA compile error becomes Error(Compile) with the log and the failing line") {
