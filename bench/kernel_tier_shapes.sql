@@ -52,3 +52,12 @@ SELECT l_quantity < 10 AS small, COUNT(*), SUM(l_extendedprice) FROM lineitem GR
 
 -- filtered_global: the comparison as a filter, no GROUP BY
 SELECT COUNT(*), SUM(l_extendedprice) FROM lineitem WHERE l_quantity < 10;
+
+-- distinct_partkey_global: COUNT(DISTINCT) over 2M values (a bitmap), no GROUP BY
+SELECT COUNT(DISTINCT l_partkey) FROM lineitem;
+
+-- sum_distinct_price: SUM(DISTINCT) of a DECIMAL (a bitmap of its cents)
+SELECT l_linestatus, SUM(DISTINCT l_extendedprice), COUNT(*) FROM lineitem GROUP BY 1;
+
+-- distinct_double: a DOUBLE's DISTINCT keeps the set
+SELECT l_linestatus, COUNT(DISTINCT CAST(l_discount AS DOUBLE)) FROM lineitem GROUP BY 1;

@@ -1,6 +1,7 @@
-// tally device library: the set behind COUNT/SUM/AVG(DISTINCT x). One open-addressing table
-// holds (tag, value) pairs for every DISTINCT aggregate of a query, tag = group slot * 64 +
-// aggregate; a row's value counts toward its group's DISTINCT state only when this row's
+// tally device library: the set behind COUNT/SUM/AVG(DISTINCT x), and the bitmap that
+// replaces it where x has a bounded domain. The set is one open-addressing table of (tag,
+// value) pairs for every DISTINCT aggregate of a query, tag = group slot * 64 + aggregate; a
+// row's value counts toward its group's DISTINCT state only when this row's
 // insert created the pair, so each distinct value is counted once whichever thread saw it.
 //
 // Entry i is three words: state (0 empty, 1 being written, tag + 2 when ready), value low
@@ -61,6 +62,21 @@ struct DistinctSetRef {
     }
     raise_status(status, kStatusDistinctFull);
     return false;
+  }
+};
+
+// The values a DISTINCT aggregate with a bounded domain has seen, one bit a (slot, value)
+// (compiler/plan/distinct_bitmaps.h). Bits are only ever set, so a word read stale from L1
+// costs at most a redundant atomic; the atomic's old word decides which row came first.
+struct DistinctBitmapRef {
+  u32* words;
+
+  // True when this call set the bit: the row is its value's first in its group.
+  TALLY_DEV bool insert(u64 bit) const {
+    u32* const word = words + (bit >> 5);
+    const u32 mask = 1u << (u32)(bit & 31);
+    if (*word & mask) return false;
+    return (atomicOr(word, mask) & mask) == 0;
   }
 };
 

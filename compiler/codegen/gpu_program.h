@@ -32,6 +32,7 @@ enum class ArgKind {
                    // (group, state field) (compiler/plan/partial_states.h: output_value_cells)
   OutValueNulls,   // 1 byte per cell of OutValues
   DistinctSet,     // u64* the DISTINCT aggregates' set (templates/tally_distinct.cuh)
+  DistinctBitmap,  // u32* the bitmaps of DISTINCT aggregates with bounded domains
   SliceFirst,      // the first slot of this Scan pass's slice (GpuPlan::scan_slices)
   // The row count packed with a sum (compiler/plan/count_sum_packing.h), per state slot:
   PackedCounts,  // u64 words: the count above bit 32, the sum's low bits below

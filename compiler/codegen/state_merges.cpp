@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "compiler/common/error.h"
+#include "compiler/plan/distinct_bitmaps.h"
 #include "compiler/plan/shared_placement.h"
 
 namespace tally {
@@ -166,6 +167,10 @@ std::string StateMerges::declarations() {
     d += fmt::format("const DistinctSetRef distinct{{(u64*)args[{}], {}ull, status}};\n",
                      ctx_.args.add({ArgKind::DistinctSet}), ctx_.plan.distinct_capacity);
   }
+  if (ctx_.plan.distinct_bitmap_words > 0 && !m2_pass_) {
+    d += fmt::format("const DistinctBitmapRef distinct_bitmap{{(u32*)args[{}]}};\n",
+                     ctx_.args.add({ArgKind::DistinctBitmap}));
+  }
   return d;
 }
 
@@ -197,8 +202,8 @@ std::string StateMerges::shared_table_declarations() {
 // Evaluates every aggregate argument once per row; the merges then only move values. An
 // aggregate of two arguments skips the row where either is NULL. A DISTINCT aggregate's
 // input counts as NULL unless this row added (slot, aggregate, value) to the DISTINCT set,
-// so each value reaches its group's state once. The M2 pass merges no DISTINCT state and
-// leaves the set alone.
+// or set its bit of the aggregate's bitmap, so each value reaches its group's state once. The M2
+// pass merges no DISTINCT state and leaves the set alone.
 std::vector<StateMerges::Input> StateMerges::aggregate_inputs(std::string& code) {
   // Only the aggregates that own a field this pass merges: one whose fields are all shared
   // (REGR_SLOPE(y, x) beside REGR_COUNT(y, x)) would evaluate arguments nobody reads.
@@ -229,7 +234,15 @@ std::vector<StateMerges::Input> StateMerges::aggregate_inputs(std::string& code)
     // CountDistinctBits keeps its values as bits: no set.
     const bool in_set =
         call.distinct && ctx_.plan.layout.aggregate_states[a] != StateKind::CountDistinctBits;
-    if (in_set && !m2_pass_) {
+    if (in_set && !m2_pass_ && in_distinct_bitmap(ctx_.plan, a)) {
+      const DistinctBitmap& b = ctx_.plan.distinct_bitmaps[a];
+      const std::string skip = ctx_.symbols.fresh(hints_[a] + "_seen");
+      code += fmt::format(
+          "bool {0} = {1};\nif (!{0}) {0} = !distinct_bitmap.insert({2}ull + (u64)slot * {3}ull + "
+          "(u64)((i64)({4}) - ({5}ll)));\n",
+          skip, v.null, b.first_bit, b.values, v.value, b.base);
+      v.null = skip;
+    } else if (in_set && !m2_pass_) {
       if (a >= 64) {
         throw Error(ErrorKind::Unsupported,
                     "more than 64 aggregates with DISTINCT is not supported on the GPU yet");

@@ -69,6 +69,14 @@ enum class HashKeyLayout : uint8_t {
 };
 const char* hash_key_layout_name(HashKeyLayout layout);
 
+// Where a DISTINCT aggregate outside the set keeps the values it has seen: bit
+// `first_bit + slot * values + (value - base)` of one global bitmap (values 0: not there).
+struct DistinctBitmap {
+  int64_t base = 0;
+  uint64_t values = 0;
+  uint64_t first_bit = 0;
+};
+
 struct GpuPlan {
   GpuStrategy strategy = GpuStrategy::Direct;
   std::vector<KeyEncoding> keys;
@@ -86,6 +94,10 @@ struct GpuPlan {
   // Entries of the set behind COUNT/SUM/AVG(DISTINCT); 0 when the query has none. Sized
   // from the statistics, grown and rerun when it fills.
   uint64_t distinct_capacity = 0;
+  // Per aggregate (empty: none): the DISTINCT aggregates whose values a bounded domain lets
+  // a bitmap hold instead of the set (compiler/plan/distinct_bitmaps.h), and its 32-bit words.
+  std::vector<DistinctBitmap> distinct_bitmaps;
+  uint64_t distinct_bitmap_words = 0;
   uint32_t block = 256;
   uint32_t grid = 0;  // blocks of the Scan launch
   // Shared thread tables and block tables: Scan blocks resident per SM, the grid's one wave

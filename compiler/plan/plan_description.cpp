@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "compiler/common/error.h"
+#include "compiler/plan/distinct_bitmaps.h"
 #include "compiler/plan/gpu_plan.h"
 #include "compiler/plan/key_encoding.h"
 #include "compiler/plan/shared_placement.h"
@@ -154,11 +155,17 @@ std::string describe_plan(const GpuPlan& plan) {
     out += "  HAVING: in the Finalizer, only the groups it keeps come back\n";
   if (plan.layout.second_pass()) out += second_pass_text(plan);
   for (size_t a = 0; a < plan.layout.aggregate_states.size(); ++a) {
-    if (plan.layout.aggregate_states[a] != StateKind::CountDistinctBits) continue;
-    out += fmt::format(
-        "  agg{}: the values seen as one word's bits (bit = value - {}), merged by OR and counted "
-        "at the end: no DISTINCT set\n",
-        a, plan.layout.distinct_base[a]);
+    if (plan.layout.aggregate_states[a] == StateKind::CountDistinctBits) {
+      out += fmt::format(
+          "  agg{}: the values seen as one word's bits (bit = value - {}), merged by OR and "
+          "counted at the end: no DISTINCT set\n",
+          a, plan.layout.distinct_base[a]);
+    } else if (in_distinct_bitmap(plan, a)) {
+      out += fmt::format(
+          "  agg{}: the values seen as bits of a bitmap, {} a slot (bit = value - {}), the first "
+          "sighting's atomic OR counts: no DISTINCT set\n",
+          a, plan.distinct_bitmaps[a].values, plan.distinct_bitmaps[a].base);
+    }
   }
   if (plan.distinct_capacity > 0) {
     out += fmt::format("  DISTINCT set: {} entries (grown and rerun if it fills)\n",

@@ -10,6 +10,7 @@
 #include "compiler/plan/calibrated_choice.h"
 #include "compiler/plan/count_sum_packing.h"
 #include "compiler/plan/device_having.h"
+#include "compiler/plan/distinct_bitmaps.h"
 #include "compiler/plan/gpu_plan.h"
 #include "compiler/plan/key_encoding.h"
 #include "compiler/plan/shared_placement.h"
@@ -214,6 +215,17 @@ GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity) {
   plan.thread_tables = {};
   if (plan.block_cache_slots == 0) plan.block_table = {};  // a grown table keeps its cache
   plan.launches = aggregation_launches(false, plan.layout.second_pass());
+  // Bitmaps are indexed by slot, and a hash table's capacity grows: its DISTINCT uses the set.
+  uint64_t pairs = 0;
+  for (const DistinctBitmap& b : plan.distinct_bitmaps) {
+    pairs += std::min(std::max<uint64_t>(plan.rows, 1), b.values * plan.slots);
+  }
+  if (pairs > 0) {
+    plan.distinct_capacity =
+        std::max({plan.distinct_capacity, kMinHashCapacity, next_pow2(2 * pairs)});
+  }
+  plan.distinct_bitmaps.clear();
+  plan.distinct_bitmap_words = 0;
   plan.slots = std::max<uint64_t>(capacity, 1);
   // + the side slot of the EMPTY key (never claimed with 128-bit keys) + the NULL slot
   plan.state_slots = plan.slots + 2;
@@ -378,6 +390,7 @@ GpuPlan plan_gpu(const BoundSelect& query, const std::vector<ColumnStats>& stats
   plan.launches = aggregation_launches(
       chosen == GpuStrategy::ThreadPrivate || (chosen == GpuStrategy::Block && !plan.sliced()),
       plan.layout.second_pass());
+  place_distinct_bitmaps(plan, query, stats, rows);
   return plan;
 }
 

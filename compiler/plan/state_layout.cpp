@@ -63,20 +63,28 @@ std::pair<const StateInfo*, int> device_state(const AggregateCall& call,
 
 }  // namespace
 
-std::optional<int64_t> distinct_bit_base(const AggregateCall& call,
-                                         const std::vector<ColumnStats>& stats) {
-  if (call.kind != AggKind::Count || !call.distinct || !call.arg || call.key) return std::nullopt;
+std::optional<DistinctDomain> distinct_domain(const AggregateCall& call,
+                                              const std::vector<ColumnStats>& stats) {
+  if (!call.distinct || !call.arg || call.key) return std::nullopt;
   const Expr& arg = *call.arg;
   const Type& t = arg.type;
   if (t.is_string()) {
     if (arg.kind != ExprKind::ColumnRef) return std::nullopt;
     const uint64_t codes = stats[arg.index].dictionary_size;
-    return codes >= 1 && codes <= 64 ? std::optional<int64_t>(0) : std::nullopt;
+    return codes >= 1 ? std::optional<DistinctDomain>({0, codes}) : std::nullopt;
   }
   if (t.is_float() || t.is_wide() || t.is_interval()) return std::nullopt;
   const ValueBounds b = value_bounds(arg, stats);
-  if (!b.known || b.hi - b.lo >= 64 || b.lo < -0x1p62L || b.hi > 0x1p62L) return std::nullopt;
-  return static_cast<int64_t>(b.lo);
+  if (!b.known || b.lo < -0x1p62L || b.hi > 0x1p62L) return std::nullopt;
+  return DistinctDomain{static_cast<int64_t>(b.lo), static_cast<uint64_t>(b.hi - b.lo) + 1};
+}
+
+std::optional<int64_t> distinct_bit_base(const AggregateCall& call,
+                                         const std::vector<ColumnStats>& stats) {
+  if (call.kind != AggKind::Count) return std::nullopt;
+  const std::optional<DistinctDomain> domain = distinct_domain(call, stats);
+  if (!domain || domain->values > 64) return std::nullopt;
+  return domain->base;
 }
 
 int square_split_bits(const Expr& arg, const std::vector<ColumnStats>& stats, uint64_t rows) {

@@ -47,6 +47,16 @@ struct StateLayout {
 StateLayout layout_states(const BoundSelect& query, const std::vector<ColumnStats>& stats,
                           uint64_t rows, bool distinct_bits = false);
 
+// The values a DISTINCT aggregate's argument can take, where they are a dense range of
+// integers: a dictionary column's codes, or an integer, DATE or DECIMAL range (its unscaled
+// integers) the statistics bound. Value `base` is the range's first.
+struct DistinctDomain {
+  int64_t base = 0;
+  uint64_t values = 0;
+};
+std::optional<DistinctDomain> distinct_domain(const AggregateCall& call,
+                                              const std::vector<ColumnStats>& stats);
+
 // The values of COUNT(DISTINCT x) a word's bits can hold: a dictionary column's codes, or an
 // integer, DATE or DECIMAL range the statistics bound. The value of bit 0, or none.
 std::optional<int64_t> distinct_bit_base(const AggregateCall& call,

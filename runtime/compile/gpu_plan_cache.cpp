@@ -8,10 +8,10 @@ namespace tally {
 // to reach generate_cuda): a plan that differs only in it would otherwise load the other
 // plan's program. These sizes (x86-64) make such an addition fail to compile here, unless
 // it fits in padding as GpuPlan::hash_keys, hash_key_words, block_cache_slots and
-// block_replicas did (all in the fingerprint). GpuPlan's layout, thread_tables, block_table and
-// launches need not be listed: the planner derives them from the listed fields, the statistics and
-// the (fixed) statement.
-static_assert(sizeof(GpuPlan) == 488, "GpuPlan changed: update plan_fingerprint");
+// block_replicas did (all in the fingerprint). GpuPlan's layout, thread_tables, block_table,
+// launches and distinct_bitmaps need not be listed: the planner derives them from the listed
+// fields, the statistics and the (fixed) statement.
+static_assert(sizeof(GpuPlan) == 520, "GpuPlan changed: update plan_fingerprint");
 static_assert(sizeof(ColumnStats) == 112, "ColumnStats changed: update plan_fingerprint");
 static_assert(sizeof(KeyEncoding) == 32, "KeyEncoding changed: update plan_fingerprint");
 

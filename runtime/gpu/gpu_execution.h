@@ -335,6 +335,11 @@ class GpuExecution {
       distinct_ = engine_.pool.allocate(c_.plan.distinct_capacity * 24, "the DISTINCT set");
       distinct_.fill_bytes(0);
     }
+    if (c_.plan.distinct_bitmap_words > 0) {
+      distinct_bitmap_ =
+          engine_.pool.allocate(c_.plan.distinct_bitmap_words * 4, "the DISTINCT bitmaps");
+      distinct_bitmap_.fill_bytes(0);  // no value seen
+    }
     // A row makes at most one group, or one a grouping set when all sets run in one pass.
     const uint64_t sets = std::max<uint64_t>(1, query_.grouping_sets.size());
     max_groups_ = std::min<uint64_t>(slots, table_.rows() * sets + 1);
@@ -382,6 +387,8 @@ class GpuExecution {
         return table_keys_.ptr();
       case ArgKind::DistinctSet:
         return distinct_.ptr();
+      case ArgKind::DistinctBitmap:
+        return distinct_bitmap_.ptr();
       case ArgKind::SliceFirst:
         return slice_first_;
       case ArgKind::StateField:
@@ -490,7 +497,7 @@ class GpuExecution {
   GpuRunReport& report_;
   std::vector<cuda::DeviceBuffer> fields_, lookups_;
   LookupTables lookup_tables_;
-  cuda::DeviceBuffer table_keys_, distinct_;
+  cuda::DeviceBuffer table_keys_, distinct_, distinct_bitmap_;
   cuda::DeviceBuffer packed_counts_, pack_carries_;  // compiler/plan/count_sum_packing.h
   cuda::DeviceBuffer results_;  // a small result's one buffer: the views below are parts of it
   cuda::DeviceBuffer status_, out_count_;

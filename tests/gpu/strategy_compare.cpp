@@ -87,4 +87,17 @@ std::pair<Result, std::string> run_explained(Database& db, const std::string& sq
   return {*result, explain};
 }
 
+std::string check_streamed(Database& db, const std::string& sql, uint64_t batch_rows) {
+  const Result cpu = run_sql(db, sql);
+  ExecOptions options;
+  options.placement = "host";
+  options.batch_rows = batch_rows;
+  const auto [gpu, explain] = run_explained(db, sql, options);
+  INFO(explain);
+  CHECK(gpu.device.rfind("gpu", 0) == 0);
+  CHECK(explain.find("scan: once per batch of rows") != std::string::npos);
+  CHECK(result_difference(cpu, gpu, gpu_tolerances(cpu)) == "");
+  return explain;
+}
+
 }  // namespace tally::test

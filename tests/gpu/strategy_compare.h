@@ -32,6 +32,10 @@ std::pair<Result, std::string> run_explained(Database& db, const std::string& sq
 std::pair<Result, std::string> run_explained(Database& db, const std::string& sql,
                                              ExecOptions options);
 
+// `sql` on the GPU over columns streamed from host memory in batches of `batch_rows`,
+// checked to run streamed and to give the CPU engine's result; returns the --explain text.
+std::string check_streamed(Database& db, const std::string& sql, uint64_t batch_rows);
+
 // The GPU refuses `sql` as Unsupported with a message holding `reason`, and auto runs it on
 // the CPU engine, whose answer it returns unchanged.
 void check_declined_to_cpu(Database& db, const std::string& sql, const std::string& reason);

@@ -7,6 +7,7 @@
 #include <bit>
 
 #include "compiler/codegen/gpu_program.h"
+#include "compiler/plan/distinct_bitmaps.h"
 #include "compiler/plan/shared_placement.h"
 #include "templates/tally_date_parts.cuh"
 #include "tests/unit/support/planner_fixture.h"
@@ -497,7 +498,7 @@ namespace tally {
 
 TEST_CASE("plan layout: COUNT(DISTINCT) over at most 64 values keeps them as bits") {
   // l_shipmode's 7 codes and l_linenumber's 1-7 fit a word's bits; l_suppkey's thousands
-  // and a DOUBLE keep the DISTINCT set, as does the interpreter's own layout.
+  // take a bitmap, a DOUBLE keeps the DISTINCT set, as does the interpreter's own layout.
   const GpuPlan p = plan(
       "SELECT l_returnflag, COUNT(DISTINCT l_shipmode), COUNT(DISTINCT l_linenumber), "
       "COUNT(DISTINCT EXTRACT(MONTH FROM l_shipdate)), COUNT(DISTINCT l_suppkey), "
@@ -512,11 +513,12 @@ TEST_CASE("plan layout: COUNT(DISTINCT) over at most 64 values keeps them as bit
   CHECK(p.layout.distinct_base[2] == 1);
   CHECK(p.layout.fields[static_cast<size_t>(p.layout.aggregate_fields[0][0])].kind ==
         FieldKind::DistinctBits);
-  CHECK(p.distinct_capacity > 0);  // l_suppkey's and the DOUBLE's set
+  CHECK(p.distinct_capacity > 0);  // the DOUBLE's set
   const std::string explain = describe_plan(p);
   CHECK(explain.find("agg0: the values seen as one word's bits (bit = value - 0)") !=
         std::string::npos);
-  CHECK(explain.find("agg3:") == std::string::npos);
+  CHECK(explain.find("agg3: the values seen as bits of a bitmap") != std::string::npos);
+  CHECK(explain.find("agg4:") == std::string::npos);
   // Only bits: no set at all.
   CHECK(plan("SELECT COUNT(DISTINCT l_shipmode), COUNT(*) FROM lineitem").distinct_capacity == 0);
   // The interpreter keeps the set for every DISTINCT aggregate.
@@ -525,6 +527,51 @@ TEST_CASE("plan layout: COUNT(DISTINCT) over at most 64 values keeps them as bit
   const TablePtr table = layout_db().table(q.table);
   CHECK(layout_states(q, scan_stats(q, *table), table->rows()).aggregate_states[0] ==
         StateKind::Count);
+}
+
+TEST_CASE("plan layout: DISTINCT over a bounded domain keeps a bitmap a slot") {
+  const std::string sql =
+      "SELECT l_returnflag, COUNT(DISTINCT l_suppkey), SUM(DISTINCT l_quantity), "
+      "COUNT(DISTINCT CAST(l_tax AS DOUBLE)), COUNT(*) FROM lineitem GROUP BY 1";
+  const GpuPlan p = plan(sql);
+  REQUIRE(p.strategy != GpuStrategy::Hash);
+  REQUIRE(p.distinct_bitmaps.size() == 4);
+  const BoundSelect q = test::bind_first(layout_db(), sql);
+  const ColumnStats suppkey =
+      scan_stats(q, *layout_db().table(q.table)).at(q.aggregates[0].arg->index);
+  const DistinctBitmap& first = p.distinct_bitmaps[0];
+  CHECK(first.base == suppkey.min);
+  CHECK(first.values == static_cast<uint64_t>(suppkey.max - suppkey.min + 1));
+  CHECK(first.first_bit == 0);
+  // The second starts at a word past the first's slots.
+  const DistinctBitmap& second = p.distinct_bitmaps[1];
+  CHECK(second.values > 0);
+  CHECK(second.first_bit % 32 == 0);
+  CHECK(second.first_bit >= p.slots * first.values);
+  CHECK(p.distinct_bitmap_words * 32 >= second.first_bit + p.slots * second.values);
+  CHECK_FALSE(in_distinct_bitmap(p, 2));  // a DOUBLE: the set
+  CHECK_FALSE(in_distinct_bitmap(p, 3));
+  CHECK(p.distinct_capacity > 0);
+  // Without the DOUBLE nothing probes the set.
+  CHECK(plan("SELECT l_returnflag, COUNT(DISTINCT l_suppkey) FROM lineitem GROUP BY 1")
+            .distinct_capacity == 0);
+  // A hash table's slots grow with its capacity: it keeps the set, sized for the pairs the
+  // bitmaps held when a planned table becomes one.
+  const GpuPlan hash = plan(sql, GpuStrategy::Hash);
+  CHECK(hash.distinct_bitmaps.empty());
+  CHECK(hash.distinct_capacity > 0);
+  const GpuPlan bitmaps_only =
+      plan("SELECT l_returnflag, COUNT(DISTINCT l_suppkey) FROM lineitem GROUP BY 1");
+  const GpuPlan grown = with_hash_capacity(bitmaps_only, 4096);
+  CHECK(grown.distinct_bitmaps.empty());
+  CHECK(grown.distinct_bitmap_words == 0);
+  CHECK(grown.distinct_capacity >=
+        2 * std::min(bitmaps_only.rows, bitmaps_only.slots * first.values));
+  // Past a set's size (a bitmap of 384 bits a pair and more than 1 MiB) the set stays.
+  const GpuPlan sparse = plan(
+      "SELECT l_orderkey, COUNT(DISTINCT l_partkey) FROM lineitem GROUP BY 1", GpuStrategy::Direct);
+  CHECK_FALSE(in_distinct_bitmap(sparse, 0));
+  CHECK(sparse.distinct_capacity > 0);
 }
 
 }  // namespace tally
