@@ -208,6 +208,21 @@ int CudaExprEmitter::string_domain_of(const Expr& e) const {
   return -1;
 }
 
+namespace {
+
+// An operation on parameters alone (CAST(? AS DATE) + INTERVAL '6' MONTH) gives every row the
+// same value: the host evaluates it once an execution as a one-entry lookup, which the kernel
+// reads once (cuda_expr_lookups.cpp), where each row recomputed it (a civil-date conversion,
+// say). A failure still reaches only the rows that evaluate it.
+bool same_in_every_row(const Expr& e) {
+  return e.kind != ExprKind::Constant && e.kind != ExprKind::Parameter &&
+         contains_kind(e, ExprKind::Parameter) && !contains_kind(e, ExprKind::ColumnRef) &&
+         !contains_kind(e, ExprKind::GroupKeyRef) && !contains_kind(e, ExprKind::AggregateRef) &&
+         !contains_kind(e, ExprKind::Grouping);
+}
+
+}  // namespace
+
 CudaOperand CudaExprEmitter::emit(const Expr& e, std::string& out) {
   // An INTERVAL's three parts have no device form; auto runs the CPU engine.
   if (e.type.is_interval()) unsupported_on_gpu(fmt::format("the INTERVAL value \"{}\"", e.text));
@@ -227,6 +242,7 @@ CudaOperand CudaExprEmitter::emit(const Expr& e, std::string& out) {
   if (read.kind == StringRead::Kind::PerString) return emit_per_string(e, *read.source, out);
   if (read.kind == StringRead::Kind::Constant) return emit_constant_lookup(e, out);
   if (read.kind == StringRead::Kind::TwoStrings) return emit_string_comparison(e, out);
+  if (same_in_every_row(e)) return emit_constant_lookup(e, out);
   return emit_node(e, out);
 }
 

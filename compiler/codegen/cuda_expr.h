@@ -85,6 +85,10 @@ class CudaExprEmitter {
   int lookup_id(const DictLookup& lookup);
   // The entry `index` of lookup `id`, read as a value of `type`.
   CudaOperand read_lookup(const Type& type, int id, const std::string& index, std::string& out);
+  CudaOperand read_constant_lookup(const Type& type, int id, std::string& out);
+  // The expression reading entry `index` of lookup table `table` as `type`.
+  std::string lookup_value(const Type& type, const std::string& table,
+                           const std::string& index) const;
   // A computed VARCHAR: its id in its string domain (compiler/plan/string_domain.h).
   CudaOperand emit_string(const Expr& e, std::string& out);
   // A non-string expression over one computed string: a table by domain id.
@@ -127,6 +131,8 @@ class CudaExprEmitter {
   const std::vector<ColumnNames>& columns_;
   std::vector<StringDomain>* string_domains_;
   std::vector<std::string> lookup_names_;  // per lookup: its table's values (`<name>_null`)
+  // Per lookup of no column: the preamble's copy of its one entry ("" until read).
+  std::vector<std::string> constant_lookups_;
   int domain_ = -1;  // the domain the string being emitted belongs to (-1: none)
   std::vector<CudaOperand> key_operands_, aggregate_operands_;  // set_group_operands
   std::vector<std::pair<int, CudaOperand>> column_operands_;    // set_column_operand

@@ -51,8 +51,40 @@ int CudaExprEmitter::lookup_id(const DictLookup& lookup) {
 
 CudaOperand CudaExprEmitter::read_lookup(const Type& type, int id, const std::string& index,
                                          std::string& out) {
+  const DictLookup& lookup = lookups_.at(static_cast<size_t>(id));
+  const bool constant = lookup.scan_column < 0 && lookup.domain_input < 0;
+  if (constant) return read_constant_lookup(type, id, out);
   const std::string name = symbols_.fresh_pair("looked_up");
   const std::string& table = lookup_names_.at(static_cast<size_t>(id));
+  const std::string value = lookup_value(type, table, index);
+  // Flag 2: evaluating this entry on the host failed (a cast, say); the row reports it.
+  out += fmt::format(
+      "const {0} {1} = {2}; const bool {1}_null = {3}_null[{4}] != 0;\n"
+      "if ({3}_null[{4}] == 2) raise_status(status, kStatusLookupError);\n",
+      cuda_type(type), name, value, table, index);
+  return {name, name + "_null"};
+}
+
+// A lookup of no column (a string constant's id in a CASE's domain) has one entry: the kernel
+// reads it once, and a row that evaluates it only checks the host's failure flag.
+CudaOperand CudaExprEmitter::read_constant_lookup(const Type& type, int id, std::string& out) {
+  if (constant_lookups_.size() <= static_cast<size_t>(id)) constant_lookups_.resize(id + 1);
+  std::string& name = constant_lookups_[static_cast<size_t>(id)];
+  const std::string& table = lookup_names_.at(static_cast<size_t>(id));
+  if (name.empty()) {
+    name = symbols_.fresh_pair(table + "_at0");
+    preamble_ += fmt::format(
+        "  const {0} {1} = {2}; const bool {1}_null = {3}_null[0] != 0;\n"
+        "  const bool {1}_failed = {3}_null[0] == 2;\n"
+        "  (void){1}; (void){1}_null; (void){1}_failed;\n",
+        cuda_type(type), name, lookup_value(type, table, "0"), table);
+  }
+  out += fmt::format("if ({}_failed) raise_status(status, kStatusLookupError);\n", name);
+  return {name, name + "_null"};
+}
+
+std::string CudaExprEmitter::lookup_value(const Type& type, const std::string& table,
+                                          const std::string& index) const {
   std::string value;
   switch (type.id) {
     case TypeId::Boolean:
@@ -69,12 +101,7 @@ CudaOperand CudaExprEmitter::read_lookup(const Type& type, int id, const std::st
     default:
       value = fmt::format("(i64){}[{}]", table, index);
   }
-  // Flag 2: evaluating this entry on the host failed (a cast, say); the row reports it.
-  out += fmt::format(
-      "const {0} {1} = {2}; const bool {1}_null = {3}_null[{4}] != 0;\n"
-      "if ({3}_null[{4}] == 2) raise_status(status, kStatusLookupError);\n",
-      cuda_type(type), name, value, table, index);
-  return {name, name + "_null"};
+  return value;
 }
 
 int CudaExprEmitter::domain_for(const Expr& e) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "compiler/common/error.h"
 #include "runtime/session/database.h"
 #include "tests/unit/support/result_check.h"
 #include "tests/unit/support/result_compare.h"
@@ -67,6 +68,37 @@ TEST_CASE("gpu lifted constants: another date or threshold reuses the kernels - 
   check_against_cpu(run(with_parameter, DeviceChoice::Gpu, {"5000"}), with_parameter, {"5000"});
   check_against_cpu(run(test::query_file("tpch_q6"), DeviceChoice::Gpu),
                     test::query_file("tpch_q6"));
+}
+
+// An operation on parameters alone is one lookup entry the host evaluates an execution
+// (compiler/codegen/cuda_expr.cpp same_in_every_row): the rows it gives must be the CPU's, and
+// its failure must stop the statement exactly where a row reaches it.
+TEST_CASE("gpu lifted constants: an operation on parameters is evaluated once per execution") {
+  const std::string window = test::query_file("monthly_window");
+  for (const auto& [from, to] :
+       {std::pair{"1995-01-01", "1995-01-01"}, std::pair{"1996-11-15", "1996-03-31"}}) {
+    check_against_cpu(run(window, DeviceChoice::Gpu, {from, to}), window, {from, to});
+  }
+  // 1 / 0: no row passes l_quantity < 0, so nothing evaluates it; every row does without it.
+  const std::string unreached =
+      "SELECT COUNT(*) FROM lineitem WHERE l_quantity < 0 AND l_tax < CAST(? AS INTEGER) / "
+      "CAST(? AS INTEGER)";
+  check_against_cpu(run(unreached, DeviceChoice::Gpu, {"1", "0"}), unreached, {"1", "0"});
+  const std::string reached =
+      "SELECT COUNT(*) FROM lineitem WHERE l_tax < CAST(? AS INTEGER) / CAST(? AS INTEGER)";
+  std::string messages[2];
+  for (DeviceChoice device : {DeviceChoice::Cpu, DeviceChoice::Gpu}) {
+    ExecOptions options;
+    options.device = device;
+    options.parameters = {"1", "0"};
+    try {
+      lifted_db().execute_script(reached, options, [](const StatementOutcome&) {});
+    } catch (const Error& e) {
+      messages[device == DeviceChoice::Gpu] = e.what();
+    }
+  }
+  CHECK(messages[0].find("division by zero") != std::string::npos);
+  CHECK(messages[1] == messages[0]);
 }
 
 }  // namespace tally

@@ -210,6 +210,25 @@ TEST_CASE(
   CHECK(wait < cuda.find("for (u64 slot", finalizer));
 }
 
+TEST_CASE("codegen: an operation on parameters is read once and not computed in every row") {
+  // The host evaluates it as a one-entry lookup; the kernel copies the entry before its rows
+  // and a row that evaluates the operation checks only the entry's failure flag.
+  const std::string cuda = emitted_cuda(
+      "SELECT COUNT(*) FROM lineitem WHERE l_shipdate < CAST(? AS DATE) + INTERVAL '6' MONTH "
+      "AND l_quantity < CAST(? AS INTEGER) * 2");
+  INFO(cuda);
+  const size_t scan = cuda.find("tally_scan(");
+  REQUIRE(scan != std::string::npos);
+  CHECK(cuda.find("add_months(", scan) == std::string::npos);
+  const size_t copy = cuda.find("host_value_at0 = ", scan);
+  const size_t check = cuda.find("if (host_value_at0_failed) raise_status", scan);
+  const size_t rows = cuda.find("walk_rows", scan);
+  CHECK(copy < rows);
+  CHECK(check > rows);
+  CHECK(check != std::string::npos);
+  CHECK(cuda.find("host_value1_at0 = ", scan) < rows);  // CAST(? AS INTEGER) * 2
+}
+
 TEST_CASE("codegen: a Scan with a DISTINCT set reads its rows one at a time") {
   // Unrolled, a DISTINCT set's probe loops made the Scan 14-32x slower (H200, SF 10:
   // bench/RESULTS.md, "DISTINCT aggregates walk row by row"); the same tables without the
