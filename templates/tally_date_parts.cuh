@@ -146,13 +146,13 @@ TALLY_HD i64 period_index(i64 days, int period) {
 // divisions of ymd_from_days took 4-5x a month key's Scan (H200, SF 10: 0.67 ms a month key).
 // From March, a civil year's months are yoe * 12 + mp + 2 whichever year they fall in.
 TALLY_HD i64 period_index32(i64 days, int period) {
+  if (period == kPeriodWeeks) {
+    const unsigned kShiftWeeks = 153391689u;  // x 7 = 2^30 - 1
+    return (i64)(((unsigned)days + 3u + kShiftWeeks * 7u) / 7u) - (i64)kShiftWeeks;
+  }
   const unsigned kShiftEras = 7350;  // 7,350 x 146,097 days pass 2^30
   const unsigned shifted_months = kShiftEras * 400u * 12u;
   const unsigned z = (unsigned)days + 719468u + kShiftEras * 146097u;
-  if (period == kPeriodWeeks) {
-    const unsigned kShiftWeeks = 153391689u;  // x 7 < 2^30 - 1
-    return (i64)(((unsigned)days + 3u + kShiftWeeks * 7u) / 7u) - (i64)kShiftWeeks;
-  }
   const unsigned era = z / 146097u;
   const unsigned doe = z - era * 146097u;
   const unsigned yoe = (doe - doe / 1460u + doe / 36524u - doe / 146096u) / 365u;
