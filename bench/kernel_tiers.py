@@ -12,7 +12,10 @@ probe loop (bench/RESULTS.md, session 37). For every statement over lineitem in 
 times with `SET quick_kernels = off`, and this prints the median kernel ms (init + scan +
 finalize) of each tier's last REPS runs, their ratio, and "UNROLLED SLOWER" where the unrolled
 Scan takes more than 1.1x the quick one. Where both tiers compile the same Scan the ratio is
-about 1. Exit status 0, or 1 when a run failed. Needs only the Python standard library.
+about 1. Beside them: the MB of columns the statement's Scan reads (its first run's upload,
+the columns' device encoding), the floor that many bytes take at --bandwidth GB/s (default
+4620, an H200's measured read bandwidth; 3090 for an H100), and the unrolled time over it.
+Exit status 0, or 1 when a run failed. Needs only the Python standard library.
 """
 import argparse
 import glob
@@ -70,7 +73,11 @@ def tier_times(tally, sql, parameters, args):
     kernels = [r["kernels"] for r in parse_timing(done.stderr) if "kernels" in r]
     if len(kernels) != 2 * runs:
         return None, [f"{len(kernels)} GPU runs reported, {2 * runs} expected"]
-    return (statistics.median(kernels[1:runs]), statistics.median(kernels[runs + 1:])), []
+    # The first run uploads every column the statement reads; later runs find them resident.
+    uploaded = re.search(r"\(([\d.]+) MB of columns", done.stderr)
+    megabytes = float(uploaded.group(1)) if uploaded else float("nan")
+    return (statistics.median(kernels[1:runs]), statistics.median(kernels[runs + 1:]),
+            megabytes), []
 
 
 def main():
@@ -79,12 +86,16 @@ def main():
     parser.add_argument("files", nargs="*")
     parser.add_argument("--sf", type=float, default=10)
     parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--bandwidth", type=float, default=4620,
+                        help="the device's read bandwidth in GB/s, for the floor")
     args = parser.parse_args()
     files = args.files or sorted(glob.glob(os.path.join(HERE, "..", "queries", "*.sql"))) + [
         os.path.join(HERE, "kernel_tier_shapes.sql")]
-    print(f"kernel tiers, TPC-H SF {args.sf:g}, median kernel ms of {args.reps} runs a tier")
-    print("| statement | quick | unrolled | unrolled / quick | |")
-    print("|---|---|---|---|---|")
+    print(f"kernel tiers, TPC-H SF {args.sf:g}, median kernel ms of {args.reps} runs a tier; "
+          f"floor: the columns read at {args.bandwidth:g} GB/s")
+    print("| statement | MB read | floor | quick | unrolled | unrolled / quick | unrolled / floor "
+          "| |")
+    print("|---|---|---|---|---|---|---|---|")
     failed = 0
     for path in files:
         parameters = file_parameters(path)
@@ -94,12 +105,14 @@ def main():
             times, why = tier_times(args.tally, sql, parameters, args)
             if times is None:
                 failed += 1
-                print(f"| {name} | failed: {' '.join(why)} | | | |")
+                print(f"| {name} | failed: {' '.join(why)} | | | | | | |")
                 continue
-            quick, unrolled = times
+            quick, unrolled, megabytes = times
+            floor = megabytes / args.bandwidth  # MB / (GB/s) = ms
             ratio = unrolled / quick if quick > 0 else float("nan")
             flag = "UNROLLED SLOWER" if ratio > SLOWER else ""
-            print(f"| {name} | {quick:.3f} | {unrolled:.3f} | {ratio:.2f} | {flag} |", flush=True)
+            print(f"| {name} | {megabytes:.1f} | {floor:.3f} | {quick:.3f} | {unrolled:.3f} | "
+                  f"{ratio:.2f} | {unrolled / floor:.1f}x | {flag} |", flush=True)
     return 1 if failed else 0
 
 
