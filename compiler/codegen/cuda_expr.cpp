@@ -216,9 +216,7 @@ namespace {
 // say). A failure still reaches only the rows that evaluate it.
 bool same_in_every_row(const Expr& e) {
   return e.kind != ExprKind::Constant && e.kind != ExprKind::Parameter &&
-         contains_kind(e, ExprKind::Parameter) && !contains_kind(e, ExprKind::ColumnRef) &&
-         !contains_kind(e, ExprKind::GroupKeyRef) && !contains_kind(e, ExprKind::AggregateRef) &&
-         !contains_kind(e, ExprKind::Grouping);
+         contains_kind(e, ExprKind::Parameter) && is_row_invariant(e);
 }
 
 }  // namespace

@@ -202,8 +202,8 @@ std::string StateMerges::shared_table_declarations() {
 // Evaluates every aggregate argument once per row; the merges then only move values. An
 // aggregate of two arguments skips the row where either is NULL. A DISTINCT aggregate's
 // input counts as NULL unless this row added (slot, aggregate, value) to the DISTINCT set,
-// or set its bit of the aggregate's bitmap, so each value reaches its group's state once. The M2
-// pass merges no DISTINCT state and leaves the set alone.
+// or set its bit of the aggregate's bitmap, so each value reaches its group's state once.
+// The M2 pass merges no DISTINCT state and leaves the set and bitmaps alone.
 std::vector<StateMerges::Input> StateMerges::aggregate_inputs(std::string& code) {
   // Only the aggregates that own a field this pass merges: one whose fields are all shared
   // (REGR_SLOPE(y, x) beside REGR_COUNT(y, x)) would evaluate arguments nobody reads.
@@ -231,32 +231,31 @@ std::vector<StateMerges::Input> StateMerges::aggregate_inputs(std::string& code)
         v.null = v.null == "false" ? k.null : fmt::format("({} || {})", v.null, k.null);
       }
     }
-    // CountDistinctBits keeps its values as bits: no set.
-    const bool in_set =
-        call.distinct && ctx_.plan.layout.aggregate_states[a] != StateKind::CountDistinctBits;
-    if (in_set && !m2_pass_ && in_distinct_bitmap(ctx_.plan, a)) {
-      const DistinctBitmap& b = ctx_.plan.distinct_bitmaps[a];
+    if (keeps_seen_values(ctx_.query, ctx_.plan.layout, a) && !m2_pass_) {
       const std::string skip = ctx_.symbols.fresh(hints_[a] + "_seen");
-      code += fmt::format(
-          "bool {0} = {1};\nif (!{0}) {0} = !distinct_bitmap.insert({2}ull + (u64)slot * {3}ull + "
-          "(u64)((i64)({4}) - ({5}ll)));\n",
-          skip, v.null, b.first_bit, b.values, v.value, b.base);
-      v.null = skip;
-    } else if (in_set && !m2_pass_) {
-      if (a >= 64) {
-        throw Error(ErrorKind::Unsupported,
-                    "more than 64 aggregates with DISTINCT is not supported on the GPU yet");
-      }
-      const std::string skip = ctx_.symbols.fresh(hints_[a] + "_seen");
-      code += fmt::format(
-          "bool {0} = {1};\nif (!{0}) {0} = !distinct.insert((u64)slot * 64 + {2}, "
-          "distinct_image({3}));\n",
-          skip, v.null, a, v.value);
+      code += fmt::format("bool {0} = {1};\nif (!{0}) {0} = !{2};\n", skip, v.null,
+                          seen_insert(a, v.value));
       v.null = skip;
     }
     inputs.push_back(v);
   }
   return inputs;
+}
+
+// The call adding aggregate a's `value` in this row's slot to the values seen, true when it
+// was new: a bit of the aggregate's bitmap, or a (slot, aggregate) pair of the DISTINCT set.
+std::string StateMerges::seen_insert(size_t a, const std::string& value) const {
+  if (in_distinct_bitmap(ctx_.plan, a)) {
+    const DistinctBitmap& b = ctx_.plan.distinct_bitmaps[a];
+    return fmt::format(
+        "distinct_bitmap.insert({}ull + (u64)slot * {}ull + (u64)((i64)({}) - ({}ll)))",
+        b.first_bit, b.values, value, b.base);
+  }
+  if (a >= 64) {
+    throw Error(ErrorKind::Unsupported,
+                "more than 64 aggregates with DISTINCT is not supported on the GPU yet");
+  }
+  return fmt::format("distinct.insert((u64)slot * 64 + {}, distinct_image({}))", a, value);
 }
 
 std::string StateMerges::merge_row() {

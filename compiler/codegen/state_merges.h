@@ -64,6 +64,7 @@ class StateMerges {
   const PackedCells& packing() const;
   bool packed(size_t f) const;
   bool in_pass(size_t f) const;
+  std::string seen_insert(size_t a, const std::string& value) const;
   std::string block_cell(size_t f, const std::string& index) const;
   std::string shared_table_declarations();
   std::string flush_shared_tables();

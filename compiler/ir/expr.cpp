@@ -244,10 +244,13 @@ void mark_scan_columns(const Expr& e, std::vector<bool>& reads) {
   for (const auto& c : e.children) mark_scan_columns(*c, reads);
 }
 
+bool is_row_invariant(const Expr& e) {
+  return !contains_kind(e, ExprKind::ColumnRef) && !contains_kind(e, ExprKind::GroupKeyRef) &&
+         !contains_kind(e, ExprKind::AggregateRef) && !contains_kind(e, ExprKind::Grouping);
+}
+
 bool is_constant_expr(const Expr& e) {
-  return !contains_kind(e, ExprKind::ColumnRef) && !contains_kind(e, ExprKind::Parameter) &&
-         !contains_kind(e, ExprKind::GroupKeyRef) && !contains_kind(e, ExprKind::AggregateRef) &&
-         !contains_kind(e, ExprKind::Grouping);
+  return is_row_invariant(e) && !contains_kind(e, ExprKind::Parameter);
 }
 
 }  // namespace tally

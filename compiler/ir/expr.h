@@ -174,6 +174,9 @@ std::string function_to_string(const Expr& e);
 // SELECT/HAVING/ORDER BY expressions to GROUP BY keys.
 bool expr_equal(const Expr& a, const Expr& b);
 
+// True if the expression references no column, key or aggregate: every row gives it the same
+// value (parameters allowed).
+bool is_row_invariant(const Expr& e);
 // True if the expression references no column, parameter, key or aggregate.
 bool is_constant_expr(const Expr& e);
 // True if any node is of the given kind.

@@ -17,8 +17,7 @@ uint64_t round_to_word(uint64_t bits) { return (bits + 31) / 32 * 32; }
 // Whether some DISTINCT aggregate keeps its values in the set.
 bool probes_distinct_set(const BoundSelect& query, const GpuPlan& plan) {
   for (size_t a = 0; a < query.aggregates.size(); ++a) {
-    if (!query.aggregates[a].distinct || in_distinct_bitmap(plan, a)) continue;
-    if (plan.layout.aggregate_states[a] != StateKind::CountDistinctBits) return true;
+    if (keeps_seen_values(query, plan.layout, a) && !in_distinct_bitmap(plan, a)) return true;
   }
   return false;
 }
@@ -33,7 +32,7 @@ void place_distinct_bitmaps(GpuPlan& plan, const BoundSelect& query,
   std::vector<DistinctBitmap> bitmaps(query.aggregates.size());
   uint64_t total = 0;
   for (size_t a = 0; a < query.aggregates.size(); ++a) {
-    if (plan.layout.aggregate_states[a] == StateKind::CountDistinctBits) continue;
+    if (!keeps_seen_values(query, plan.layout, a)) continue;
     const std::optional<DistinctDomain> domain = distinct_domain(query.aggregates[a], stats);
     if (!domain) continue;
     const long double bits = static_cast<long double>(plan.slots) * domain->values;

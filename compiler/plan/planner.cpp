@@ -54,15 +54,26 @@ void check_sum_bounds(const BoundSelect& query, const std::vector<ColumnStats>& 
   }
 }
 
-// Entries for the DISTINCT set: per DISTINCT aggregate at most groups x the argument's
-// domain pairs, and never more than the rows; twice that, so probes stay short.
+// A DISTINCT aggregate's (group, value) pairs: at most groups x its argument's domain, and
+// never more than the rows.
+long double distinct_pairs(uint64_t rows, long double groups, long double domain) {
+  return std::min(static_cast<long double>(rows),
+                  std::max<long double>(1, groups) * std::max<long double>(1, domain));
+}
+
+// The DISTINCT set's entries for `pairs` pairs: twice that, so probes stay short.
+uint64_t distinct_set_entries(long double pairs) {
+  return std::max(kMinHashCapacity, next_pow2(static_cast<uint64_t>(2 * pairs)));
+}
+
+// Entries for the DISTINCT set of every aggregate that keeps its values apart.
 uint64_t distinct_capacity(const BoundSelect& query, const StateLayout& layout,
                            const std::vector<ColumnStats>& stats, uint64_t rows, uint64_t groups) {
   long double pairs = 0;
   bool any = false;
   for (size_t i = 0; i < query.aggregates.size(); ++i) {
     const AggregateCall& a = query.aggregates[i];
-    if (!a.distinct || layout.aggregate_states[i] == StateKind::CountDistinctBits) continue;
+    if (!keeps_seen_values(query, layout, i)) continue;
     any = true;
     long double domain = static_cast<long double>(rows);
     if (a.arg->type.is_string() && a.arg->kind != ExprKind::ColumnRef) {
@@ -74,11 +85,10 @@ uint64_t distinct_capacity(const BoundSelect& query, const StateLayout& layout,
         domain = std::min(domain, static_cast<long double>(s.max) - s.min + 1);
       }
     }
-    pairs += std::min(static_cast<long double>(rows),
-                      std::max<long double>(1, groups) * std::max<long double>(1, domain));
+    pairs += distinct_pairs(rows, static_cast<long double>(groups), domain);
   }
   if (!any) return 0;  // an empty input still needs a (small) set for the kernel to name
-  return std::max(kMinHashCapacity, next_pow2(static_cast<uint64_t>(2 * pairs)));
+  return distinct_set_entries(pairs);
 }
 
 // A HUGEINT's DISTINCT set hashes 64-bit words on the device: it runs on the CPU.
@@ -216,14 +226,16 @@ GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity) {
   if (plan.block_cache_slots == 0) plan.block_table = {};  // a grown table keeps its cache
   plan.launches = aggregation_launches(false, plan.layout.second_pass());
   // Bitmaps are indexed by slot, and a hash table's capacity grows: its DISTINCT uses the set.
-  uint64_t pairs = 0;
+  long double pairs = 0;
   for (const DistinctBitmap& b : plan.distinct_bitmaps) {
-    pairs += std::min(std::max<uint64_t>(plan.rows, 1), b.values * plan.slots);
+    if (b.values > 0) {
+      pairs +=
+          distinct_pairs(std::max<uint64_t>(plan.rows, 1), static_cast<long double>(plan.slots),
+                         static_cast<long double>(b.values));
+    }
   }
-  if (pairs > 0) {
-    plan.distinct_capacity =
-        std::max({plan.distinct_capacity, kMinHashCapacity, next_pow2(2 * pairs)});
-  }
+  if (pairs > 0)
+    plan.distinct_capacity = std::max(plan.distinct_capacity, distinct_set_entries(pairs));
   plan.distinct_bitmaps.clear();
   plan.distinct_bitmap_words = 0;
   plan.slots = std::max<uint64_t>(capacity, 1);

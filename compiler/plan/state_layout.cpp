@@ -63,6 +63,10 @@ std::pair<const StateInfo*, int> device_state(const AggregateCall& call,
 
 }  // namespace
 
+bool keeps_seen_values(const BoundSelect& query, const StateLayout& layout, size_t a) {
+  return query.aggregates[a].distinct && layout.aggregate_states[a] != StateKind::CountDistinctBits;
+}
+
 std::optional<DistinctDomain> distinct_domain(const AggregateCall& call,
                                               const std::vector<ColumnStats>& stats) {
   if (!call.distinct || !call.arg || call.key) return std::nullopt;

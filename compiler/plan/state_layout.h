@@ -47,6 +47,11 @@ struct StateLayout {
 StateLayout layout_states(const BoundSelect& query, const std::vector<ColumnStats>& stats,
                           uint64_t rows, bool distinct_bits = false);
 
+// Whether aggregate `a` keeps the DISTINCT values it has seen apart from its fields, in the
+// DISTINCT set or a bitmap (compiler/plan/distinct_bitmaps.h): a DISTINCT aggregate whose
+// state is not CountDistinctBits, whose one field is those values.
+bool keeps_seen_values(const BoundSelect& query, const StateLayout& layout, size_t a);
+
 // The values a DISTINCT aggregate's argument can take, where they are a dense range of
 // integers: a dictionary column's codes, or an integer, DATE or DECIMAL range (its unscaled
 // integers) the statistics bound. Value `base` is the range's first.
