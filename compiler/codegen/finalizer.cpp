@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <bit>
 #include <string_view>
 
 #include "compiler/codegen/group_slot.h"
@@ -168,21 +170,28 @@ std::string cell_operand(const std::string& cell, const Type& type) {
   return fmt::format("(i64){}", cell);
 }
 
-// The group's cells into locals, HAVING on them, and only a kept group takes an output row.
+// The group's cells into locals and HAVING on them, for an occupied slot only (a final or the
+// predicate may raise a status); a group HAVING drops takes no output row.
 std::string having_group(const AggregationContext& ctx) {
   const CellTargets local{true, ctx.query.group_keys.size(), ctx.query.aggregates.size()};
-  const CellTargets out{false, local.nk, local.na};
   std::string b;
   if (local.nk > 0)
     b += fmt::format("i128 group_keys[{0}]; bool group_key_nulls[{0}];\n", local.nk);
   if (local.na > 0) {
     b += fmt::format("i128 group_values[{0}]; bool group_value_nulls[{0}];\n", local.na);
   }
-  b += key_outputs(ctx, local);
+  b += "if (keep) {\n" + key_outputs(ctx, local);
   for (size_t a = 0; a < local.na; ++a) b += final_code(ctx, a, local);
   b += ctx.having_code;
-  b += fmt::format("if ({} || !({})) continue;\n", ctx.having.null, ctx.having.value);
-  b += "const u64 group = atomicAdd(out_count, 1ull);\n";
+  b += fmt::format("keep = !({}) && ({});\n}}\n", ctx.having.null, ctx.having.value);
+  return b;
+}
+
+// A kept group's cells from the locals into its output row.
+std::string having_outputs(const AggregationContext& ctx) {
+  const CellTargets local{true, ctx.query.group_keys.size(), ctx.query.aggregates.size()};
+  const CellTargets out{false, local.nk, local.na};
+  std::string b;
   for (size_t i = 0; i < local.nk; ++i) {
     b += fmt::format("{} = {}; {} = {};\n", out.key(i), local.key(i), out.key_null(i),
                      local.key_null(i));
@@ -258,26 +267,60 @@ std::string unpack_count_sum(const AggregationContext& ctx) {
       flushed_term(ctx, sum), offset);
 }
 
+// Slots a lane looks at before its warp claims their groups' rows: one below 2^23 slots, up
+// to 16 (at least 2^17 claims). On an H200 (bench/RESULTS.md, session 40) 60 M slots a
+// quarter used took 1.97 ms at 1, 0.54 at 8 and 0.43 at 16, but all-used 2^24 slots were
+// fastest at 4, and a HAVING that kept few groups slowed from 0.15 ms at 8 to 0.20 at 16.
+uint32_t slots_a_lane(const GpuPlan& plan) {
+  return static_cast<uint32_t>(std::bit_floor(std::clamp<uint64_t>(plan.state_slots >> 22, 1, 16)));
+}
+
 }  // namespace
 
 std::string finalize_body(AggregationContext& ctx) {
+  const uint64_t slots = ctx.plan.state_slots;
+  const uint32_t per_lane = slots_a_lane(ctx.plan);
+  const bool having = ctx.plan.having_on_device();
+  // A warp's round: lane l's j-th slot is first + 32 j + l. The first loop finds the groups
+  // (with HAVING on the device, the groups it keeps), the warp claims their rows, and the
+  // second loop reads those slots again to write them (templates/tally_output_rows.cuh).
   // A no-op unless launched as the Scan's dependent; then the Scan's states are complete.
-  std::string b = "wait_for_prior_grid();\n" + state_slot_loop_head(ctx.plan, false) + " {\n";
-  b += unpack_count_sum(ctx);
-  b += fmt::format("if (!({})) continue;\n", occupied(ctx));
-  if (ctx.plan.having_on_device()) return b + having_group(ctx) + "}\n";
+  const std::string slot_at = "const u64 slot = first + 32 * j + (threadIdx.x & 31);\n";
+  std::string b = fmt::format(
+      "wait_for_prior_grid();\n"
+      "for (u64 first = global_thread_index() / 32 * {0}; first < {1}ull; "
+      "first += grid_stride() / 32 * {0}) {{\n"
+      "u32 kept = 0;\n"
+      "#pragma unroll {4}\n"
+      "for (u32 j = 0; j < {2}; ++j) {{\n{3}"
+      "if (slot >= {1}ull) break;\n",
+      32 * per_lane, slots, per_lane, slot_at, std::min(per_lane, 4u));
+  std::string unpack = unpack_count_sum(ctx);
+  // Either loop may read neither total: the first needs only whether a slot is used (a hash
+  // table's keys say), the second only what the finals read.
+  if (ctx.packing.packs()) {
+    unpack += fmt::format("(void){}; (void){};\n", ctx.packed_totals[0],
+                          ctx.packed_totals[static_cast<size_t>(ctx.packing.field)]);
+  }
+  b += unpack + fmt::format("bool keep = {};\n", occupied(ctx));
+  if (having) b += having_group(ctx);
+  b += "kept |= (u32)keep << j;\n}\n";
+  b += fmt::format(
+      "WarpOutputRows rows = WarpOutputRows::claim(kept, out_count);\n"
+      "for (u32 j = 0; j < {}; ++j) {{\n"
+      "const u64 group = rows.take(kept, j);\n"
+      "if (((kept >> j) & 1u) == 0) continue;\n{}",
+      per_lane, slot_at);
+  b += unpack;
+  if (having) return b + "bool keep = true;\n" + having_group(ctx) + having_outputs(ctx) + "}\n}\n";
   const CellTargets out{false, ctx.query.group_keys.size(), ctx.query.aggregates.size()};
-  // A row per group from one counter: a warp's adds to it combine into one atomic, and its
-  // lanes' rows are consecutive, so their writes coalesce (a block-wide claim giving each
-  // thread a run of rows ran 2.3x slower: bench/RESULTS_groupby_sweep.md, session 30).
-  b += "const u64 group = atomicAdd(out_count, 1ull);\n";
   b += key_outputs(ctx, out);
   if (ctx.plan.emit_states) {
     b += state_cells_code(ctx);
   } else {
     for (size_t a = 0; a < out.na; ++a) b += final_code(ctx, a, out);
   }
-  b += "}\n";
+  b += "}\n}\n";
   return b;
 }
 

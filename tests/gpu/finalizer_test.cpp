@@ -1,7 +1,8 @@
 // The Finalizer (compiler/codegen/finalizer.cpp): the packed row count and sum taken into
-// locals beside what a block cache flushed, each occupied slot given an output row, checked
-// against the CPU engine where most slots are occupied, where few are, under HAVING, and where
-// a hash table of 2^25 slots makes each thread of the grid (8,192 blocks of 256) walk 16.
+// locals beside what a block cache flushed, each occupied slot given an output row (a warp
+// claims the rows of several slots a lane at once), checked against the CPU engine where most
+// slots are occupied, where few are, under HAVING, and where a hash table of 2^25 slots makes
+// each thread of the grid (8,192 blocks of 256) walk 16.
 #include <doctest/doctest.h>
 
 #include "tests/gpu/strategy_compare.h"
@@ -34,7 +35,9 @@ TEST_CASE("gpu finalizer: dense and sparse tables give the CPU engine's groups")
       // about 280,000 groups spread over 30,000,000 values, and the NULL key
       "SELECT sparse, COUNT(*), SUM(v) FROM t GROUP BY sparse ORDER BY sparse",
       // HAVING on the device: the finals in locals, then a row for the kept groups
-      "SELECT k, COUNT(*), SUM(v) FROM t GROUP BY k HAVING SUM(v) > 2500000 ORDER BY k"};
+      "SELECT k, COUNT(*), SUM(v) FROM t GROUP BY k HAVING SUM(v) > 2500000 ORDER BY k",
+      // HAVING over 30,000,000 slots: each lane looks at 8 slots before its warp claims rows
+      "SELECT sparse, SUM(v) FROM t GROUP BY sparse HAVING SUM(v) > 500000 ORDER BY sparse"};
   for (const char* sql : queries) {
     INFO(sql);
     CHECK(test::compare_gpu_strategies(finalizer_db(), sql) > 0);
