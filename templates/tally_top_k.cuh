@@ -1,8 +1,10 @@
 // tally device library: ORDER BY ... LIMIT k over the Finalizer's result cells, chosen on
 // the device so that only k groups cross the bus (a 15 M-group result is 700 MB of cells).
-// Two launches of one kernel: the first over every group leaves each block's first k
-// groups in order; the second, one block over those candidates, leaves the first k of all
-// and copies their cells out. The order is total (ties go to the lower group index), so
+// One kernel, launched as passes: a pass over groups (or a list of them) leaves each block's
+// first k in order; one block over those leaves the first k of all and copies their cells
+// out. Over many groups a sample's first k come first, and a filter pass keeps only the groups
+// that order no later than the sample's k-th, for the passes to choose from
+// (runtime/gpu/device_top_k.cpp). The order is total (ties go to the lower group index), so
 // the rows are those a stable sort of every group would put first, as the CPU engine does.
 #pragma once
 
@@ -114,18 +116,40 @@ TALLY_DEV void block_first_k(const ResultCellsRef& cells, const u64* list, u32 k
   }
 }
 
-// One pass: the groups [0, groups) (or the `candidates`, when not null) reduced to each
-// block's first `k`, at out[blockIdx.x * k ..]. blockDim.x is a power of two <= 1024.
+// One pass: the groups i * stride for i in [0, groups) (or the `candidates`, when not null)
+// reduced to each block's first `k`, at out[blockIdx.x * k ..]. blockDim.x is a power of two
+// <= 1024.
 template <class Order>
-TALLY_DEV void top_k_pass(const ResultCellsRef& cells, u64 groups, const u64* candidates, u32 k,
-                          u64* out) {
+TALLY_DEV void top_k_pass(const ResultCellsRef& cells, u64 groups, const u64* candidates,
+                          u64 stride, u32 k, u64* out) {
   u64 list[kTopKMax];
   for (u32 i = 0; i < k; ++i) list[i] = kNoGroup;
   for (u64 i = global_thread_index(); i < groups; i += grid_stride()) {
-    const u64 group = candidates ? candidates[i] : i;
+    const u64 group = candidates ? candidates[i] : i * stride;
     if (group != kNoGroup) keep_if_first<Order>(cells, list, k, group);
   }
   block_first_k<Order>(cells, list, k, out + (u64)blockIdx.x * k);
+}
+
+// Every group that orders no later than `threshold`, appended to out (the first `capacity` of
+// them; *count counts all). Where the threshold is the k-th of a sample, these include the
+// first k of all, and one compare a group against the same cells replaces the per-thread lists'
+// chains of dependent reads (2.1 ms for 15 M groups on an H200, bench/RESULTS.md session 40).
+template <class Order>
+TALLY_DEV void top_k_filter(const ResultCellsRef& cells, u64 groups, u64 threshold, u64* out,
+                            u64* count, u64 capacity) {
+  // Block-uniform rounds, so that every lane of a warp reaches the ballot.
+  for (u64 first = (u64)blockIdx.x * blockDim.x; first < groups; first += grid_stride()) {
+    const u64 group = first + threadIdx.x;
+    const bool kept =
+        group < groups && (group == threshold || group_before<Order>(cells, group, threshold));
+    const u32 ballot = __ballot_sync(0xFFFFFFFFu, kept);
+    if (ballot == 0) continue;
+    u64 at = 0;
+    if ((threadIdx.x & 31u) == 0) at = atomicAdd(count, (u64)__popc(ballot));
+    at = __shfl_sync(0xFFFFFFFFu, at, 0) + __popc(ballot & ((1u << (threadIdx.x & 31u)) - 1u));
+    if (kept && at < capacity) out[at] = group;
+  }
 }
 
 // After the last pass: the chosen groups' cells, packed in order, for the host to read.
@@ -162,6 +186,10 @@ enum TopKArg : u32 {
   kTopKGatherValues,
   kTopKGatherValueNulls,
   kTopKOrderFlags,
+  kTopKSampleStride,    // without candidates: the pass reads every stride-th group
+  kTopKThreshold,       // 0, or where the filter pass reads its threshold group
+  kTopKCandidateCount,  // the filter pass: its count of the groups kept
+  kTopKCandidateCapacity,
   kTopKArgCount
 };
 
@@ -176,7 +204,14 @@ TALLY_DEV void top_k_kernel(const u64* args) {
                                 (u32)args[kTopKOrderFlags]};
   const u32 k = (u32)args[kTopKK];
   u64* const out = (u64*)args[kTopKOut];
-  top_k_pass<Order>(cells, args[kTopKGroups], (const u64*)args[kTopKCandidates], k, out);
+  const u64* const threshold = (const u64*)args[kTopKThreshold];
+  if (threshold != nullptr) {
+    top_k_filter<Order>(cells, args[kTopKGroups], *threshold, out, (u64*)args[kTopKCandidateCount],
+                        args[kTopKCandidateCapacity]);
+    return;
+  }
+  top_k_pass<Order>(cells, args[kTopKGroups], (const u64*)args[kTopKCandidates],
+                    args[kTopKSampleStride], k, out);
   if (args[kTopKGatherKeys] == 0) return;
   __syncthreads();
   gather_chosen(cells, out, k, (i128*)args[kTopKGatherKeys], (u8*)args[kTopKGatherKeyNulls],

@@ -34,6 +34,10 @@ enum class TopKArg : int {
   GatherValues,
   GatherValueNulls,
   OrderFlags,
+  SampleStride,
+  Threshold,
+  CandidateCount,
+  CandidateCapacity,
   Count
 };
 

@@ -1,6 +1,8 @@
 #include "runtime/gpu/device_top_k.h"
 
 #include <algorithm>
+#include <deque>
+#include <string_view>
 #include <vector>
 
 #include "compiler/codegen/top_k_kernel.h"
@@ -15,11 +17,88 @@ constexpr uint32_t kBlock = 256;  // the kernel's __launch_bounds__
 // Groups a thread scans in the first pass, at least: fewer blocks, fewer candidates.
 constexpr uint64_t kGroupsPerThread = 16;
 constexpr uint64_t kMaxFirstPassBlocks = 1024;
+// From this many groups a sample of about kSampleGroups comes first: its k-th group bounds
+// the candidates. A thread's list over 57 of 15 M groups was a chain of dependent reads, 2.1
+// ms in all on an H200, where one compare a group against one threshold streams.
+constexpr uint64_t kSampledMinGroups = uint64_t{1} << 16;
+constexpr uint64_t kSampleGroups = uint64_t{1} << 14;
+// Candidates the filter keeps, at most; more (ties with the threshold) and every group goes
+// through the lists as below kSampledMinGroups. About k x groups / kSampleGroups are kept.
+constexpr uint64_t kCandidateCapacity = uint64_t{1} << 16;
 
 uint32_t first_pass_blocks(uint64_t groups) {
   const uint64_t blocks = (groups + kBlock * kGroupsPerThread - 1) / (kBlock * kGroupsPerThread);
   return static_cast<uint32_t>(std::clamp<uint64_t>(blocks, 1, kMaxFirstPassBlocks));
 }
+
+// The passes of the generated tally_top_k kernel over one result's cells.
+class TopKPasses {
+ public:
+  TopKPasses(cuda::BufferPool& pool, const cuda::Module& module, const DeviceResultCells& cells,
+             uint64_t k, uint32_t order_flags)
+      : pool_(pool), kernel_(module.kernel(kTopKKernelName)), k_(k) {
+    args_.assign(static_cast<size_t>(TopKArg::Count), 0);
+    set(TopKArg::Keys, cells.keys.ptr());
+    set(TopKArg::KeyNulls, cells.key_nulls.ptr());
+    set(TopKArg::Values, cells.values.ptr());
+    set(TopKArg::ValueNulls, cells.value_nulls.ptr());
+    set(TopKArg::KeyCount, cells.key_count);
+    set(TopKArg::ValueCount, cells.value_count);
+    set(TopKArg::K, k);
+    set(TopKArg::OrderFlags, order_flags);
+  }
+
+  // The first k of `groups` groups into `chosen`: every stride-th group, or the first `groups`
+  // of `candidates` (when not null). Each block's first k, then one block over those.
+  void first_k(uint64_t groups, uint64_t stride, const cuda::DeviceBuffer* candidates,
+               const cuda::DeviceBuffer& chosen) {
+    const uint32_t blocks = first_pass_blocks(groups);
+    const cuda::DeviceBuffer& block_firsts = hold(blocks * k_ * 8, "top-k candidates");
+    set(TopKArg::Threshold, 0);
+    set(TopKArg::Groups, groups);
+    set(TopKArg::SampleStride, stride);
+    set(TopKArg::Candidates, candidates ? candidates->ptr() : 0);
+    set(TopKArg::Out, block_firsts.ptr());
+    const uint64_t gather = args_[static_cast<size_t>(TopKArg::GatherKeys)];
+    set(TopKArg::GatherKeys, 0);  // only the last launch gathers
+    launch_with_args(kernel_, blocks, kBlock, args_);
+    set(TopKArg::GatherKeys, gather);
+    set(TopKArg::Groups, blocks * k_);
+    set(TopKArg::Candidates, block_firsts.ptr());
+    set(TopKArg::Out, chosen.ptr());
+    launch_with_args(kernel_, 1, kBlock, args_);
+  }
+
+  // The groups that order no later than the group at `threshold` (a device word) into
+  // `kept`; returns how many there are, past its capacity too (waits for the device).
+  uint64_t filter(uint64_t groups, uint64_t threshold, const cuda::DeviceBuffer& kept) {
+    cuda::DeviceBuffer& count = hold(8, "top-k candidate count");
+    count.fill_bytes(0);
+    set(TopKArg::Groups, groups);
+    set(TopKArg::Threshold, threshold);
+    set(TopKArg::Out, kept.ptr());
+    set(TopKArg::CandidateCount, count.ptr());
+    set(TopKArg::CandidateCapacity, kCandidateCapacity);
+    launch_with_args(kernel_, launch_grid(groups), kBlock, args_);
+    uint64_t kept_count = 0;
+    count.download(&kept_count, sizeof kept_count);
+    return kept_count;
+  }
+
+  void set(TopKArg arg, uint64_t word) { args_[static_cast<size_t>(arg)] = word; }
+
+  // A buffer that lives as long as the passes: the launches that use it are asynchronous.
+  cuda::DeviceBuffer& hold(size_t bytes, std::string_view what) {
+    return held_.emplace_back(pool_.allocate(bytes, what));
+  }
+
+ private:
+  cuda::BufferPool& pool_;
+  cuda::Kernel kernel_;
+  uint64_t k_;
+  std::vector<uint64_t> args_;
+  std::deque<cuda::DeviceBuffer> held_;  // a deque: a new buffer moves none held before
+};
 
 }  // namespace
 
@@ -28,9 +107,7 @@ ChosenCells device_top_k(cuda::BufferPool& pool, const cuda::Module& module,
   if (k == 0 || k > kDeviceTopKMax) {
     throw Error(ErrorKind::Internal, "device top-k asked for an unsupported row count");
   }
-  const cuda::Kernel kernel = module.kernel(kTopKKernelName);
-  const uint32_t blocks = first_pass_blocks(cells.groups);
-  cuda::DeviceBuffer candidates = pool.allocate(blocks * k * 8, "top-k candidates");
+  TopKPasses passes(pool, module, cells, k, order_flags);
   cuda::DeviceBuffer chosen = pool.allocate(k * 8, "top-k groups");
   const size_t nk = cells.key_count, na = cells.value_count;
   // One allocation each, at least a byte: a query without keys still passes a pointer.
@@ -38,30 +115,24 @@ ChosenCells device_top_k(cuda::BufferPool& pool, const cuda::Module& module,
   cuda::DeviceBuffer key_nulls = pool.allocate(std::max<size_t>(k * nk, 1), "top-k key NULLs");
   cuda::DeviceBuffer values = pool.allocate(std::max<size_t>(k * na * 16, 1), "top-k values");
   cuda::DeviceBuffer value_nulls = pool.allocate(std::max<size_t>(k * na, 1), "top-k value NULLs");
+  passes.set(TopKArg::GatherKeys, keys.ptr());
+  passes.set(TopKArg::GatherKeyNulls, key_nulls.ptr());
+  passes.set(TopKArg::GatherValues, values.ptr());
+  passes.set(TopKArg::GatherValueNulls, value_nulls.ptr());
 
-  std::vector<uint64_t> args(static_cast<size_t>(TopKArg::Count), 0);
-  auto set = [&](TopKArg arg, uint64_t word) { args[static_cast<size_t>(arg)] = word; };
-  set(TopKArg::Keys, cells.keys.ptr());
-  set(TopKArg::KeyNulls, cells.key_nulls.ptr());
-  set(TopKArg::Values, cells.values.ptr());
-  set(TopKArg::ValueNulls, cells.value_nulls.ptr());
-  set(TopKArg::KeyCount, nk);
-  set(TopKArg::ValueCount, na);
-  set(TopKArg::K, k);
-  set(TopKArg::OrderFlags, order_flags);
-  // Every group, to each block's first k.
-  set(TopKArg::Groups, cells.groups);
-  set(TopKArg::Out, candidates.ptr());
-  launch_with_args(kernel, blocks, kBlock, args);
-  // One block over the candidates, to the first k, and their cells packed.
-  set(TopKArg::Groups, blocks * k);
-  set(TopKArg::Candidates, candidates.ptr());
-  set(TopKArg::Out, chosen.ptr());
-  set(TopKArg::GatherKeys, keys.ptr());
-  set(TopKArg::GatherKeyNulls, key_nulls.ptr());
-  set(TopKArg::GatherValues, values.ptr());
-  set(TopKArg::GatherValueNulls, value_nulls.ptr());
-  launch_with_args(kernel, 1, kBlock, args);
+  bool done = false;
+  if (cells.groups >= kSampledMinGroups) {
+    // The sample's first k: its k-th orders no earlier than the k-th of all.
+    const uint64_t stride = std::max<uint64_t>(2, cells.groups / kSampleGroups);
+    passes.first_k((cells.groups + stride - 1) / stride, stride, nullptr, chosen);
+    const cuda::DeviceBuffer& kept = passes.hold(kCandidateCapacity * 8, "top-k filtered groups");
+    const uint64_t count = passes.filter(cells.groups, chosen.ptr() + (k - 1) * 8, kept);
+    if (count <= kCandidateCapacity) {
+      passes.first_k(count, 1, &kept, chosen);
+      done = true;
+    }
+  }
+  if (!done) passes.first_k(cells.groups, 1, nullptr, chosen);
 
   ChosenCells out;
   out.count = std::min<uint64_t>(k, cells.groups);

@@ -1,6 +1,7 @@
 // ORDER BY ... LIMIT k chosen on the device from the Finalizer's cells (the generated
-// tally_top_k kernel, compiler/codegen/top_k_kernel.h): two launches, then only the k
-// chosen groups' cells are downloaded, in ORDER BY order.
+// tally_top_k kernel, compiler/codegen/top_k_kernel.h): over many groups a sample's k-th
+// group first bounds the candidates, then each block's first k and one block's over those;
+// only the k chosen groups' cells are downloaded, in ORDER BY order.
 #pragma once
 
 #include <cstdint>

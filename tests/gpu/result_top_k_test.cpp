@@ -4,7 +4,7 @@
 // CPU engine's where the ORDER BY is a total order (ties broken by the group key), for every
 // non-string cell type, NULLs first and last, OFFSET and a LIMIT given as a parameter; and
 // shapes that need evaluated rows (HAVING, an expression, a string key) still come out right
-// through the full path.
+// through the full path. Over 2^16 groups or more the device's choice starts from a sample.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -103,6 +103,23 @@ TEST_CASE("gpu top-k: the device's choice at its limits equals the CPU engine") 
   expect_same_in_order(
       "SELECT c_date, c_smallint, MIN(c_real), MAX(c_wide) FROM nulls GROUP BY 1, 2 "
       "ORDER BY 3 NULLS FIRST, 4 DESC, 1, 2 NULLS FIRST LIMIT 20");
+}
+
+TEST_CASE("gpu top-k: over 300,007 groups a sample's k-th bounds the rows as the CPU chooses") {
+  // From 2^16 groups a sample's first k run first and a filter keeps only the groups that
+  // order no later than its k-th (runtime/gpu/device_top_k.cpp); most groups tie on the first
+  // ORDER BY key here, so the candidates are those the second key puts first.
+  ExecOptions cpu;
+  cpu.device = DeviceChoice::Cpu;
+  top_k_db().execute_script(
+      "CREATE TABLE many AS SELECT range % 300007 AS k, range * 7919 % 1000 AS v "
+      "FROM range(1200000)",
+      cpu, [](const StatementOutcome&) {});
+  expect_same_in_order(
+      "SELECT k, COUNT(*) AS c, SUM(v) FROM many GROUP BY k ORDER BY c DESC, k DESC LIMIT 32");
+  expect_same_in_order("SELECT k, SUM(v) AS s FROM many GROUP BY k ORDER BY s, k LIMIT 1");
+  expect_same_in_order(
+      "SELECT k, MAX(v), MIN(v) AS lo FROM many GROUP BY k ORDER BY lo DESC, 1 LIMIT 5 OFFSET 20");
 }
 
 TEST_CASE("gpu top-k: NaN above every number and -0 equal to 0 as on the CPU") {
