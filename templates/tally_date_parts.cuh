@@ -39,6 +39,32 @@ TALLY_HD Ymd ymd_from_days(i64 z) {
   return r;
 }
 
+// The same civil steps in 32-bit unsigned arithmetic, where a GPU divides by a constant in a
+// fraction of a 64-bit division's instructions: `z` counts days from 0000-03-01 plus any
+// whole 400-year eras that keep it positive. Returns the era, the year of the era (from
+// March), the day of that year and the month from March (0-11).
+struct MarchDate32 {
+  unsigned era, yoe, doy, mp;
+};
+
+TALLY_HD MarchDate32 march_date32(unsigned z) {
+  const unsigned era = z / 146097u;
+  const unsigned doe = z - era * 146097u;
+  const unsigned yoe = (doe - doe / 1460u + doe / 36524u - doe / 146096u) / 365u;
+  const unsigned doy = doe - (365u * yoe + yoe / 4u - yoe / 100u);
+  MarchDate32 r = {era, yoe, doy, (5u * doy + 2u) / 153u};
+  return r;
+}
+
+// ymd_from_days for days from 0000-03-01 to 2^31 - 1 days later, in 32 bits.
+TALLY_HD Ymd ymd_from_days32(i64 days) {
+  const MarchDate32 c = march_date32((unsigned)(days + 719468));
+  const unsigned m = c.mp < 10u ? c.mp + 3u : c.mp - 9u;
+  Ymd r = {(i64)(c.yoe + c.era * 400u + (m <= 2u)), (i64)m,
+           (i64)(c.doy - (153u * c.mp + 2u) / 5u + 1u)};
+  return r;
+}
+
 // d + months, the day clamped to the target month's last (PostgreSQL), as
 // compiler/common/date.cpp's add_months: past a billion months a value far outside the DATE
 // range, which the caller's range check refuses. The interpreter's, on both sides; the
@@ -152,13 +178,8 @@ TALLY_HD i64 period_index32(i64 days, int period) {
   }
   const unsigned kShiftEras = 7350;  // 7,350 x 146,097 days pass 2^30
   const unsigned shifted_months = kShiftEras * 400u * 12u;
-  const unsigned z = (unsigned)days + 719468u + kShiftEras * 146097u;
-  const unsigned era = z / 146097u;
-  const unsigned doe = z - era * 146097u;
-  const unsigned yoe = (doe - doe / 1460u + doe / 36524u - doe / 146096u) / 365u;
-  const unsigned doy = doe - (365u * yoe + yoe / 4u - yoe / 100u);
-  const unsigned mp = (5u * doy + 2u) / 153u;
-  const unsigned months = (era * 400u + yoe) * 12u + mp + 2u;
+  const MarchDate32 c = march_date32((unsigned)days + 719468u + kShiftEras * 146097u);
+  const unsigned months = (c.era * 400u + c.yoe) * 12u + c.mp + 2u;
   return (i64)(months / (unsigned)period) - (i64)(shifted_months / (unsigned)period);
 }
 

@@ -179,19 +179,11 @@ TALLY_DEV i64 days_from_civil(i64 y, i64 m, i64 d) {
 }
 
 TALLY_DEV Civil civil_from_days(i64 z) {
-  // Dates from year 0 on in 32-bit arithmetic, the same steps: a GPU divides a 64-bit value
-  // by a constant in several times the instructions of a 32-bit one.
+  // Dates from year 0 on in 32-bit arithmetic (tally_dates::ymd_from_days32).
   if (z >= -719468 && z <= 0x7fffffffll - 719468) {
-    const u32 shifted = (u32)(z + 719468);
-    const u32 era = shifted / 146097u;
-    const u32 doe = shifted - era * 146097u;
-    const u32 yoe = (doe - doe / 1460u + doe / 36524u - doe / 146096u) / 365u;
-    const u32 doy = doe - (365u * yoe + yoe / 4u - yoe / 100u);
-    const u32 mp = (5u * doy + 2u) / 153u;
-    const u32 d = doy - (153u * mp + 2u) / 5u + 1u;
-    const u32 m = mp < 10u ? mp + 3u : mp - 9u;
-    Civil c = {(int)(yoe + era * 400u + (m <= 2u)), (int)m, (int)d};
-    return c;
+    const tally_dates::Ymd c = tally_dates::ymd_from_days32(z);
+    Civil r = {(int)c.year, (int)c.month, (int)c.day};
+    return r;
   }
   z += 719468;
   const i64 era = (z >= 0 ? z : z - 146096) / 146097;

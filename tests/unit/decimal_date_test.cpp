@@ -2,6 +2,7 @@
 
 #include "compiler/common/date.h"
 #include "compiler/common/decimal.h"
+#include "templates/tally_date_parts.cuh"
 
 using namespace tally;
 
@@ -93,4 +94,24 @@ TEST_CASE("date: civil conversions - parsing and month arithmetic") {
     CivilDate c = civil_from_days(d);
     CHECK(days_from_civil(c.year, c.month, c.day) == d);
   }
+}
+
+TEST_CASE("dates: the 32-bit civil steps the GPU runs equal the 64-bit ones") {
+  // tally_dates::ymd_from_days32 is the fast path of the kernels' civil_from_days
+  // (templates/tally_sql.cuh); period_index32 shares its steps (march_date32).
+  const int64_t first = -719468, last = 0x7fffffffLL - 719468;
+  int64_t checked = 0, differing = 0, first_differing = 0;
+  auto check = [&](int64_t d) {
+    const tally_dates::Ymd fast = tally_dates::ymd_from_days32(d);
+    const tally_dates::Ymd wide = tally_dates::ymd_from_days(d);
+    ++checked;
+    if (fast.year == wide.year && fast.month == wide.month && fast.day == wide.day) return;
+    if (differing++ == 0) first_differing = d;
+  };
+  for (int64_t d = first; d <= 3000000; ++d) check(d);  // 0000-03-01 to 10183
+  for (int64_t d = first; d <= last; d += 104729) check(d);
+  for (int64_t d = last - 1000; d <= last; ++d) check(d);
+  INFO("first differing day " << first_differing);
+  CHECK(checked > 3700000);
+  CHECK(differing == 0);
 }
