@@ -187,22 +187,6 @@ std::string having_group(const AggregationContext& ctx) {
   return b;
 }
 
-// A kept group's cells from the locals into its output row.
-std::string having_outputs(const AggregationContext& ctx) {
-  const CellTargets local{true, ctx.query.group_keys.size(), ctx.query.aggregates.size()};
-  const CellTargets out{false, local.nk, local.na};
-  std::string b;
-  for (size_t i = 0; i < local.nk; ++i) {
-    b += fmt::format("{} = {}; {} = {};\n", out.key(i), local.key(i), out.key_null(i),
-                     local.key_null(i));
-  }
-  for (size_t a = 0; a < local.na; ++a) {
-    b += fmt::format("{} = {}; {} = {};\n", out.value(a), local.value(a), out.value_null(a),
-                     local.value_null(a));
-  }
-  return b;
-}
-
 }  // namespace
 
 std::string state_slot_loop_head(const GpuPlan& plan, bool one_block) {
@@ -311,8 +295,8 @@ std::string finalize_body(AggregationContext& ctx) {
       "const u64 group = rows.take(kept, j);\n"
       "if (((kept >> j) & 1u) == 0) continue;\n{}",
       per_lane, slot_at);
+  // A kept group's cells go straight to its row: HAVING already chose it in the first loop.
   b += unpack;
-  if (having) return b + "bool keep = true;\n" + having_group(ctx) + having_outputs(ctx) + "}\n}\n";
   const CellTargets out{false, ctx.query.group_keys.size(), ctx.query.aggregates.size()};
   b += key_outputs(ctx, out);
   if (ctx.plan.emit_states) {
