@@ -8,6 +8,7 @@
 // the rows are those a stable sort of every group would put first, as the CPU engine does.
 #pragma once
 
+#include "tally_output_rows.cuh"
 #include "tally_types.cuh"
 
 namespace tally {
@@ -143,11 +144,8 @@ TALLY_DEV void top_k_filter(const ResultCellsRef& cells, u64 groups, u64 thresho
     const u64 group = first + threadIdx.x;
     const bool kept =
         group < groups && (group == threshold || group_before<Order>(cells, group, threshold));
-    const u32 ballot = __ballot_sync(0xFFFFFFFFu, kept);
-    if (ballot == 0) continue;
-    u64 at = 0;
-    if ((threadIdx.x & 31u) == 0) at = atomicAdd(count, (u64)__popc(ballot));
-    at = __shfl_sync(0xFFFFFFFFu, at, 0) + __popc(ballot & ((1u << (threadIdx.x & 31u)) - 1u));
+    WarpOutputRows rows = WarpOutputRows::claim((u32)kept, count);
+    const u64 at = rows.take((u32)kept, 0);
     if (kept && at < capacity) out[at] = group;
   }
 }
