@@ -49,9 +49,10 @@ class TopKPasses {
   }
 
   // The first k of `groups` groups into `chosen`: every stride-th group, or the first `groups`
-  // of `candidates` (when not null). Each block's first k, then one block over those.
+  // of `candidates` (when not null). Each block's first k, then one block over those, which
+  // with `gather` also copies the chosen groups' cells out.
   void first_k(uint64_t groups, uint64_t stride, const cuda::DeviceBuffer* candidates,
-               const cuda::DeviceBuffer& chosen) {
+               const cuda::DeviceBuffer& chosen, bool gather) {
     const uint32_t blocks = first_pass_blocks(groups);
     const cuda::DeviceBuffer& block_firsts = hold(blocks * k_ * 8, "top-k candidates");
     set(TopKArg::Threshold, 0);
@@ -59,10 +60,9 @@ class TopKPasses {
     set(TopKArg::SampleStride, stride);
     set(TopKArg::Candidates, candidates ? candidates->ptr() : 0);
     set(TopKArg::Out, block_firsts.ptr());
-    const uint64_t gather = args_[static_cast<size_t>(TopKArg::GatherKeys)];
-    set(TopKArg::GatherKeys, 0);  // only the last launch gathers
+    set(TopKArg::GatherKeys, 0);
     launch_with_args(kernel_, blocks, kBlock, args_);
-    set(TopKArg::GatherKeys, gather);
+    set(TopKArg::GatherKeys, gather ? gather_keys_ : 0);
     set(TopKArg::Groups, blocks * k_);
     set(TopKArg::Candidates, block_firsts.ptr());
     set(TopKArg::Out, chosen.ptr());
@@ -87,6 +87,14 @@ class TopKPasses {
 
   void set(TopKArg arg, uint64_t word) { args_[static_cast<size_t>(arg)] = word; }
 
+  // Where a gathering launch copies the chosen groups' cells.
+  void gather_into(uint64_t keys, uint64_t key_nulls, uint64_t values, uint64_t value_nulls) {
+    gather_keys_ = keys;
+    set(TopKArg::GatherKeyNulls, key_nulls);
+    set(TopKArg::GatherValues, values);
+    set(TopKArg::GatherValueNulls, value_nulls);
+  }
+
   // A buffer that lives as long as the passes: the launches that use it are asynchronous.
   cuda::DeviceBuffer& hold(size_t bytes, std::string_view what) {
     return held_.emplace_back(pool_.allocate(bytes, what));
@@ -96,6 +104,7 @@ class TopKPasses {
   cuda::BufferPool& pool_;
   cuda::Kernel kernel_;
   uint64_t k_;
+  uint64_t gather_keys_ = 0;
   std::vector<uint64_t> args_;
   std::deque<cuda::DeviceBuffer> held_;  // a deque: a new buffer moves none held before
 };
@@ -115,24 +124,21 @@ ChosenCells device_top_k(cuda::BufferPool& pool, const cuda::Module& module,
   cuda::DeviceBuffer key_nulls = pool.allocate(std::max<size_t>(k * nk, 1), "top-k key NULLs");
   cuda::DeviceBuffer values = pool.allocate(std::max<size_t>(k * na * 16, 1), "top-k values");
   cuda::DeviceBuffer value_nulls = pool.allocate(std::max<size_t>(k * na, 1), "top-k value NULLs");
-  passes.set(TopKArg::GatherKeys, keys.ptr());
-  passes.set(TopKArg::GatherKeyNulls, key_nulls.ptr());
-  passes.set(TopKArg::GatherValues, values.ptr());
-  passes.set(TopKArg::GatherValueNulls, value_nulls.ptr());
+  passes.gather_into(keys.ptr(), key_nulls.ptr(), values.ptr(), value_nulls.ptr());
 
   bool done = false;
   if (cells.groups >= kSampledMinGroups) {
     // The sample's first k: its k-th orders no earlier than the k-th of all.
     const uint64_t stride = std::max<uint64_t>(2, cells.groups / kSampleGroups);
-    passes.first_k((cells.groups + stride - 1) / stride, stride, nullptr, chosen);
+    passes.first_k((cells.groups + stride - 1) / stride, stride, nullptr, chosen, false);
     const cuda::DeviceBuffer& kept = passes.hold(kCandidateCapacity * 8, "top-k filtered groups");
     const uint64_t count = passes.filter(cells.groups, chosen.ptr() + (k - 1) * 8, kept);
     if (count <= kCandidateCapacity) {
-      passes.first_k(count, 1, &kept, chosen);
+      passes.first_k(count, 1, &kept, chosen, true);
       done = true;
     }
   }
-  if (!done) passes.first_k(cells.groups, 1, nullptr, chosen);
+  if (!done) passes.first_k(cells.groups, 1, nullptr, chosen, true);
 
   ChosenCells out;
   out.count = std::min<uint64_t>(k, cells.groups);
