@@ -8,6 +8,7 @@
 
 #include "runtime/session/database.h"
 #include "tests/unit/support/result_check.h"
+#include "tests/unit/support/text_check.h"
 #include "tools/data/paper_tables.h"
 
 namespace tally {
@@ -18,10 +19,6 @@ StatementOutcome execute(Database& db, const std::string& sql, const ExecOptions
   db.execute_script(sql, options, [&](const StatementOutcome& o) { last = o; });
   REQUIRE(last.result.has_value());
   return last;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 // Constants no other test uses, so that no cache holds its kernels when the case starts.

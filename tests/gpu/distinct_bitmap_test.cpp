@@ -7,6 +7,7 @@
 
 #include "tests/gpu/strategy_compare.h"
 #include "tests/unit/support/result_check.h"
+#include "tests/unit/support/text_check.h"
 #include "tools/data/paper_tables.h"
 #include "tools/data/tpch_lineitem.h"
 
@@ -21,10 +22,6 @@ Database& bitmap_db() {
     return d;
   }();
   return *db;
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 }  // namespace
@@ -63,10 +60,10 @@ TEST_CASE("gpu distinct bitmap: a DOUBLE DISTINCT keeps the set beside a bitmap"
   const Result cpu = test::run_sql(bitmap_db(), sql);
   const auto [gpu, explain] = test::run_explained(bitmap_db(), sql, "auto");
   INFO(explain);
-  CHECK(has(explain, "agg0: the values seen as bits of a bitmap"));
-  CHECK_FALSE(has(explain, "agg1: the values seen as bits of a bitmap"));
-  CHECK_FALSE(has(explain, "agg2: the values seen as bits of a bitmap"));
-  CHECK(has(explain, "DISTINCT set:"));
+  CHECK(contains(explain, "agg0: the values seen as bits of a bitmap"));
+  CHECK_FALSE(contains(explain, "agg1: the values seen as bits of a bitmap"));
+  CHECK_FALSE(contains(explain, "agg2: the values seen as bits of a bitmap"));
+  CHECK(contains(explain, "DISTINCT set:"));
   CHECK(test::result_difference(cpu, gpu, test::gpu_tolerances(cpu)) == "");
 }
 
@@ -78,8 +75,8 @@ TEST_CASE("gpu distinct bitmap: explain names the bitmap and hash plans keep the
     const auto [gpu, explain] = test::run_explained(bitmap_db(), sql, strategy);
     INFO(strategy, "\n", explain);
     const bool hash = std::string(strategy) == "hash";
-    CHECK(has(explain, "agg0: the values seen as bits of a bitmap") == !hash);
-    CHECK(has(explain, "DISTINCT set:") == hash);
+    CHECK(contains(explain, "agg0: the values seen as bits of a bitmap") == !hash);
+    CHECK(contains(explain, "DISTINCT set:") == hash);
     CHECK(gpu.device.rfind("gpu", 0) == 0);
     CHECK(test::result_difference(cpu, gpu, test::gpu_tolerances(cpu)) == "");
   }
@@ -92,7 +89,7 @@ TEST_CASE("gpu distinct bitmap: streamed batches count each value once") {
       "COUNT(DISTINCT l_comment), AVG(DISTINCT l_partkey) FROM lineitem GROUP BY 1";
   const std::string explain = test::check_streamed(bitmap_db(), sql, 30000);
   INFO(explain);
-  CHECK(has(explain, "agg0: the values seen as bits of a bitmap"));
+  CHECK(contains(explain, "agg0: the values seen as bits of a bitmap"));
 }
 
 // A Block plan over 70,000 slots runs one Scan pass a slice of its slots: a row sets its bit
@@ -104,9 +101,9 @@ TEST_CASE("gpu distinct bitmap: a sliced Block plan gives the CPU engine's resul
   const Result cpu = test::run_sql(bitmap_db(), sql);
   const auto [gpu, explain] = test::run_forced_block(bitmap_db(), sql);
   INFO(explain);
-  CHECK(has(explain, " slices of "));
-  CHECK(has(explain, "agg0: the values seen as bits of a bitmap"));
-  CHECK(has(explain, "agg1: the values seen as bits of a bitmap"));
+  CHECK(contains(explain, " slices of "));
+  CHECK(contains(explain, "agg0: the values seen as bits of a bitmap"));
+  CHECK(contains(explain, "agg1: the values seen as bits of a bitmap"));
   CHECK(gpu.device.rfind("gpu", 0) == 0);
   CHECK(test::result_difference(cpu, gpu, test::gpu_tolerances(cpu)) == "");
 }

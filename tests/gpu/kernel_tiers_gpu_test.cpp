@@ -11,15 +11,12 @@
 #include "tests/gpu/strategy_compare.h"
 #include "tests/unit/support/query_files.h"
 #include "tests/unit/support/result_check.h"
+#include "tests/unit/support/text_check.h"
 #include "tools/data/paper_tables.h"
 #include "tools/data/tpch_lineitem.h"
 
 namespace tally {
 namespace {
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 TEST_CASE("gpu kernel tiers: quick kernels of every query in queries/ match the CPU engine") {
   Database db;

@@ -10,16 +10,13 @@
 
 #include "runtime/compile/nvrtc.h"
 #include "tests/unit/support/shell.h"
+#include "tests/unit/support/text_check.h"
 
 namespace tally {
 namespace {
 
 using test::run_tally;
 using test::TallyRun;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 // The CSV result of `sql` run by `tally run` with these data options.
 std::string run_csv(std::vector<std::string> args, const std::string& sql) {

@@ -14,6 +14,7 @@
 #include "runtime/cuda/device.h"
 #include "tests/unit/support/json_check.h"
 #include "tests/unit/support/result_check.h"
+#include "tests/unit/support/text_check.h"
 #include "tools/data/paper_tables.h"
 #include "tools/data/tpch_lineitem.h"
 
@@ -69,10 +70,6 @@ Outcome tally(const std::vector<std::string>& args, const std::string& cwd = "")
   o.out = test::read_text_file(out.string());
   o.err = test::read_text_file(err.string());
   return o;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 std::vector<std::string> lines_of(const std::string& text) {

@@ -16,6 +16,7 @@
 #include "runtime/compile/grouping_sets_plans.h"
 #include "runtime/compile/nvrtc.h"
 #include "tests/unit/support/planner_fixture.h"
+#include "tests/unit/support/text_check.h"
 
 namespace tally {
 namespace {
@@ -54,10 +55,6 @@ Ways plan_ways(const std::string& sql, const DeviceLimits& limits = DeviceLimits
 
 std::string grouped(const std::string& table, const std::string& form) {
   return "SELECT " + std::string(kAggregates) + " FROM " + table + " GROUP BY " + form;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 // Each strategy measured at one rate (hash at half direct's) over 1 .. `most` groups, on 2^26

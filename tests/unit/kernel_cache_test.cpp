@@ -16,6 +16,7 @@
 #include "runtime/compile/kernel_cache_entry.h"
 #include "runtime/compile/sha256.h"
 #include "tests/unit/support/shell.h"
+#include "tests/unit/support/text_check.h"
 
 namespace tally {
 namespace {
@@ -289,10 +290,6 @@ Run tally(const fs::path& cache_dir, const std::string& args, const std::string&
 
 std::string compile_args(const std::string& arch = "sm_90") {
   return fmt::format("compile --arch {} -e {}", arch, shell_quote(kQuery));
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 std::vector<KernelCacheFile> entries_in(const fs::path& dir) {

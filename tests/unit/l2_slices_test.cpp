@@ -8,6 +8,7 @@
 #include "runtime/compile/key_locality.h"
 #include "runtime/compile/nvrtc.h"
 #include "tests/unit/support/planner_fixture.h"
+#include "tests/unit/support/text_check.h"
 
 namespace tally {
 namespace {
@@ -41,10 +42,6 @@ Planned direct_plan(const std::string& sql, const DeviceLimits& limits = small_l
   return p;
 }
 
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 }  // namespace
 
 TEST_CASE("l2 slices: a table past L2 with scattered keys runs once per slice") {
@@ -56,11 +53,11 @@ TEST_CASE("l2 slices: a table past L2 with scattered keys runs once per slice") 
   const GpuPlan sliced = with_l2_slices(p.plan, p.query, p.stats, small_l2(), scattered);
   CHECK(sliced.scan_slices == 2);
   CHECK(sliced.slice_slots == 8192);
-  CHECK(has(sliced.reason, "2 passes over slices of 8192 slots that fit L2"));
-  CHECK(has(sliced.considered, "L2 slices: 2 of 8192 slots (8 bytes a slot merged"));
+  CHECK(contains(sliced.reason, "2 passes over slices of 8192 slots that fit L2"));
+  CHECK(contains(sliced.considered, "L2 slices: 2 of 8192 slots (8 bytes a slot merged"));
   const std::string source = generate_cuda(p.query, sliced, p.stats).source;
-  CHECK(has(source, "const u32 slice_cell = (u32)slot - slice_first;"));
-  CHECK(has(source, "if (slice_cell < 8192u) {"));
+  CHECK(contains(source, "const u32 slice_cell = (u32)slot - slice_first;"));
+  CHECK(contains(source, "if (slice_cell < 8192u) {"));
   // Unpacked fields: a 128-bit sum of values past 2^32 and a MIN beside the count.
   Planned wide = direct_plan("SELECT k, COUNT(*), SUM(big), MIN(v) FROM s GROUP BY k");
   CHECK(merged_bytes_per_slot(wide.plan, wide.query, wide.stats) == 8 + 16 + 8);
@@ -79,11 +76,11 @@ TEST_CASE("l2 slices: where they do not pay the plan stays one pass and says why
   // The rows in flight span 1,000 slots: they merge within L2 already.
   GpuPlan kept = with_l2_slices(p.plan, p.query, p.stats, small_l2(), {1000, 1024, 1000});
   CHECK(kept.scan_slices == 1);
-  CHECK(has(kept.considered, "not taken: the rows in flight merge within L2 already"));
+  CHECK(contains(kept.considered, "not taken: the rows in flight merge within L2 already"));
   // A sample whose keys repeat: skewed keys, the hot ones in L2 already.
   kept = with_l2_slices(p.plan, p.query, p.stats, small_l2(), {p.plan.slots, 1024, 750});
   CHECK(kept.scan_slices == 1);
-  CHECK(has(kept.considered, "not taken: the keys are skewed"));
+  CHECK(contains(kept.considered, "not taken: the keys are skewed"));
   CHECK(kept.block_cache_slots == p.plan.block_cache_slots);  // hot keys keep their cache
   // An L2 of 12 KiB would take 32 passes.
   DeviceLimits tiny;
@@ -91,7 +88,7 @@ TEST_CASE("l2 slices: where they do not pay the plan stays one pass and says why
   Planned t = direct_plan("SELECT k, COUNT(*), SUM(v) FROM s GROUP BY k", tiny);
   kept = with_l2_slices(t.plan, t.query, t.stats, tiny, {t.plan.slots, 1024, 1000});
   CHECK(kept.scan_slices == 1);
-  CHECK(has(kept.considered, "not taken: more than 16 passes"));
+  CHECK(contains(kept.considered, "not taken: more than 16 passes"));
   // A table that fits, and a Hash plan, are not considered.
   CHECK(!l2_slices_may_pay(p.plan, p.query, p.stats, DeviceLimits{}));
   const BoundSelect q = test::bind_first(slices_db(), "SELECT k, COUNT(*) FROM s GROUP BY k");
@@ -130,25 +127,25 @@ TEST_CASE("l2 slices: scattered keys drop the block cache and the fields only it
   Planned p = direct_plan("SELECT k, COUNT(*), SUM(v) FROM s GROUP BY k");
   REQUIRE(p.plan.block_cache_slots > 0);
   const std::string cached = generate_cuda(p.query, p.plan, p.stats).source;
-  CHECK(has(cached, "group_rows[slot] = 0"));  // Init clears what the cache flushes into
-  CHECK(has(cached, "const u64 group_rows_total = group_rows[slot] + taken.rows;"));
+  CHECK(contains(cached, "group_rows[slot] = 0"));  // Init clears what the cache flushes into
+  CHECK(contains(cached, "const u64 group_rows_total = group_rows[slot] + taken.rows;"));
   const GpuPlan sliced =
       with_l2_slices(p.plan, p.query, p.stats, small_l2(), {p.plan.slots, 1024, 1000});
   CHECK(sliced.block_cache_slots == 0);
   CHECK(scan_shared_bytes(sliced) == 0);
-  CHECK(has(sliced.considered, "block cache: dropped (the sampled keys are scattered"));
+  CHECK(contains(sliced.considered, "block cache: dropped (the sampled keys are scattered"));
   const std::string source = generate_cuda(p.query, sliced, p.stats).source;
-  CHECK(!has(source, "group_rows[slot] = 0"));
-  CHECK(has(source, "packed_counts[slot] = 0"));
-  CHECK(has(source, "const u64 group_rows_total = taken.rows;"));
-  CHECK(!has(source, "insert_or_find"));
+  CHECK(!contains(source, "group_rows[slot] = 0"));
+  CHECK(contains(source, "packed_counts[slot] = 0"));
+  CHECK(contains(source, "const u64 group_rows_total = taken.rows;"));
+  CHECK(!contains(source, "insert_or_find"));
   // A MIN beside them keeps its own field, cleared and read.
   Planned with_min = direct_plan("SELECT k, COUNT(*), SUM(v), MIN(big) FROM s GROUP BY k");
   const GpuPlan min_sliced = with_l2_slices(with_min.plan, with_min.query, with_min.stats,
                                             small_l2(), {with_min.plan.slots, 1024, 1000});
   const std::string min_source = generate_cuda(with_min.query, min_sliced, with_min.stats).source;
   CHECK(min_sliced.block_cache_slots == 0);
-  CHECK(has(min_source, "min_big[slot] = "));
+  CHECK(contains(min_source, "min_big[slot] = "));
   if (!cuda::nvrtc_available()) return;
   CHECK(!cuda::compile_cuda(source, "l2_slices_uncached.cu").image.empty());
   CHECK(!cuda::compile_cuda(min_source, "l2_slices_uncached_min.cu").image.empty());

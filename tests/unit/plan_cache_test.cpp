@@ -12,6 +12,7 @@
 #include "runtime/compile/nvrtc.h"
 #include "runtime/session/database.h"
 #include "tests/unit/support/result_check.h"
+#include "tests/unit/support/text_check.h"
 
 namespace tally {
 namespace {
@@ -35,10 +36,6 @@ std::string fresh_source(Database& db) {
   std::string source;
   db.execute_script(kQuery, options, [&](const StatementOutcome& o) { source = o.cuda; });
   return source;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 TEST_CASE("plan cache: the last plan comes back for the inputs it was made from only") {

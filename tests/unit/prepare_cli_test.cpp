@@ -13,6 +13,7 @@
 #include "runtime/compile/kernel_cache_dir.h"
 #include "runtime/compile/nvrtc.h"
 #include "tests/unit/support/shell.h"
+#include "tests/unit/support/text_check.h"
 #include "tools/data/paper_tables.h"
 
 namespace tally {
@@ -39,10 +40,6 @@ Run tally(const fs::path& cache, const std::vector<std::string>& args) {
   r.out = test::slurp(io.path() / "out");
   r.err = test::slurp(io.path() / "err");
   return r;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 // Exit code 1 and `message` on stderr.

@@ -13,6 +13,7 @@
 #include "runtime/compile/nvrtc.h"
 #include "runtime/session/database.h"
 #include "runtime/storage/scan_stats.h"
+#include "tests/unit/support/text_check.h"
 #include "tools/data/paper_tables.h"
 
 namespace tally {
@@ -55,10 +56,6 @@ Generated generate(const std::string& sql, GpuStrategy strategy = GpuStrategy::A
     g.refused = e.what();
   }
   return g;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "runtime/compile/gpu_compile.h"
 #include "runtime/compile/nvrtc.h"
 #include "tests/unit/support/planner_fixture.h"
+#include "tests/unit/support/text_check.h"
 
 namespace tally {
 namespace {
@@ -31,10 +32,6 @@ GpuPlan sampled_plan(const std::string& sql) {
   GpuCompileOptions options;
   options.table = &table;
   return plan_for(q, scan_stats(q, table), table.rows(), options);
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 }  // namespace
@@ -69,8 +66,8 @@ TEST_CASE("slot spread: scattered keys spread and sorted keys keep their neighbo
   INFO(describe_plan(scattered));
   REQUIRE(scattered.strategy == GpuStrategy::Direct);
   CHECK(scattered.spread_multiplier != 0);
-  CHECK(has(scattered.considered, "spread slots: taken"));
-  CHECK(has(describe_plan(scattered), "(neighbours spread)"));
+  CHECK(contains(scattered.considered, "spread slots: taken"));
+  CHECK(contains(describe_plan(scattered), "(neighbours spread)"));
   // Sorted keys: the rows in flight span a sliver of the table (l_orderkey at SF 10: 2 M of
   // 60 M slots), so their merges already coalesce on shared lines.
   GpuPlan direct;
@@ -79,7 +76,7 @@ TEST_CASE("slot spread: scattered keys spread and sorted keys keep their neighbo
   direct.rows = 60000000;
   const GpuPlan sorted = with_spread_slots(direct, KeyLocality{2000000, 1024, 1024});
   CHECK(sorted.spread_multiplier == 0);
-  CHECK(has(sorted.considered,
+  CHECK(contains(sorted.considered,
             "spread slots: not taken (the keys of 2097152 consecutive rows "
             "span 2000000 of 60000000 slots)"));
   // Without the table (tally compile of a statement alone) nothing is sampled.
@@ -98,7 +95,7 @@ TEST_CASE("slot spread: dictionary-coded string keys spread as integer keys do")
   REQUIRE(plan.strategy == GpuStrategy::Direct);
   CHECK(plan.keys[0].dictionary_column >= 0);
   CHECK(plan.spread_multiplier != 0);
-  CHECK(has(plan.considered, "spread slots: taken"));
+  CHECK(contains(plan.considered, "spread slots: taken"));
 }
 
 TEST_CASE("slot spread: the Scan spreads the slot and the Finalizer undoes it") {
@@ -107,9 +104,9 @@ TEST_CASE("slot spread: the Scan spreads the slot and the Finalizer undoes it") 
   const GpuPlan plan = sampled_plan("SELECT k, COUNT(*), SUM(v) FROM s GROUP BY k");
   REQUIRE(plan.spread_multiplier != 0);
   const std::string source = generate_cuda(q, plan, scan_stats(q, *spread_db().table("s"))).source;
-  CHECK(has(source, fmt::format("const u64 slot = spread_slot(mr.slot, {}ull, 262144ull);",
+  CHECK(contains(source, fmt::format("const u64 slot = spread_slot(mr.slot, {}ull, 262144ull);",
                                 plan.spread_multiplier)));
-  CHECK(has(source, fmt::format("const u64 encoded = spread_slot(slot, {}ull, 262144ull);",
+  CHECK(contains(source, fmt::format("const u64 encoded = spread_slot(slot, {}ull, 262144ull);",
                                 spread_inverse(plan))));
   if (!cuda::nvrtc_available()) return;
   CHECK(!cuda::compile_cuda(source, "slot_spread.cu").image.empty());

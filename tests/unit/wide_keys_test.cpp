@@ -11,6 +11,7 @@
 #include "compiler/common/error.h"
 #include "runtime/compile/nvrtc.h"
 #include "tests/unit/support/planner_fixture.h"
+#include "tests/unit/support/text_check.h"
 
 namespace tally {
 namespace {
@@ -38,10 +39,6 @@ std::string unsupported_message(const std::string& sql) {
     return e.what();
   }
   return "";
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 // Generates and compiles `sql` (at `capacity` hash slots when > 0); checks NVRTC was silent.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compiler/parse/parser.h"
+#include "tests/unit/support/text_check.h"
 
 namespace tally::parser_test {
 
@@ -154,9 +155,7 @@ inline Failure syntax_failure(const std::string& sql) {
   return failure;
 }
 
-inline bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using tally::contains;
 
 template <typename Body>
 inline Body parse_body(const std::string& sql) {
