@@ -14,7 +14,10 @@ namespace tally {
 namespace {
 
 constexpr uint32_t kBlock = 256;  // the kernel's __launch_bounds__
-// Groups a thread scans in the first pass, at least: fewer blocks, fewer candidates.
+// Groups a thread scans in a pass over every group, at least: fewer blocks, fewer candidates
+// for the merge. A pass over a sample or the filter's candidates (at most 2^16) takes one group
+// a thread: a thread's list is a chain of dependent reads, 129 us over 2^14 groups at 16 a thread
+// (H200, bench/RESULTS.md session 40).
 constexpr uint64_t kGroupsPerThread = 16;
 constexpr uint64_t kMaxFirstPassBlocks = 1024;
 // From this many groups a sample of about kSampleGroups comes first: its k-th group bounds
@@ -26,8 +29,8 @@ constexpr uint64_t kSampleGroups = uint64_t{1} << 14;
 // through the lists as below kSampledMinGroups. About k x groups / kSampleGroups are kept.
 constexpr uint64_t kCandidateCapacity = uint64_t{1} << 16;
 
-uint32_t first_pass_blocks(uint64_t groups) {
-  const uint64_t blocks = (groups + kBlock * kGroupsPerThread - 1) / (kBlock * kGroupsPerThread);
+uint32_t first_pass_blocks(uint64_t groups, uint64_t per_thread) {
+  const uint64_t blocks = (groups + kBlock * per_thread - 1) / (kBlock * per_thread);
   return static_cast<uint32_t>(std::clamp<uint64_t>(blocks, 1, kMaxFirstPassBlocks));
 }
 
@@ -53,7 +56,8 @@ class TopKPasses {
   // with `gather` also copies the chosen groups' cells out.
   void first_k(uint64_t groups, uint64_t stride, const cuda::DeviceBuffer* candidates,
                const cuda::DeviceBuffer& chosen, bool gather) {
-    const uint32_t blocks = first_pass_blocks(groups);
+    const bool every_group = stride == 1 && candidates == nullptr;
+    const uint32_t blocks = first_pass_blocks(groups, every_group ? kGroupsPerThread : 1);
     const cuda::DeviceBuffer& block_firsts = hold(blocks * k_ * 8, "top-k candidates");
     set(TopKArg::Threshold, 0);
     set(TopKArg::Groups, groups);
