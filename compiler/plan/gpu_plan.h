@@ -189,7 +189,7 @@ GpuPlan with_streamed_scan(GpuPlan plan, bool emit_states);
 GpuPlan with_state_cells(GpuPlan plan);
 // A hash plan with `capacity` probed slots (the runtime grows the table and replans).
 GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity);
-// A hash plan sized for about `groups` groups where that is smaller than its row-based
+// A hash plan sized for `groups` groups where that is smaller than its row-based
 // capacity; `evidence` (where the number came from) goes into its reason for --explain.
 // Other plans unchanged.
 GpuPlan with_estimated_groups(GpuPlan plan, uint64_t groups, const std::string& evidence);

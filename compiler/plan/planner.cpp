@@ -249,7 +249,7 @@ GpuPlan with_estimated_groups(GpuPlan plan, uint64_t groups, const std::string& 
       std::max(kMinHashCapacity, next_pow2(2 * std::max<uint64_t>(groups, 1)));
   if (plan.strategy != GpuStrategy::Hash || capacity >= plan.slots) return plan;
   plan = with_hash_capacity(plan, capacity);
-  plan.reason += fmt::format("; sized for about {} groups ({})", groups, evidence);
+  plan.reason += fmt::format("; sized for up to {} groups ({})", groups, evidence);
   return plan;
 }
 

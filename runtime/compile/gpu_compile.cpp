@@ -78,8 +78,10 @@ GpuPlan with_sampled_groups(GpuPlan plan, const BoundSelect& query,
   if (!size_hash && !weigh_cache && !may_wrap) return plan;
   const GroupEstimate& e = sample.estimate();
   if (e.passed > 0 && size_hash) {
-    plan = with_estimated_groups(
-        plan, e.groups, fmt::format("{} distinct keys in {} sampled rows", e.distinct, e.passed));
+    plan =
+        with_estimated_groups(plan, e.groups_high,
+                              fmt::format("estimated {} from {} distinct keys in {} sampled rows",
+                                          e.groups, e.distinct, e.passed));
   }
   if (e.passed > 0 && weigh_cache) {
     // A Direct plan's keys spread over its domain; a Hash plan's over its estimated groups.

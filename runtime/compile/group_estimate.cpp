@@ -31,25 +31,33 @@ std::string key_bytes(const std::vector<Value>& keys) {
   return bytes;
 }
 
-// The larger of Chao's and GEE's estimates from the sampled keys' counts (`passed` rows of
-// the table's `rows`, drawn `sampled`).
-uint64_t estimate_from_counts(const std::unordered_map<std::string, uint32_t>& seen,
-                              uint64_t passed, uint64_t sampled, uint64_t rows) {
-  uint64_t once = 0, twice = 0;
+// The estimates from the sampled keys' counts (`passed` rows of the table's `rows`, drawn
+// `sampled`).
+GroupCounts estimate_from_counts(const std::unordered_map<std::string, uint32_t>& seen,
+                                 uint64_t passed, uint64_t sampled, uint64_t rows) {
+  KeyFrequencies keys;
+  keys.distinct = seen.size();
   for (const auto& [key, count] : seen) {
-    once += count == 1;
-    twice += count == 2;
+    keys.once += count == 1;
+    keys.twice += count == 2;
   }
   const double passing =
       static_cast<double>(rows) * static_cast<double>(passed) / static_cast<double>(sampled);
-  const auto d = static_cast<double>(seen.size()), f1 = static_cast<double>(once),
-             f2 = static_cast<double>(twice);
-  const double gee = std::sqrt(passing / static_cast<double>(passed)) * f1 + (d - f1);
-  const double chao1 = d + f1 * (f1 - 1) / (2 * (f2 + 1));
-  return static_cast<uint64_t>(std::clamp(std::max(gee, chao1), d, passing));
+  return estimate_from_frequencies(keys, passed, passing);
 }
 
 }  // namespace
+
+GroupCounts estimate_from_frequencies(const KeyFrequencies& keys, uint64_t passed, double passing) {
+  const auto d = static_cast<double>(keys.distinct), f1 = static_cast<double>(keys.once),
+             f2 = static_cast<double>(keys.twice);
+  const double gee = std::sqrt(passing / static_cast<double>(passed)) * f1 + (d - f1);
+  auto chao1 = [&](double pairs) { return d + f1 * (f1 - 1) / (2 * (pairs + 1)); };
+  auto in_range = [&](double estimate) {
+    return static_cast<uint64_t>(std::clamp(std::max(gee, estimate), d, std::max(d, passing)));
+  };
+  return {in_range(chao1(f2)), in_range(chao1(std::max(0.0, f2 - std::sqrt(f2))))};
+}
 
 void read_scan_row(const BoundSelect& query, const Table& table, size_t row, StringHeap& strings,
                    std::vector<Value>& values, const std::vector<bool>* only) {
@@ -117,7 +125,9 @@ GroupEstimate estimate_groups(const BoundSelect& query, const Table& table,
   if (e.passed == 0) return e;
   for (const auto& set_seen : seen) {
     e.distinct += set_seen.size();
-    e.groups += estimate_from_counts(set_seen, e.passed, e.sampled, rows);
+    const GroupCounts counts = estimate_from_counts(set_seen, e.passed, e.sampled, rows);
+    e.groups += counts.groups;
+    e.groups_high += counts.groups_high;
   }
   return e;
 }

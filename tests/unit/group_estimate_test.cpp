@@ -69,6 +69,36 @@ TEST_CASE("group estimate: few groups are counted - many are estimated within 25
   CHECK(estimate("col1 * 7", "WHERE col2 < 0").passed == 0);
 }
 
+// The sweep's two keys at 2^23 groups over 2^27 rows (session 41): 8 of 8,192 sampled keys came
+// twice, where 4 are expected. Chao's estimate fell to 3.7 M, the table to 2^23 slots for 2^23
+// groups, and the run filled it and ran again. The high estimate keeps the 2^24 slots the key
+// domain gave.
+TEST_CASE("group estimate: a sample where few keys repeat sizes the table for a high estimate") {
+  const KeyFrequencies two_keys{8184, 8176, 8};
+  const double rows = 134217728;
+  const GroupCounts counts = estimate_from_frequencies(two_keys, 8192, rows);
+  CHECK(counts.groups < (1u << 22));  // 2 x the estimate rounds to 2^23 slots: too few
+  CHECK(counts.groups_high > (1u << 22));
+  CHECK(counts.groups_high < (1u << 23));
+  const GpuPlan domain = test::plan_bound(
+      estimate_db(),
+      test::bind_first(estimate_db(), "SELECT col1, COUNT(*) FROM atable GROUP BY 1"),
+      GpuStrategy::Hash, DeviceLimits{});
+  const GpuPlan big = with_hash_capacity(domain, 1u << 24);
+  CHECK(with_estimated_groups(big, counts.groups, "").slots == (1u << 23));
+  CHECK(with_estimated_groups(big, counts.groups_high, "").slots == (1u << 24));
+  // Many pairs leave Chao's estimate tight: the high one is within 10% of it (over 16,384 rows,
+  // where GEE's 7,657 is below both).
+  const GroupCounts tight = estimate_from_frequencies({6000, 4000, 1600}, 8192, 16384);
+  CHECK(tight.groups == 6000 + 4000 * 3999 / (2 * 1601));
+  CHECK(tight.groups_high >= tight.groups);
+  CHECK(tight.groups_high <= tight.groups * 11 / 10);
+  // Every key seen more than once: the distinct keys are all there are, in both.
+  const GroupCounts all_seen = estimate_from_frequencies({1000, 0, 200}, 8192, rows);
+  CHECK(all_seen.groups == 1000);
+  CHECK(all_seen.groups_high == 1000);
+}
+
 TEST_CASE("group estimate: a large hash table is sized for the sampled groups") {
   BoundSelect q = test::bind_first(estimate_db(),
                                    "SELECT col1 % 1000 * 1000003, COUNT(*) FROM atable GROUP BY 1");
@@ -82,7 +112,7 @@ TEST_CASE("group estimate: a large hash table is sized for the sampled groups") 
   options.table = &table;
   GpuPlan sampled = plan_for(q, stats, table.rows(), options);
   CHECK(sampled.slots == 2048);  // 2 x the 1,000 groups (all in the sample), rounded up
-  CHECK(sampled.reason.find("sized for about") != std::string::npos);
+  CHECK(sampled.reason.find("sized for up to") != std::string::npos);
   CHECK(describe_plan(sampled).find("distinct keys in 8192 sampled rows") != std::string::npos);
   // A capacity given by the caller (tests of growth) wins.
   options.hash_capacity = 64;
