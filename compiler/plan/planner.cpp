@@ -245,8 +245,15 @@ GpuPlan with_hash_capacity(GpuPlan plan, uint64_t capacity) {
 }
 
 GpuPlan with_estimated_groups(GpuPlan plan, uint64_t groups, const std::string& evidence) {
+  // Twice the groups: a power of two up to 2^20 slots, past that a multiple of 2^20, so that an
+  // estimate just past a power of two does not double the table (a global table's slots need no
+  // power of two: templates/tally_table_global.cuh). H200, 8 M groups of two keys at SF 10:
+  // 2^25 slots took 5.66 ms of kernels where 2^24 took 5.15 (bench/RESULTS_groupby_sweep.md,
+  // session 41).
+  constexpr uint64_t kStep = uint64_t{1} << 20;
+  const uint64_t wanted = 2 * std::max<uint64_t>(groups, 1);
   const uint64_t capacity =
-      std::max(kMinHashCapacity, next_pow2(2 * std::max<uint64_t>(groups, 1)));
+      std::max(kMinHashCapacity, std::min(next_pow2(wanted), (wanted + kStep - 1) / kStep * kStep));
   if (plan.strategy != GpuStrategy::Hash || capacity >= plan.slots) return plan;
   plan = with_hash_capacity(plan, capacity);
   plan.reason += fmt::format("; sized for up to {} groups ({})", groups, evidence);
