@@ -24,8 +24,10 @@ void for_row_chunks(size_t rows, const std::function<void(size_t, size_t)>& f) {
 
 bool right_aligned(const Type& t) { return t.is_numeric(); }
 
-std::string table_cell(const Result& r, size_t i, size_t c) {
-  return r.rows[i][c].null ? "" : r.cell_text(i, c);  // psql prints NULL as an empty cell
+// A cell's text into `cell` (cleared first): empty for NULL, as psql prints it.
+void spell_table_cell(const Result& r, size_t i, size_t c, std::string& cell) {
+  cell.clear();
+  if (!r.rows.column(c).is_null(i)) r.append_cell_text(cell, i, c);
 }
 
 std::vector<size_t> table_widths(const Result& r) {
@@ -35,8 +37,12 @@ std::vector<size_t> table_widths(const Result& r) {
   std::mutex mutex;
   for_row_chunks(r.rows.size(), [&](size_t begin, size_t end) {
     std::vector<size_t> local(n);
+    std::string cell;
     for (size_t i = begin; i < end; ++i) {
-      for (size_t c = 0; c < n; ++c) local[c] = std::max(local[c], table_cell(r, i, c).size());
+      for (size_t c = 0; c < n; ++c) {
+        spell_table_cell(r, i, c, cell);
+        local[c] = std::max(local[c], cell.size());
+      }
     }
     std::lock_guard lock(mutex);
     for (size_t c = 0; c < n; ++c) width[c] = std::max(width[c], local[c]);
@@ -58,13 +64,20 @@ std::string table_header(const Result& r, const std::vector<size_t>& width) {
 
 std::string table_rows(const Result& r, const std::vector<size_t>& width, size_t begin,
                        size_t end) {
-  std::string out;
+  std::string out, cell;
   for (size_t i = begin; i < end; ++i) {
     for (size_t c = 0; c < r.names.size(); ++c) {
       out += c ? " | " : " ";
-      const std::string cell = table_cell(r, i, c);
-      out += right_aligned(r.types[c]) ? fmt::format("{:>{}}", cell, width[c])
-                                       : fmt::format("{:<{}}", cell, width[c]);
+      spell_table_cell(r, i, c, cell);
+      if (r.spelled_in_place(c)) {  // ASCII: a byte a column of the width
+        const size_t pad = width[c] - cell.size();
+        if (right_aligned(r.types[c])) out.append(pad, ' ');
+        out += cell;
+        if (!right_aligned(r.types[c])) out.append(pad, ' ');
+      } else {
+        out += right_aligned(r.types[c]) ? fmt::format("{:>{}}", cell, width[c])
+                                         : fmt::format("{:<{}}", cell, width[c]);
+      }
     }
     // psql trims trailing blanks of the last column.
     while (!out.empty() && out.back() == ' ') out.pop_back();

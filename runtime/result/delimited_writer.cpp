@@ -1,13 +1,10 @@
 #include "runtime/result/delimited_writer.h"
 
 #include <algorithm>
-#include <charconv>
 #include <iterator>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include "compiler/common/decimal.h"
 
 namespace tally {
 
@@ -79,26 +76,16 @@ std::string delimited_rows(const Result& result, size_t begin, size_t end,
                            const DelimitedFormat& format) {
   std::string out;
   // Integers and DECIMALs are spelled in place where their text needs no quotes or escapes.
-  enum class Spelling { Text, Integer, Decimal };
   const bool plain = numbers_plain(format);
-  std::vector<Spelling> spelling(result.names.size(), Spelling::Text);
-  for (size_t c = 0; c < spelling.size() && plain; ++c) {
-    const Type& t = result.types[c];
-    if (t.is_integer() && !result.rows.column(c).wide()) spelling[c] = Spelling::Integer;
-    if (t.is_decimal()) spelling[c] = Spelling::Decimal;
-  }
-  char digits[24];
+  std::vector<bool> in_place(result.names.size(), false);
+  for (size_t c = 0; c < in_place.size() && plain; ++c) in_place[c] = result.spelled_in_place(c);
   for (size_t i = begin; i < end; ++i) {
     for (size_t c = 0; c < result.names.size(); ++c) {
       if (c) out += format.delimiter;
-      const ResultColumn& column = result.rows.column(c);
-      if (column.is_null(i)) {
+      if (result.rows.column(c).is_null(i)) {
         out += format.null_text;
-      } else if (spelling[c] == Spelling::Integer) {
-        out.append(digits, std::to_chars(digits, digits + sizeof digits, column.word(i)).ptr);
-      } else if (spelling[c] == Spelling::Decimal) {
-        append_decimal(out, column.wide() ? column.cells()[i] : column.word(i),
-                       result.types[c].scale);
+      } else if (in_place[c]) {
+        result.append_cell_text(out, i, c);
       } else {
         out += field(result.cell_text(i, c), format);
       }

@@ -1,11 +1,31 @@
 #include "runtime/result/result.h"
 
+#include <charconv>
+
+#include "compiler/common/decimal.h"
 #include "compiler/eval/evaluator.h"
 
 namespace tally {
 
 std::string Result::cell_text(size_t row, size_t column) const {
   return format_value(rows[row][column], types[column], strings.get());
+}
+
+bool Result::spelled_in_place(size_t column) const {
+  const Type& t = types[column];
+  return (t.is_integer() && !rows.column(column).wide()) || t.is_decimal();
+}
+
+void Result::append_cell_text(std::string& out, size_t row, size_t column) const {
+  const ResultColumn& cells = rows.column(column);
+  if (!spelled_in_place(column) || cells.is_null(row)) {
+    out += cell_text(row, column);
+  } else if (types[column].is_decimal()) {
+    append_decimal(out, cells.wide() ? cells.cells()[row] : cells.word(row), types[column].scale);
+  } else {
+    char digits[24];
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, cells.word(row)).ptr);
+  }
 }
 
 Result text_result(std::vector<std::string> names,

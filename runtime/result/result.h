@@ -22,6 +22,12 @@ struct Result {
 
   // The text of one cell as the table/CSV formats print it ("NULL" for NULL).
   std::string cell_text(size_t row, size_t column) const;
+  // The same text appended to `out`, integers and DECIMALs spelled in place (no string a
+  // cell): a formatter's loop over millions of cells.
+  void append_cell_text(std::string& out, size_t row, size_t column) const;
+  // Whether append_cell_text spells this column's cells in place: their text is a sign, digits
+  // and a point.
+  bool spelled_in_place(size_t column) const;
 };
 
 // A result of VARCHAR columns (SHOW, DESCRIBE, EXPLAIN print theirs as rows).
