@@ -69,11 +69,9 @@ std::string table_rows(const Result& r, const std::vector<size_t>& width, size_t
     for (size_t c = 0; c < r.names.size(); ++c) {
       out += c ? " | " : " ";
       spell_table_cell(r, i, c, cell);
-      if (r.spelled_in_place(c)) {  // ASCII: a byte a column of the width
-        const size_t pad = width[c] - cell.size();
-        if (right_aligned(r.types[c])) out.append(pad, ' ');
+      if (r.spelled_in_place(c)) {  // a number: ASCII, a byte a column, right-aligned
+        out.append(width[c] - cell.size(), ' ');
         out += cell;
-        if (!right_aligned(r.types[c])) out.append(pad, ' ');
       } else {
         out += right_aligned(r.types[c]) ? fmt::format("{:>{}}", cell, width[c])
                                          : fmt::format("{:<{}}", cell, width[c]);

@@ -89,8 +89,6 @@ class TopKPasses {
     return kept_count;
   }
 
-  void set(TopKArg arg, uint64_t word) { args_[static_cast<size_t>(arg)] = word; }
-
   // Where a gathering launch copies the chosen groups' cells.
   void gather_into(uint64_t keys, uint64_t key_nulls, uint64_t values, uint64_t value_nulls) {
     gather_keys_ = keys;
@@ -105,6 +103,8 @@ class TopKPasses {
   }
 
  private:
+  void set(TopKArg arg, uint64_t word) { args_[static_cast<size_t>(arg)] = word; }
+
   cuda::BufferPool& pool_;
   cuda::Kernel kernel_;
   uint64_t k_;
