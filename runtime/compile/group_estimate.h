@@ -32,7 +32,8 @@ struct KeyFrequencies {
 // for sqrt(N / n) keys each); `groups_high`, the same with f2 one standard deviation lower. f2
 // is about Poisson, so where few keys repeat Chao's estimate is loose: 8 pairs among 8,192 rows
 // of 2^23 keys (4 expected) estimated 3.7 M groups, and the table sized for them filled and ran
-// twice (bench/RESULTS_groupby_sweep.md, session 41).
+// twice (bench/RESULTS_groupby_sweep.md, session 41). Fewer than 1,024 passing rows whose keys
+// never repeat size `groups_high` for every passing row.
 struct GroupCounts {
   uint64_t groups = 0, groups_high = 0;
 };

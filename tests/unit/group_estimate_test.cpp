@@ -103,6 +103,24 @@ TEST_CASE("group estimate: a sample where few keys repeat sizes the table for a 
   CHECK(all_seen.groups_high == 1000);
 }
 
+TEST_CASE("group estimate: few passing rows whose keys never repeat size for every passing row") {
+  // 305 of 8,192 sampled rows passed a filter, each its own key: as many groups as passing rows
+  // fit that sample, so the high estimate is the passing rows (2.2 M of 60 M).
+  const double passing = 60000000.0 * 305 / 8192;
+  const GroupCounts singletons = estimate_from_frequencies({305, 305, 0}, 305, passing);
+  CHECK(singletons.groups < 50000);  // Chao's 46,665
+  CHECK(singletons.groups_high == static_cast<uint64_t>(passing));
+  // One key seen twice: the same.
+  CHECK(estimate_from_frequencies({304, 303, 1}, 305, passing).groups_high ==
+        static_cast<uint64_t>(passing));
+  // Few passing rows whose keys repeat: the distinct keys are all there are.
+  const GroupCounts repeated = estimate_from_frequencies({5, 0, 0}, 305, passing);
+  CHECK(repeated.groups_high == 5);
+  // 1,024 passing rows or more keep Chao's high estimate.
+  const GroupCounts many = estimate_from_frequencies({1024, 1024, 0}, 1024, passing);
+  CHECK(many.groups_high == 1024 + 1024 * 1023 / 2);
+}
+
 TEST_CASE("group estimate: a large hash table is sized for the sampled groups") {
   BoundSelect q = test::bind_first(estimate_db(),
                                    "SELECT col1 % 1000 * 1000003, COUNT(*) FROM atable GROUP BY 1");
