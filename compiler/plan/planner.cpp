@@ -255,6 +255,15 @@ GpuPlan with_estimated_groups(GpuPlan plan, uint64_t groups, const std::string& 
   const uint64_t capacity =
       std::max(kMinHashCapacity, std::min(next_pow2(wanted), (wanted + kStep - 1) / kStep * kStep));
   if (plan.strategy != GpuStrategy::Hash || capacity >= plan.slots) return plan;
+  // Within half of the groups the keys' domain or the rows allow, the table keeps the size that
+  // bound gave: at most twice the estimate's, and no fuller. H200, 2^23 groups of two keys, the
+  // estimate 5.4 M: 11.5 M slots took 12.2 ms, 2^24 10.7 (bench/RESULTS_groupby_sweep.md,
+  // session 42).
+  if (2 * capacity > plan.slots) {
+    plan.reason +=
+        fmt::format("; sized for its bound (estimated up to {} groups, {})", groups, evidence);
+    return plan;
+  }
   plan = with_hash_capacity(plan, capacity);
   plan.reason += fmt::format("; sized for up to {} groups ({})", groups, evidence);
   return plan;

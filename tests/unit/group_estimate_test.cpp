@@ -11,6 +11,7 @@
 #include "runtime/compile/gpu_compile.h"
 #include "tests/unit/support/planner_fixture.h"
 #include "tests/unit/support/result_check.h"
+#include "tests/unit/support/text_check.h"
 #include "tools/data/paper_tables.h"
 
 namespace tally {
@@ -83,7 +84,8 @@ TEST_CASE("group estimate: a sample where few keys repeat sizes the table for a 
       estimate_db(),
       test::bind_first(estimate_db(), "SELECT col1, COUNT(*) FROM atable GROUP BY 1"),
       GpuStrategy::Hash, DeviceLimits{});
-  const GpuPlan big = with_hash_capacity(domain, 1u << 24);
+  // A bound of 2^25 groups (2^26 slots), far above the estimates.
+  const GpuPlan big = with_hash_capacity(domain, 1u << 26);
   // Sized for the estimate, 2^23 groups would fill the table; for the high one they take at most
   // three quarters of it.
   CHECK(with_estimated_groups(big, counts.groups, "").slots <= (1u << 23));
@@ -91,6 +93,13 @@ TEST_CASE("group estimate: a sample where few keys repeat sizes the table for a 
   CHECK(high_slots * 3 / 4 >= (1u << 23));
   CHECK(high_slots % (1u << 20) == 0);  // past 2^20 slots, a multiple of 2^20: not doubled
   CHECK(high_slots < (1u << 24));
+  // A bound of 2^23 groups (2^24 slots): the high estimate passes half of it, and the table
+  // keeps the bound's size, at most twice the estimate's.
+  const GpuPlan bounded = with_hash_capacity(domain, 1u << 24);
+  const GpuPlan kept = with_estimated_groups(bounded, counts.groups_high, "a sample");
+  CHECK(kept.slots == (1u << 24));
+  CHECK(contains(kept.reason, "sized for its bound (estimated up to"));
+  CHECK(with_estimated_groups(bounded, counts.groups, "").slots <= (1u << 23));
   // Many pairs leave Chao's estimate tight: the high one is within 10% of it (over 16,384 rows,
   // where GEE's 7,657 is below both).
   const GroupCounts tight = estimate_from_frequencies({6000, 4000, 1600}, 8192, 16384);
