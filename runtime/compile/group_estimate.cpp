@@ -40,10 +40,39 @@ GroupCounts estimate_from_counts(const std::unordered_map<std::string, uint32_t>
   for (const auto& [key, count] : seen) {
     keys.once += count == 1;
     keys.twice += count == 2;
+    ++keys.profile[count];
   }
   const double passing =
       static_cast<double>(rows) * static_cast<double>(passed) / static_cast<double>(sampled);
   return estimate_from_frequencies(keys, passed, passing);
+}
+
+// Whether the sampled keys' counts fail a chi-square test of equal frequencies at 2.5%: the
+// statistic against the normal approximation of chi-square(d - 1)'s upper point.
+bool skewed(const KeyFrequencies& keys, uint64_t passed) {
+  if (keys.profile.empty() || keys.distinct < 2) return false;
+  const double mean = static_cast<double>(passed) / static_cast<double>(keys.distinct);
+  double statistic = 0;
+  for (const auto& [count, classes] : keys.profile) {
+    const double deviation = static_cast<double>(count) - mean;
+    statistic += static_cast<double>(classes) * deviation * deviation / mean;
+  }
+  const double df = static_cast<double>(keys.distinct - 1);
+  return statistic > df + 1.96 * std::sqrt(2 * df);
+}
+
+// Shlosser's estimate: the keys seen once stand for the unseen in the proportion the sample's
+// frequencies give at sampling fraction q.
+double shlosser(const KeyFrequencies& keys, uint64_t passed, double passing) {
+  const double q = std::min(1.0, static_cast<double>(passed) / passing);
+  double unseen = 0, seen = 0;
+  for (const auto& [count, classes] : keys.profile) {
+    const auto i = static_cast<double>(count), f = static_cast<double>(classes);
+    unseen += std::pow(1 - q, i) * f;
+    seen += i * q * std::pow(1 - q, i - 1) * f;
+  }
+  if (seen <= 0) return static_cast<double>(keys.distinct);
+  return static_cast<double>(keys.distinct) + static_cast<double>(keys.once) * unseen / seen;
 }
 
 }  // namespace
@@ -64,6 +93,15 @@ GroupCounts estimate_from_frequencies(const KeyFrequencies& keys, uint64_t passe
   constexpr uint64_t kFewPassed = 1024;
   if (passed < kFewPassed && keys.distinct - keys.once <= 1)
     return {counts.groups, in_range(passing)};
+  // Skewed keys: Shlosser's estimate, at most 8 times Chao's. A sample of Zipf 1.0 keys looks
+  // alike over 2^16 and 2^24 keys (about 5,000 distinct of 8,192), where the groups differ 167
+  // times: Chao's 0.60 M falls short of 4.2 M at 2^22, Shlosser's 48 M overshoots 65,536 at 2^16.
+  constexpr uint64_t kSkewMultiple = 8;
+  if (skewed(keys, passed)) {
+    const double cap = static_cast<double>(counts.groups_high * kSkewMultiple);
+    return {counts.groups,
+            std::max(counts.groups_high, in_range(std::min(cap, shlosser(keys, passed, passing))))};
+  }
   return counts;
 }
 

@@ -74,7 +74,7 @@ TEST_CASE("group estimate: few groups are counted - many are estimated within 25
 // twice, where 4 are expected. Chao's estimate fell to 3.7 M, the table to 2^23 slots for 2^23
 // groups, and the run filled it and ran again. The high estimate leaves them room.
 TEST_CASE("group estimate: a sample where few keys repeat sizes the table for a high estimate") {
-  const KeyFrequencies two_keys{8184, 8176, 8};
+  const KeyFrequencies two_keys{8184, 8176, 8, {}};
   const double rows = 134217728;
   const GroupCounts counts = estimate_from_frequencies(two_keys, 8192, rows);
   CHECK(counts.groups < (1u << 22));  // 2 x the estimate rounds to 2^23 slots: too few
@@ -102,12 +102,12 @@ TEST_CASE("group estimate: a sample where few keys repeat sizes the table for a 
   CHECK(with_estimated_groups(bounded, counts.groups, "").slots <= (1u << 23));
   // Many pairs leave Chao's estimate tight: the high one is within 10% of it (over 16,384 rows,
   // where GEE's 7,657 is below both).
-  const GroupCounts tight = estimate_from_frequencies({6000, 4000, 1600}, 8192, 16384);
+  const GroupCounts tight = estimate_from_frequencies({6000, 4000, 1600, {}}, 8192, 16384);
   CHECK(tight.groups == 6000 + 4000 * 3999 / (2 * 1601));
   CHECK(tight.groups_high >= tight.groups);
   CHECK(tight.groups_high <= tight.groups * 11 / 10);
   // Every key seen more than once: the distinct keys are all there are, in both.
-  const GroupCounts all_seen = estimate_from_frequencies({1000, 0, 200}, 8192, rows);
+  const GroupCounts all_seen = estimate_from_frequencies({1000, 0, 200, {}}, 8192, rows);
   CHECK(all_seen.groups == 1000);
   CHECK(all_seen.groups_high == 1000);
 }
@@ -116,18 +116,38 @@ TEST_CASE("group estimate: few passing rows whose keys never repeat size for eve
   // 305 of 8,192 sampled rows passed a filter, each its own key: as many groups as passing rows
   // fit that sample, so the high estimate is the passing rows (2.2 M of 60 M).
   const double passing = 60000000.0 * 305 / 8192;
-  const GroupCounts singletons = estimate_from_frequencies({305, 305, 0}, 305, passing);
+  const GroupCounts singletons = estimate_from_frequencies({305, 305, 0, {}}, 305, passing);
   CHECK(singletons.groups < 50000);  // Chao's 46,665
   CHECK(singletons.groups_high == static_cast<uint64_t>(passing));
   // One key seen twice: the same.
-  CHECK(estimate_from_frequencies({304, 303, 1}, 305, passing).groups_high ==
+  CHECK(estimate_from_frequencies({304, 303, 1, {}}, 305, passing).groups_high ==
         static_cast<uint64_t>(passing));
   // Few passing rows whose keys repeat: the distinct keys are all there are.
-  const GroupCounts repeated = estimate_from_frequencies({5, 0, 0}, 305, passing);
+  const GroupCounts repeated = estimate_from_frequencies({5, 0, 0, {}}, 305, passing);
   CHECK(repeated.groups_high == 5);
   // 1,024 passing rows or more keep Chao's high estimate.
-  const GroupCounts many = estimate_from_frequencies({1024, 1024, 0}, 1024, passing);
+  const GroupCounts many = estimate_from_frequencies({1024, 1024, 0, {}}, 1024, passing);
   CHECK(many.groups_high == 1024 + 1024 * 1023 / 2);
+}
+
+TEST_CASE("group estimate: skewed keys size the table for Shlosser's estimate up to 8x Chao's") {
+  const double rows = 134217728;
+  // One hot key holds 4,192 of 9,192 sampled rows: the counts fail the test of equal frequencies.
+  const KeyFrequencies hot{4502, 4000, 500, {{1, 4000}, {2, 500}, {4192, 1}}};
+  const GroupCounts plain = estimate_from_frequencies({4502, 4000, 500, {}}, 9192, rows);
+  const GroupCounts skewed = estimate_from_frequencies(hot, 9192, rows);
+  CHECK(skewed.groups == plain.groups);
+  // Shlosser's estimate (28.6 M) passes the cap: 8 times the high estimate without the profile.
+  CHECK(skewed.groups_high == 8 * plain.groups_high);
+  // Keys of equal frequency keep Chao's and GEE's estimates.
+  const KeyFrequencies even{8096, 8000, 96, {{1, 8000}, {2, 96}}};
+  const GroupCounts uniform = estimate_from_frequencies(even, 8192, rows);
+  const GroupCounts without = estimate_from_frequencies({8096, 8000, 96, {}}, 8192, rows);
+  CHECK(uniform.groups == without.groups);
+  CHECK(uniform.groups_high == without.groups_high);
+  // Every key seen 16 times but one seen 17: no skew, nothing unseen.
+  const KeyFrequencies all{512, 0, 0, {{16, 511}, {17, 1}}};
+  CHECK(estimate_from_frequencies(all, 8193, rows).groups_high == 512);
 }
 
 TEST_CASE("group estimate: a large hash table is sized for the sampled groups") {
