@@ -30,6 +30,25 @@ void spell_table_cell(const Result& r, size_t i, size_t c, std::string& cell) {
   if (!r.rows.column(c).is_null(i)) r.append_cell_text(cell, i, c);
 }
 
+// Cell c of row i as a number, for the rows of a column spelled in place.
+int128 number_at(const ResultColumn& cells, size_t i) {
+  return cells.wide() ? cells.cells()[i] : int128{cells.word(i)};
+}
+
+// The rows of column c's least and greatest non-NULL numbers in [begin, end), or `end` where
+// there are none. A number's text grows with its magnitude (and a minus sign), so they are the
+// widest of the column: 6 M rows of numbers were spelled twice, once for the widths.
+std::pair<size_t, size_t> number_extremes(const ResultColumn& cells, size_t begin, size_t end) {
+  size_t low = end, high = end;
+  for (size_t i = begin; i < end; ++i) {
+    if (cells.is_null(i)) continue;
+    const int128 v = number_at(cells, i);
+    if (low == end || v < number_at(cells, low)) low = i;
+    if (high == end || v > number_at(cells, high)) high = i;
+  }
+  return {low, high};
+}
+
 std::vector<size_t> table_widths(const Result& r) {
   const size_t n = r.names.size();
   std::vector<size_t> width(n);
@@ -38,10 +57,19 @@ std::vector<size_t> table_widths(const Result& r) {
   for_row_chunks(r.rows.size(), [&](size_t begin, size_t end) {
     std::vector<size_t> local(n);
     std::string cell;
+    auto widen = [&](size_t i, size_t c) {
+      spell_table_cell(r, i, c, cell);
+      local[c] = std::max(local[c], cell.size());
+    };
+    for (size_t c = 0; c < n; ++c) {
+      if (!r.spelled_in_place(c)) continue;
+      const auto [low, high] = number_extremes(r.rows.column(c), begin, end);
+      if (low != end) widen(low, c);
+      if (high != end) widen(high, c);
+    }
     for (size_t i = begin; i < end; ++i) {
       for (size_t c = 0; c < n; ++c) {
-        spell_table_cell(r, i, c, cell);
-        local[c] = std::max(local[c], cell.size());
+        if (!r.spelled_in_place(c)) widen(i, c);
       }
     }
     std::lock_guard lock(mutex);

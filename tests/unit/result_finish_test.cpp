@@ -176,3 +176,33 @@ TEST_CASE("result formats: chunked CSV and table output spell every row in order
   CHECK(table.ends_with(" 39999 | x,y\n(40000 rows)\n"));
   CHECK(std::count(table.begin(), table.end(), '\n') == static_cast<ptrdiff_t>(rows + 3));
 }
+TEST_CASE("result formats: a table's number columns are as wide as their widest value") {
+  // Per column, the widest cell is the least value (a minus sign), the greatest, or the name;
+  // NULLs are blank. Over three formatting chunks, the widest rows in the second.
+  Result r;
+  r.names = {"i", "d", "wide_decimal_column"};
+  r.types = {Type::bigint(), Type::decimal(15, 2), Type::decimal(38, 3)};
+  r.rows = ResultRows(r.types);
+  const size_t rows = 40000;
+  for (size_t i = 0; i < rows; ++i) {
+    const auto v = static_cast<int64_t>(i % 100);
+    const Value wide =
+        Value::from_decimal(i == 20000 ? -int128{123456789012345678} * 1000000 : int128{v} * 1000);
+    r.rows.push_back({Value::from_int(i == 20001 ? -1234567 : v),
+                      i % 7 == 0 ? Value() : Value::from_decimal(i == 20002 ? 99999999 : v), wide});
+  }
+  const std::string table = format_result(r, OutputFormat::Table);
+  // Widths 8 ("-1234567"), 9 ("999999.99") and 26 ("-123456789012345678000.000").
+  const std::string rule =
+      "-" + std::string(8, '-') + "-+-" + std::string(9, '-') + "-+-" + std::string(26, '-') + "-";
+  CHECK(table.find("\n" + rule + "\n") != std::string::npos);
+  auto line = [](const std::string& i, const std::string& d, const std::string& w) {
+    return "\n " + std::string(8 - i.size(), ' ') + i + " | " + std::string(9 - d.size(), ' ') + d +
+           " | " + std::string(26 - w.size(), ' ') + w + "\n";
+  };
+  CHECK(table.find(line("-1234567", "0.01", "1.000")) != std::string::npos);
+  CHECK(table.find(line("2", "999999.99", "2.000")) != std::string::npos);
+  CHECK(table.find(line("0", "0.00", "-123456789012345678000.000")) != std::string::npos);
+  // Row 20006 (7 divides it): its d is NULL, blank.
+  CHECK(table.find("\n        6 |           |") != std::string::npos);
+}
