@@ -53,6 +53,7 @@ std::vector<size_t> table_widths(const Result& r) {
   const size_t n = r.names.size();
   std::vector<size_t> width(n);
   for (size_t c = 0; c < n; ++c) width[c] = r.names[c].size();
+  const std::vector<bool> in_place = r.columns_spelled_in_place();
   std::mutex mutex;
   for_row_chunks(r.rows.size(), [&](size_t begin, size_t end) {
     std::vector<size_t> local(n);
@@ -62,14 +63,14 @@ std::vector<size_t> table_widths(const Result& r) {
       local[c] = std::max(local[c], cell.size());
     };
     for (size_t c = 0; c < n; ++c) {
-      if (!r.spelled_in_place(c)) continue;
+      if (!in_place[c]) continue;
       const auto [low, high] = number_extremes(r.rows.column(c), begin, end);
       if (low != end) widen(low, c);
       if (high != end) widen(high, c);
     }
     for (size_t i = begin; i < end; ++i) {
       for (size_t c = 0; c < n; ++c) {
-        if (!r.spelled_in_place(c)) widen(i, c);
+        if (!in_place[c]) widen(i, c);
       }
     }
     std::lock_guard lock(mutex);
@@ -92,12 +93,13 @@ std::string table_header(const Result& r, const std::vector<size_t>& width) {
 
 std::string table_rows(const Result& r, const std::vector<size_t>& width, size_t begin,
                        size_t end) {
+  const std::vector<bool> in_place = r.columns_spelled_in_place();
   std::string out, cell;
   for (size_t i = begin; i < end; ++i) {
     for (size_t c = 0; c < r.names.size(); ++c) {
       out += c ? " | " : " ";
       spell_table_cell(r, i, c, cell);
-      if (r.spelled_in_place(c)) {  // a number: ASCII, a byte a column, right-aligned
+      if (in_place[c]) {  // a number: ASCII, a byte a column, right-aligned
         out.append(width[c] - cell.size(), ' ');
         out += cell;
       } else {

@@ -77,8 +77,8 @@ std::string delimited_rows(const Result& result, size_t begin, size_t end,
   std::string out;
   // Integers and DECIMALs are spelled in place where their text needs no quotes or escapes.
   const bool plain = numbers_plain(format);
-  std::vector<bool> in_place(result.names.size(), false);
-  for (size_t c = 0; c < in_place.size() && plain; ++c) in_place[c] = result.spelled_in_place(c);
+  const std::vector<bool> in_place =
+      plain ? result.columns_spelled_in_place() : std::vector<bool>(result.names.size(), false);
   for (size_t i = begin; i < end; ++i) {
     for (size_t c = 0; c < result.names.size(); ++c) {
       if (c) out += format.delimiter;

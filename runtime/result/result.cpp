@@ -16,6 +16,12 @@ bool Result::spelled_in_place(size_t column) const {
   return (t.is_integer() && !rows.column(column).wide()) || t.is_decimal();
 }
 
+std::vector<bool> Result::columns_spelled_in_place() const {
+  std::vector<bool> in_place(types.size());
+  for (size_t c = 0; c < in_place.size(); ++c) in_place[c] = spelled_in_place(c);
+  return in_place;
+}
+
 void Result::append_cell_text(std::string& out, size_t row, size_t column) const {
   const ResultColumn& cells = rows.column(column);
   if (!spelled_in_place(column) || cells.is_null(row)) {

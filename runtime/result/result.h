@@ -28,6 +28,8 @@ struct Result {
   // Whether append_cell_text spells this column's cells in place: their text is a sign, digits
   // and a point.
   bool spelled_in_place(size_t column) const;
+  // spelled_in_place of every column, for a formatter to look up per cell.
+  std::vector<bool> columns_spelled_in_place() const;
 };
 
 // A result of VARCHAR columns (SHOW, DESCRIBE, EXPLAIN print theirs as rows).
